@@ -1,0 +1,84 @@
+# midfold — build the wasm module, run the native and JS tests.
+#   make          build wasm/midfold.wasm (fetches cJSON from Debian's archive first)
+#   make test     native tests under ASan+UBSan, then the node --test suites
+#   make demo     compact the bundled sample conversation (no API key needed)
+#   make bench    benchmark tables (never part of make test)
+
+CJSON_DIR := third_party/cjson
+BUILD := build
+SRC := $(wildcard src/*.c)
+HDR := $(wildcard src/*.h)
+
+# emcc's JS optimizer needs Debian's acorn.
+export NODE_PATH=/usr/share/nodejs
+
+EMCC ?= emcc
+CC_NATIVE ?= clang
+CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+WASM_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_count_code_points mfw_doc_parse mfw_doc_free \
+  mfw_doc_detect mfw_doc_estimate mfw_doc_serialize mfw_doc_micro mfw_doc_validate
+comma := ,
+empty :=
+space := $(empty) $(empty)
+WASM_EXPORT_LIST := $(subst $(space),$(comma),$(foreach f,$(WASM_EXPORTS),_$(f)))
+# Size matters more than speed everywhere but the hot loops: those files get -O3, the
+# rest -Oz; emmalloc is small, and the core allocates little (arenas).
+WASM_HOT := text_class tree_decode estimate utf8 profiles
+WASM_CFLAGS := -msimd128 -DNDEBUG -Isrc -I$(CJSON_DIR)
+WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 \
+  -sABORTING_MALLOC=0 -sTOTAL_STACK=262144 -sINITIAL_MEMORY=4194304 -sMAXIMUM_MEMORY=2147483648 \
+  -sEXPORTED_FUNCTIONS=$(WASM_EXPORT_LIST)
+WASM_OBJ := $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/bridge.o $(BUILD)/wasm/cJSON.o
+
+.PHONY: all wasm cjson deps test test-native test-js demo bench clean
+
+all: wasm
+
+cjson: $(CJSON_DIR)/cJSON.c
+$(CJSON_DIR)/cJSON.c:
+	scripts/fetch-cjson.sh $(CJSON_DIR)
+
+wasm: wasm/midfold.wasm
+wasm/midfold.wasm: $(WASM_OBJ)
+	$(EMCC) $(WASM_LDFLAGS) $(WASM_OBJ) -o $@
+
+$(BUILD)/wasm/%.o: src/%.c $(HDR) | $(CJSON_DIR)/cJSON.c
+	@command -v $(EMCC) >/dev/null || { echo "emcc missing: run scripts/install-deps.sh as root"; exit 1; }
+	@mkdir -p $(dir $@)
+	$(EMCC) $(if $(filter $*,$(WASM_HOT)),-O3,-Oz) $(WASM_CFLAGS) -c $< -o $@
+$(BUILD)/wasm/bridge.o: wasm/bridge.c $(HDR) | $(CJSON_DIR)/cJSON.c
+	@mkdir -p $(dir $@)
+	$(EMCC) -Oz $(WASM_CFLAGS) -c $< -o $@
+$(BUILD)/wasm/cJSON.o: $(CJSON_DIR)/cJSON.c
+	@mkdir -p $(dir $@)
+	$(EMCC) -Oz $(WASM_CFLAGS) -c $< -o $@
+
+# Native tests: the same sources, sanitized.
+$(BUILD)/test_native: $(SRC) $(HDR) $(wildcard tests/native/*.c tests/native/*.h) $(CJSON_DIR)/cJSON.c
+	@mkdir -p $(BUILD)
+	$(CC_NATIVE) $(CWARN) $(SAN) -g -O1 -Isrc -I$(CJSON_DIR) -Itests/native \
+	  $(SRC) $(CJSON_DIR)/cJSON.c $(wildcard tests/native/*.c) -o $@ -lm
+
+deps:
+	scripts/install-deps.sh
+
+test-native: $(BUILD)/test_native
+	$(BUILD)/test_native
+
+test-js: wasm/midfold.wasm
+	node --test tests/*.test.mjs
+
+# deps first (it installs what is missing), then everything else.
+test: deps
+	$(MAKE) test-native test-js
+
+demo: wasm/midfold.wasm
+	node js/cli.js micro tests/fixtures/coding-session.anthropic.json
+
+bench: deps wasm/midfold.wasm
+	node tests/bench/bench.mjs
+
+clean:
+	rm -rf $(BUILD) wasm/midfold.wasm

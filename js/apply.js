@@ -1,0 +1,44 @@
+/**
+ * apply.js — applies a micro-compaction plan to the caller's own objects, in place.
+ * Every target is checked first, so a frozen or odd object stops the whole plan before
+ * anything changes.
+ */
+import { MidfoldError } from './errors.js';
+
+// mf_edit_target values (src/midfold.h)
+const BLOCK_CONTENT = 1, MESSAGE_CONTENT = 2, PART_OUTPUT = 3, PART_OUTPUT_ERROR = 4, PART_RESULT = 5;
+const FIELD = { [BLOCK_CONTENT]: 'content', [MESSAGE_CONTENT]: 'content', [PART_OUTPUT]: 'output',
+  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result' };
+
+function holder(messages, edit) {
+  const msg = messages[edit.message];
+  return edit.target === MESSAGE_CONTENT ? msg : msg && Array.isArray(msg.content) ? msg.content[edit.part] : undefined;
+}
+
+function writable(obj, key) {
+  if (!obj || typeof obj !== 'object') return false;
+  const d = Object.getOwnPropertyDescriptor(obj, key);
+  return d ? Boolean(d.writable || d.set) : Object.isExtensible(obj);
+}
+
+/**
+ * @param {unknown[]} messages the array the plan was made from
+ * @param {{message: number, part: number, target: number, replacement: string}[]} edits
+ */
+export function applyEdits(messages, edits) {
+  for (const e of edits) {
+    if (!writable(holder(messages, e), FIELD[e.target]))
+      throw new MidfoldError('read-only-input', `messages[${e.message}] cannot be edited (frozen or read-only); nothing was changed`,
+        { position: e.message });
+  }
+  for (const e of edits) {
+    const obj = holder(messages, e);
+    switch (e.target) {
+      case BLOCK_CONTENT: case MESSAGE_CONTENT: obj.content = e.replacement; break;
+      case PART_OUTPUT: obj.output = { type: 'text', value: e.replacement }; break;
+      case PART_OUTPUT_ERROR: obj.output = { type: 'error-text', value: e.replacement }; break;
+      case PART_RESULT: obj.result = e.replacement; break;
+      default: throw new MidfoldError('internal', `unknown edit target ${e.target}`);
+    }
+  }
+}

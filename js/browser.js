@@ -1,0 +1,24 @@
+/**
+ * browser.js — midfold's entry for browsers and bundlers: fetches the .wasm that ships
+ * beside this file (served as application/wasm for streaming compilation).
+ */
+import { initWith } from './core.js';
+
+export * from './core.js';
+
+async function resolveSource(source) {
+  if (source === undefined) return fetch(new URL('../wasm/midfold.wasm', import.meta.url));
+  if (source instanceof URL || typeof source === 'string') return fetch(source);
+  return source;
+}
+
+/**
+ * Loads the wasm module; call once and await before any other function. `source` may
+ * be a WebAssembly.Module, bytes, a Response or a URL; by default the .wasm beside the
+ * package is fetched.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function init(source) {
+  return initWith(source, resolveSource);
+}

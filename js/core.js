@@ -1,0 +1,244 @@
+/**
+ * core.js — midfold's synchronous API over the wasm module, host-agnostic. Each host
+ * entry (node.js, browser.js, workerd.js) supplies how the module's bytes are found and
+ * re-exports everything here.
+ *
+ * The boundary: a conversation is written into wasm memory once per call in the binary
+ * tree encoding (encode.js), parsed there into a document, and results come back as
+ * small buffers (a number, the transcript text, an edit plan, a problem list). Edits are
+ * applied here, to the caller's own objects.
+ */
+import { MidfoldError } from './errors.js';
+import { IMPORTS, Wasm } from './wasm.js';
+import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
+import { applyEdits } from './apply.js';
+import { FORMAT_NAMES, count, formatIndex, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
+
+export { MidfoldError } from './errors.js';
+
+/** @type {Wasm | null} */
+let wasm = null;
+/** @type {Scratch | null} */
+let scratch = null;
+let pending = null;
+
+const TEXT_CHUNK = 1 << 20; // UTF-16 units per crossing for long strings: bounds the scratch size
+
+function ready() {
+  if (!wasm) throw new MidfoldError('not-initialized', 'call and await init() before using midfold');
+  return wasm;
+}
+
+async function instantiate(source) {
+  let instance;
+  if (source instanceof WebAssembly.Module) {
+    instance = await WebAssembly.instantiate(source, IMPORTS);
+  } else if (typeof Response !== 'undefined' && source instanceof Response) {
+    const fallback = source.clone();
+    try {
+      ({ instance } = await WebAssembly.instantiateStreaming(source, IMPORTS));
+    } catch (e) {
+      // A server that sends the wrong MIME type breaks streaming; the bytes still work.
+      if (!(e instanceof TypeError)) throw e;
+      ({ instance } = await WebAssembly.instantiate(await fallback.arrayBuffer(), IMPORTS));
+    }
+  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    ({ instance } = await WebAssembly.instantiate(source, IMPORTS));
+  } else {
+    throw new MidfoldError('invalid-option', 'init(source): expected a WebAssembly.Module, bytes, a Response or a URL');
+  }
+  return instance;
+}
+
+/**
+ * Instantiates the module once (later calls return the same promise). `resolveSource`
+ * turns the caller's argument (or undefined: the bundled .wasm) into a Module, bytes or
+ * a Response; host entries provide it. Failure leaves midfold uninitialized so a later
+ * call can retry.
+ * @param {unknown} source
+ * @param {(source: unknown) => Promise<unknown>} resolveSource
+ */
+export function initWith(source, resolveSource) {
+  if (wasm) return Promise.resolve();
+  if (!pending) {
+    pending = (async () => {
+      const instance = await instantiate(await resolveSource(source));
+      wasm = new Wasm(instance);
+      scratch = new Scratch(wasm);
+    })().catch((e) => {
+      pending = null;
+      throw e instanceof MidfoldError ? e : new MidfoldError('init-failed', `midfold could not load its wasm module: ${e && e.message}`, { cause: e });
+    });
+  }
+  return pending;
+}
+
+/** True once init() has finished. */
+export function isReady() { return wasm !== null; }
+
+/** Encodes a value, parses it in wasm, runs fn(doc) and frees the document. */
+function withDoc(value, fn) {
+  const w = ready();
+  const len = encodeValue(scratch, value);
+  w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
+  const doc = w.u32(w.slots);
+  try {
+    return fn(w, doc);
+  } finally {
+    w.x.mfw_doc_free(doc);
+  }
+}
+
+function textMilli(w, text, profile) {
+  let milli = 0;
+  for (let from = 0; from < text.length;) {
+    const [bytes, next] = encodeTextChunk(scratch, text, from, TEXT_CHUNK);
+    milli += w.x.mfw_estimate_text(scratch.ptr, bytes, profile);
+    from = next;
+  }
+  return milli;
+}
+
+/**
+ * Estimates the tokens of a string, a message, a list of messages, a request body
+ * ({messages, system, tools}) or any JSON value, without a tokenizer; errs high.
+ * Returns a whole number (the sum is rounded up once). Reads `input`, never keeps it.
+ * @param {unknown} input
+ * @param {{profile?: string, format?: string}} [options]
+ * @returns {number}
+ */
+export function estimateTokens(input, options) {
+  const o = optionsObject(options, 'estimateTokens');
+  const profile = profileIndex(o.profile);
+  const format = formatIndex(o.format);
+  const w = ready();
+  if (typeof input === 'string') return Math.ceil(textMilli(w, input, profile) / 1000);
+  return withDoc(input, (w2, doc) => {
+    w2.check(w2.x.mfw_doc_estimate(doc, format, profile, w2.slots + 8, w2.err));
+    return Math.ceil(w2.f64(w2.slots + 8) / 1000);
+  });
+}
+
+/**
+ * The transcript of a conversation, as a summarizer reads it (see README). Reads
+ * `messages`, never keeps it.
+ * @param {unknown[]} messages
+ * @param {{format?: string}} [options]
+ * @returns {string}
+ */
+export function serialize(messages, options) {
+  const o = optionsObject(options, 'serialize');
+  const format = formatIndex(o.format);
+  messagesArray(messages, 'serialize');
+  return withDoc(messages, (w, doc) =>
+    w.result((outPtr, outLen) => w.x.mfw_doc_serialize(doc, format, outPtr, outLen, w.err), (p, n) => w.text(p, n)));
+}
+
+function readPlan(w, p) {
+  const dv = new DataView(w.memory.buffer);
+  const edits = [];
+  const countEdits = dv.getUint32(p, true);
+  const plan = {
+    skipped: dv.getUint32(p + 4, true) === 1,
+    milliBefore: dv.getFloat64(p + 8, true),
+    milliAfter: dv.getFloat64(p + 16, true),
+    charsCleared: dv.getFloat64(p + 24, true),
+    edits,
+  };
+  let at = p + 32;
+  for (let i = 0; i < countEdits; i++) {
+    const message = dv.getUint32(at, true);
+    const part = dv.getUint32(at + 4, true);
+    const target = dv.getUint32(at + 8, true);
+    const chars = dv.getFloat64(at + 12, true);
+    const rlen = dv.getUint32(at + 20, true);
+    const replacement = w.text(at + 24, rlen);
+    at += 24 + rlen;
+    const nlen = dv.getUint32(at, true);
+    const tool = w.text(at + 4, nlen);
+    at += 4 + nlen;
+    edits.push({ message, part: part === 0xffffffff ? -1 : part, target, chars, replacement, tool });
+  }
+  return plan;
+}
+
+/**
+ * Micro-compaction: replaces old tool results in place by one line,
+ * `[truncated: bash result, 1204 chars]`, keeping the last `keepRecent` tool-result
+ * turns whole. Edits the caller's array and objects in place (untouched messages keep
+ * their identity); nothing changes when an error is thrown.
+ * @param {unknown[]} messages
+ * @param {{keepRecent?: number, excludeTools?: string[], clearAtLeast?: number,
+ *   trigger?: number, profile?: string, format?: string}} [options]
+ * @returns {{cleared: number, charsCleared: number, tokensBefore: number, tokensAfter: number,
+ *   skipped: boolean, edits: {message: number, part: number, tool: string, chars: number}[]}}
+ */
+export function microCompact(messages, options) {
+  const o = optionsObject(options, 'microCompact');
+  const keepRecent = count(o.keepRecent, 'keepRecent', 3);
+  const exclude = stringList(o.excludeTools, 'excludeTools');
+  const clearAtLeast = count(o.clearAtLeast, 'clearAtLeast', 0);
+  const trigger = count(o.trigger, 'trigger', 0);
+  const profile = profileIndex(o.profile);
+  const format = formatIndex(o.format);
+  messagesArray(messages, 'microCompact');
+  const plan = withDoc(messages, (w, doc) => {
+    let names = 0;
+    if (exclude.length) {
+      const joined = new TextEncoder().encode(exclude.join('\0') + '\0');
+      names = w.alloc(joined.length);
+      w.bytes().set(joined, names);
+    }
+    try {
+      return w.result(
+        (outPtr, outLen) => w.x.mfw_doc_micro(doc, format, keepRecent, names, exclude.length, clearAtLeast, trigger,
+          profile, outPtr, outLen, w.err),
+        (p) => readPlan(w, p));
+    } finally {
+      w.free(names);
+    }
+  });
+  applyEdits(messages, plan.edits);
+  return {
+    cleared: plan.edits.length,
+    charsCleared: plan.charsCleared,
+    tokensBefore: Math.ceil(plan.milliBefore / 1000),
+    tokensAfter: Math.ceil(plan.milliAfter / 1000),
+    skipped: plan.skipped,
+    edits: plan.edits.map(({ message, part, tool, chars }) => ({ message, part, tool, chars })),
+  };
+}
+
+/**
+ * Lists every provider rule the conversation breaks (tool calls without results,
+ * results without calls, misplaced results, unknown roles or block types), each with
+ * its message index. Reads `messages`, never keeps it.
+ * @param {unknown[]} messages
+ * @param {{format?: string}} [options]
+ * @returns {{ok: boolean, format: string, problems: {code: string, index: number, part?: number, message: string}[]}}
+ */
+export function validate(messages, options) {
+  const o = optionsObject(options, 'validate');
+  const format = formatIndex(o.format);
+  const value = Array.isArray(messages) ? messages : messages === undefined ? null : messages;
+  const report = withDoc(value, (w, doc) =>
+    w.result((outPtr, outLen) => w.x.mfw_doc_validate(doc, format, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))));
+  const problems = report.problems.map((p) => {
+    const out = { code: p.code, index: p.message, message: p.text };
+    if (p.part >= 0) out.part = p.part;
+    return out;
+  });
+  return { ok: problems.length === 0, format: report.format, problems };
+}
+
+/**
+ * Tells the format of a list of messages: 'anthropic', 'openai', 'ai-sdk', or 'unknown'
+ * (not a list of role-tagged messages, or formats mixed). Plain text conversations fit
+ * every format and are reported as 'openai'. Reads `messages`, never keeps it.
+ * @param {unknown[]} messages
+ * @returns {'anthropic' | 'openai' | 'ai-sdk' | 'unknown'}
+ */
+export function detectFormat(messages) {
+  if (!Array.isArray(messages)) return 'unknown';
+  return /** @type {any} */ (withDoc(messages, (w, doc) => FORMAT_NAMES[w.x.mfw_doc_detect(doc)] || 'unknown'));
+}

@@ -1,0 +1,196 @@
+/**
+ * encode.js — writes a JS value into wasm memory in midfold's binary tree encoding
+ * (layout in src/tree_decode.c), so a conversation crosses the boundary without
+ * JSON.stringify and is read in C without a JSON parser.
+ *
+ * It follows JSON.stringify's rules for what a value is: toJSON() is honoured;
+ * undefined, functions and symbols are dropped from objects and become null in arrays
+ * (and in sparse array holes); non-finite numbers become null. It never writes to the
+ * value. BigInt, cycles, nesting deeper than 512 and throwing getters are MidfoldErrors
+ * naming the path.
+ */
+import { MidfoldError } from './errors.js';
+
+const MAX_DEPTH = 512;
+const SHORT = 64; // strings shorter than this are copied by hand when they are ASCII
+const encoder = new TextEncoder();
+
+/**
+ * A growable region of wasm memory that the encoder writes into. It owns one
+ * allocation (released by `dispose`) and re-reads the memory view after any growth.
+ */
+export class Scratch {
+  /** @param {import('./wasm.js').Wasm} wasm */
+  constructor(wasm) {
+    this.wasm = wasm;
+    this.ptr = 0;
+    this.cap = 0;
+    this.pos = 0;
+    this.u8 = wasm.bytes();
+  }
+
+  /** Makes room for `extra` more bytes after `pos`, keeping what is written. */
+  ensure(extra) {
+    const need = this.pos + extra;
+    if (need <= this.cap) return;
+    let cap = Math.max(this.cap * 2, 1 << 16);
+    while (cap < need) cap *= 2;
+    const ptr = this.wasm.alloc(cap); // may grow memory: views are re-read below
+    this.u8 = this.wasm.bytes();
+    if (this.pos) this.u8.copyWithin(ptr, this.ptr, this.ptr + this.pos);
+    if (this.ptr) this.wasm.free(this.ptr);
+    this.ptr = ptr;
+    this.cap = cap;
+  }
+
+  /** Releases the region. */
+  dispose() {
+    if (this.ptr) this.wasm.free(this.ptr);
+    this.ptr = this.cap = this.pos = 0;
+  }
+}
+
+/** Writes a UTF-8 string with a u32 length prefix at s.pos. */
+function putText(s, text) {
+  const n = text.length;
+  s.ensure(4 + n * 3);
+  const u8 = s.u8;
+  const at = s.ptr + s.pos + 4;
+  let written = 0;
+  if (n < SHORT) {
+    // A hand loop beats encodeInto's call overhead for keys and short values.
+    for (; written < n; written++) {
+      const c = text.charCodeAt(written);
+      if (c >= 0x80) break;
+      u8[at + written] = c;
+    }
+  }
+  if (written < n) written = encoder.encodeInto(text, u8.subarray(at, at + n * 3)).written;
+  const p = s.ptr + s.pos;
+  u8[p] = written & 255;
+  u8[p + 1] = (written >>> 8) & 255;
+  u8[p + 2] = (written >>> 16) & 255;
+  u8[p + 3] = written >>> 24;
+  s.pos += 4 + written;
+}
+
+function putTag(s, tag) {
+  s.ensure(1);
+  s.u8[s.ptr + s.pos++] = tag;
+}
+
+function putCount(s, at, count) {
+  const u8 = s.u8, p = s.ptr + at;
+  u8[p] = count & 255;
+  u8[p + 1] = (count >>> 8) & 255;
+  u8[p + 2] = (count >>> 16) & 255;
+  u8[p + 3] = count >>> 24;
+}
+
+function pathOf(keys) {
+  let path = 'input';
+  for (const k of keys) path += typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`;
+  return path;
+}
+
+/**
+ * Encodes `value` into `scratch` from offset 0; returns the number of bytes written.
+ * @param {Scratch} scratch
+ * @param {unknown} value
+ */
+export function encodeValue(scratch, value) {
+  scratch.pos = 0;
+  const keys = [];
+  const ancestors = [];
+
+  function fail(code, message, cause) {
+    throw new MidfoldError(code, `${message} at ${pathOf(keys)}`, { path: pathOf(keys), cause });
+  }
+
+  function write(v) {
+    switch (typeof v) {
+      case 'string': putTag(scratch, 4); putText(scratch, v); return;
+      case 'number':
+        if (Number.isFinite(v)) { putTag(scratch, 3); putText(scratch, String(v)); } else putTag(scratch, 0);
+        return;
+      case 'boolean': putTag(scratch, v ? 2 : 1); return;
+      case 'bigint': return fail('unsupported-value', 'a BigInt cannot be encoded as JSON');
+      case 'object': break;
+      default: putTag(scratch, 0); return; // undefined, function, symbol inside an array
+    }
+    if (v === null) { putTag(scratch, 0); return; }
+    if (typeof v.toJSON === 'function') { write(v.toJSON()); return; }
+    if (ancestors.length >= MAX_DEPTH) {
+      // Only now look for a cycle (cheap while nesting is sane): name where it closes.
+      ancestors.push(v);
+      for (let j = 1; j < ancestors.length; j++) {
+        if (ancestors.indexOf(ancestors[j]) < j) {
+          keys.length = j;
+          fail('cycle', 'the value contains a cycle (a reference back to an enclosing object)');
+        }
+      }
+      fail('too-deep', `nesting deeper than ${MAX_DEPTH} levels`);
+    }
+    ancestors.push(v);
+    if (Array.isArray(v)) {
+      const n = v.length;
+      scratch.ensure(5);
+      scratch.u8[scratch.ptr + scratch.pos] = 5;
+      putCount(scratch, scratch.pos + 1, n);
+      scratch.pos += 5;
+      for (let i = 0; i < n; i++) {
+        keys.push(i);
+        write(v[i]);
+        keys.pop();
+      }
+    } else {
+      scratch.ensure(5);
+      scratch.u8[scratch.ptr + scratch.pos] = 6;
+      const countAt = scratch.pos + 1;
+      scratch.pos += 5;
+      let count = 0;
+      for (const k in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+        const item = v[k];
+        const t = typeof item;
+        if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+        keys.push(k);
+        putText(scratch, k);
+        write(item);
+        keys.pop();
+        count++;
+      }
+      putCount(scratch, countAt, count);
+    }
+    ancestors.pop();
+  }
+
+  const t = typeof value;
+  if (t === 'undefined' || t === 'function' || t === 'symbol')
+    throw new MidfoldError('invalid-input', `expected a JSON value, got ${t}`);
+  try {
+    write(value);
+  } catch (e) {
+    if (e instanceof MidfoldError) throw e;
+    fail('invalid-input', `reading the value threw (${e && e.message ? e.message : e})`, e);
+  }
+  return scratch.pos;
+}
+
+/**
+ * Copies a string's UTF-8 into `scratch` from offset 0, at most `maxChars` UTF-16 units
+ * starting at `from` (never splitting a surrogate pair); returns [bytes, next from].
+ */
+export function encodeTextChunk(scratch, text, from, maxChars) {
+  let end = Math.min(text.length, from + maxChars);
+  if (end < text.length) {
+    const c = text.charCodeAt(end - 1);
+    if (c >= 0xd800 && c <= 0xdbff) end--; // keep the pair together
+  }
+  const n = end - from;
+  scratch.pos = 0;
+  scratch.ensure(n * 3);
+  const chunk = from === 0 && end === text.length ? text : text.slice(from, end);
+  const { written } = encoder.encodeInto(chunk, scratch.u8.subarray(scratch.ptr, scratch.ptr + n * 3));
+  return [written, end];
+}

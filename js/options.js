@@ -1,0 +1,56 @@
+/**
+ * options.js — checking the options callers pass, with MidfoldError('invalid-option').
+ */
+import { MidfoldError } from './errors.js';
+
+export const PROFILES = ['bareagent'];
+export const FORMATS = { auto: 0, anthropic: 1, openai: 2, 'ai-sdk': 3 };
+export const FORMAT_NAMES = ['auto', 'anthropic', 'openai', 'ai-sdk', 'unknown'];
+
+function bad(message) { throw new MidfoldError('invalid-option', message); }
+
+/** The options object itself: undefined or a plain object. */
+export function optionsObject(options, fn) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) bad(`${fn}: options must be an object`);
+  return options;
+}
+
+/** A profile name to its index in the C table. */
+export function profileIndex(profile) {
+  if (profile === undefined) return 0;
+  const i = PROFILES.indexOf(profile);
+  if (i < 0) bad(`unknown profile ${JSON.stringify(profile)}; known: ${PROFILES.join(', ')}`);
+  return i;
+}
+
+/** A format name to its mf_format value. */
+export function formatIndex(format) {
+  if (format === undefined) return 0;
+  if (typeof format !== 'string' || !Object.prototype.hasOwnProperty.call(FORMATS, format))
+    bad(`unknown format ${JSON.stringify(format)}; known: ${Object.keys(FORMATS).join(', ')}`);
+  return FORMATS[format];
+}
+
+/** A whole number >= 0 (or the default when undefined). */
+export function count(value, name, fallback) {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    bad(`${name} must be a whole number >= 0, got ${String(value)}`);
+  return value;
+}
+
+/** A list of strings (tool names). */
+export function stringList(value, name) {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((s) => typeof s !== 'string' || s.includes('\0')))
+    bad(`${name} must be an array of strings`);
+  return value;
+}
+
+/** The messages argument: an array. */
+export function messagesArray(messages, fn) {
+  if (!Array.isArray(messages))
+    throw new MidfoldError('invalid-input', `${fn}: messages must be an array, got ${messages === null ? 'null' : typeof messages}`);
+  return messages;
+}

@@ -1,0 +1,77 @@
+/**
+ * wasm.js — the instantiated module and the conventions of its exports (wasm/bridge.c):
+ * memory views that survive growth, the error record, result buffers.
+ */
+import { MidfoldError, STATUS_CODES } from './errors.js';
+
+const ERROR_BYTES = 168; // struct mfw_error: u32 code, u32 position, char message[160]
+const NO_POSITION = 0xffffffff;
+const decoder = new TextDecoder();
+
+/** The module's only import: memory growth needs no action, views are re-read anyway. */
+export const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
+
+/**
+ * One instance of midfold.wasm. Owns two small regions (the error record and result
+ * slots) for its lifetime; everything else is allocated and freed per call.
+ */
+export class Wasm {
+  /** @param {WebAssembly.Instance} instance */
+  constructor(instance) {
+    this.x = instance.exports;
+    this.memory = /** @type {WebAssembly.Memory} */ (this.x.memory);
+    if (typeof this.x._initialize === 'function') this.x._initialize();
+    this.u8 = new Uint8Array(this.memory.buffer);
+    this.err = this.alloc(ERROR_BYTES);
+    this.slots = this.alloc(16); // out pointer, out length, out double
+  }
+
+  /** The memory as bytes; a fresh view after any growth. */
+  bytes() {
+    if (this.u8.buffer !== this.memory.buffer) this.u8 = new Uint8Array(this.memory.buffer);
+    return this.u8;
+  }
+
+  /** Allocates n bytes in wasm memory; throws MidfoldError('out-of-memory') on failure. */
+  alloc(n) {
+    const p = this.x.mfw_alloc(n);
+    if (!p) throw new MidfoldError('out-of-memory', `cannot allocate ${n} bytes in wasm memory`);
+    return p;
+  }
+
+  free(p) { if (p) this.x.mfw_free(p); }
+
+  u32(p) { return new DataView(this.memory.buffer).getUint32(p, true); }
+  f64(p) { return new DataView(this.memory.buffer).getFloat64(p, true); }
+
+  /** UTF-8 bytes [p, p + n) as a string. */
+  text(p, n) { return decoder.decode(this.bytes().subarray(p, p + n)); }
+
+  /** Throws the MidfoldError for a non-zero status, from the error record. */
+  check(status) {
+    if (!status) return;
+    const code = STATUS_CODES[status] || 'internal';
+    const pos = this.u32(this.err + 4);
+    const u8 = this.bytes();
+    let end = this.err + 8;
+    while (end < this.err + ERROR_BYTES && u8[end]) end++;
+    const message = this.text(this.err + 8, end - this.err - 8);
+    throw new MidfoldError(code, message, pos === NO_POSITION ? {} : { position: pos });
+  }
+
+  /**
+   * Runs `fn(outPtrSlot, outLenSlot)` (a bridge call writing a result buffer), checks its
+   * status, and returns the buffer's bytes decoded by `read(ptr, len)`; the buffer is
+   * freed in every case.
+   */
+  result(fn, read) {
+    const status = fn(this.slots, this.slots + 4);
+    this.check(status);
+    const ptr = this.u32(this.slots), len = this.u32(this.slots + 4);
+    try {
+      return read(ptr, len);
+    } finally {
+      this.free(ptr);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what building and testing midfold needs on Debian/Ubuntu, when missing:
+# emscripten (emcc), clang with its sanitizer runtimes, dpkg-dev (to fetch cJSON's
+# source), Node's packages (npm ci). Run as root, or it prints the command to run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need=()
+command -v emcc >/dev/null || need+=(emscripten)
+command -v clang >/dev/null || need+=(clang)
+command -v dpkg-source >/dev/null || need+=(dpkg-dev)
+command -v node >/dev/null || need+=(nodejs npm)
+# The sanitizer runtime: a tiny program must link with -fsanitize=address,undefined.
+if command -v clang >/dev/null; then
+  probe=$(mktemp -d)
+  echo 'int main(void){return 0;}' > "$probe/p.c"
+  clang -fsanitize=address,undefined "$probe/p.c" -o "$probe/p" 2>/dev/null || need+=(libclang-rt-14-dev)
+  rm -rf "$probe"
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "install-deps: apt-get install ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  else
+    echo "install-deps: missing ${need[*]}; run: sudo apt-get install -y ${need[*]}" >&2
+    exit 1
+  fi
+fi
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi

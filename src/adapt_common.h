@@ -1,0 +1,49 @@
+/* adapt_common.h — helpers the three format adapters share. */
+#ifndef MIDFOLD_ADAPT_COMMON_H
+#define MIDFOLD_ADAPT_COMMON_H
+
+#include "internal.h"
+
+/* Appends a zeroed part of `kind` for `node` at content index `index`; NULL on OOM.
+ * msg->parts must have room (adapters size it first with adapt_reserve). */
+static inline mf_part *adapt_add(mf_msg *msg, mf_part_kind kind, const mf_node *node, size_t index)
+{
+    mf_part *p = &msg->parts[msg->count++];
+    __builtin_memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->node = node;
+    p->index = index;
+    p->type = mf_get_str(node, "type");
+    return p;
+}
+
+static inline bool adapt_reserve(mf_arena *arena, mf_msg *msg, size_t n)
+{
+    msg->count = 0;
+    msg->parts = n ? mf_arena_alloc(arena, n * sizeof(mf_part)) : NULL;
+    return !n || msg->parts;
+}
+
+/* Sets out/len from a string member; leaves them NULL/0 when absent or not a string. */
+static inline void adapt_str(const mf_node *obj, const char *key, const char **out, size_t *len)
+{
+    const mf_node *s = mf_get_str(obj, key);
+    *out = s ? s->str : NULL;
+    *len = s ? s->len : 0;
+}
+
+/* Content given as one string becomes a single TEXT part. Returns true if handled. */
+static inline bool adapt_string_content(mf_arena *arena, mf_msg *msg, const mf_node *content, size_t extra,
+                                        mf_status *st)
+{
+    if (!content || content->kind != MF_STRING) return false;
+    *st = MF_OK;
+    if (!adapt_reserve(arena, msg, 1 + extra)) { *st = MF_ERR_NOMEM; return true; }
+    mf_part *p = adapt_add(msg, MF_PART_TEXT, content, SIZE_MAX);
+    p->text = content->str;
+    p->text_len = content->len;
+    msg->string_content = true;
+    return true;
+}
+
+#endif

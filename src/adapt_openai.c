@@ -1,0 +1,67 @@
+/* adapt_openai.c — OpenAI Chat Completions: content is a string, a list of parts or
+ * null; an assistant's `tool_calls` carry JSON-string arguments; each result is its own
+ * `tool` message with `tool_call_id` (legacy `function_call` / role `function` too). */
+#include "adapt_common.h"
+
+static void read_part(mf_msg *msg, const mf_node *part, size_t index)
+{
+    const mf_node *type = mf_get_str(part, "type");
+    mf_part *p;
+    if (mf_str_eq(type, "text")) {
+        p = adapt_add(msg, MF_PART_TEXT, part, index);
+        adapt_str(part, "text", &p->text, &p->text_len);
+    } else if (mf_str_eq(type, "refusal")) {
+        p = adapt_add(msg, MF_PART_TEXT, part, index);
+        adapt_str(part, "refusal", &p->text, &p->text_len);
+    } else if (mf_str_eq(type, "image_url")) {
+        adapt_add(msg, MF_PART_IMAGE, part, index);
+    } else if (mf_str_eq(type, "file")) {
+        p = adapt_add(msg, MF_PART_DOCUMENT, part, index);
+        adapt_str(mf_get(part, "file"), "filename", &p->text, &p->text_len);
+    } else {
+        adapt_add(msg, MF_PART_OTHER, part, index);
+    }
+}
+
+mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg)
+{
+    const mf_node *content = mf_get(msg->node, "content");
+    if (msg->role == MF_ROLE_TOOL) {
+        /* The whole message is one result; its content is replaced as a whole. */
+        if (!adapt_reserve(arena, msg, 1)) return MF_ERR_NOMEM;
+        mf_part *p = adapt_add(msg, MF_PART_TOOL_RESULT, msg->node, SIZE_MAX);
+        p->type = NULL;
+        adapt_str(msg->node, "tool_call_id", &p->id, &p->id_len);
+        if (!p->id) adapt_str(msg->node, "name", &p->name, &p->name_len); /* role "function" */
+        p->content = content;
+        p->target = MF_EDIT_MESSAGE_CONTENT;
+        return MF_OK;
+    }
+    const mf_node *calls = mf_get(msg->node, "tool_calls");
+    const mf_node *legacy = mf_get(msg->node, "function_call");
+    size_t ncalls = calls && calls->kind == MF_ARRAY ? calls->count : 0;
+    size_t extra = ncalls + (legacy && legacy->kind == MF_OBJECT);
+    mf_status st;
+    if (!adapt_string_content(arena, msg, content, extra, &st)) {
+        size_t nparts = content && content->kind == MF_ARRAY ? content->count : 0;
+        if (!adapt_reserve(arena, msg, nparts + extra)) return MF_ERR_NOMEM;
+        for (size_t i = 0; i < nparts; i++) read_part(msg, &content->items[i], i);
+    } else if (st) {
+        return st;
+    }
+    /* Tool calls live outside `content`: their part index is their place in tool_calls. */
+    for (size_t i = 0; i < ncalls; i++) {
+        const mf_node *call = &calls->items[i];
+        const mf_node *fn = mf_get(call, "function");
+        mf_part *p = adapt_add(msg, MF_PART_TOOL_CALL, call, i);
+        adapt_str(call, "id", &p->id, &p->id_len);
+        adapt_str(fn, "name", &p->name, &p->name_len);
+        p->args = mf_get(fn, "arguments");
+    }
+    if (legacy && legacy->kind == MF_OBJECT) {
+        mf_part *p = adapt_add(msg, MF_PART_TOOL_CALL, legacy, SIZE_MAX);
+        adapt_str(legacy, "name", &p->name, &p->name_len);
+        p->args = mf_get(legacy, "arguments");
+    }
+    return MF_OK;
+}

@@ -1,0 +1,136 @@
+/* estimate.c — token estimates of structures, walked rather than dumped: the model sees
+ * text, tool names and arguments, not JSON punctuation or field names like "type".
+ *
+ * Costs (milli-tokens; per profile, see profiles.c):
+ * - text, thinking and redacted thinking: their text;
+ * - a tool call: its name, plus its arguments' keys and values (an OpenAI arguments
+ *   string by its text), plus the profile's tool_call cost;
+ * - a tool result: its content (a string; text blocks by their text; images by the
+ *   image cost; AI SDK outputs by their value);
+ * - an image: the profile's image cost; a document: its text source, else the document
+ *   cost;
+ * - any other block: its keys and values;
+ * - every message: the profile's message cost;
+ * - any other JSON value: strings and numbers by their text, true/false/null by their
+ *   literal, objects by keys and values.
+ * Sums stay in milli-tokens; the caller rounds up once. */
+#include "profiles.h"
+
+static uint64_t text_milli(const char *s, size_t len, mf_profile profile)
+{
+    return mf_estimate_text(s, len, profile);
+}
+
+uint64_t mf_estimate_node(const mf_node *node, mf_profile profile)
+{
+    if (!node) return 0;
+    switch ((mf_kind)node->kind) {
+    case MF_NULL: return text_milli("null", 4, profile);
+    case MF_FALSE: return text_milli("false", 5, profile);
+    case MF_TRUE: return text_milli("true", 4, profile);
+    case MF_NUMBER: case MF_STRING: return text_milli(node->str, node->len, profile);
+    case MF_ARRAY: case MF_OBJECT: {
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < node->count; i++) {
+            const mf_node *item = &node->items[i];
+            if (node->kind == MF_OBJECT) sum += text_milli(item->key, item->key_len, profile);
+            sum += mf_estimate_node(item, profile);
+        }
+        return sum;
+    }
+    }
+    return 0;
+}
+
+/* A block inside tool result content: text by its text, media by the image cost. */
+static uint64_t content_block_milli(const mf_node *block, const mf_profile_def *def, mf_profile profile)
+{
+    const mf_node *type = mf_get_str(block, "type");
+    if (mf_str_eq(type, "text")) {
+        const mf_node *text = mf_get_str(block, "text");
+        return text ? text_milli(text->str, text->len, profile) : 0;
+    }
+    if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media"))
+        return def->image_milli;
+    if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) return def->document_milli;
+    return mf_estimate_node(block, profile);
+}
+
+uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile profile)
+{
+    const mf_profile_def *def = mf_profile_get(profile);
+    if (!content || content->kind == MF_NULL) return 0;
+    if (content->kind == MF_STRING) return text_milli(content->str, content->len, profile);
+    if (content->kind == MF_ARRAY) {
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < content->count; i++)
+            sum += content_block_milli(&content->items[i], def, profile);
+        return sum;
+    }
+    /* An AI SDK output: {type: text|error-text|json|error-json|content, value}. */
+    const mf_node *type = mf_get_str(content, "type");
+    const mf_node *value = mf_get(content, "value");
+    if (type && value) {
+        if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) return mf_estimate_tool_result_content(value, profile);
+        return mf_estimate_node(value, profile);
+    }
+    return mf_estimate_node(content, profile);
+}
+
+uint64_t mf_estimate_part(const mf_part *part, mf_profile profile)
+{
+    const mf_profile_def *def = mf_profile_get(profile);
+    switch (part->kind) {
+    case MF_PART_TEXT: case MF_PART_THINKING: case MF_PART_REDACTED_THINKING:
+        return text_milli(part->text, part->text_len, profile);
+    case MF_PART_TOOL_CALL:
+        return def->tool_call_milli + text_milli(part->name, part->name_len, profile) +
+               mf_estimate_node(part->args, profile);
+    case MF_PART_TOOL_RESULT:
+        return mf_estimate_tool_result_content(part->content, profile);
+    case MF_PART_IMAGE:
+        return def->image_milli;
+    case MF_PART_DOCUMENT:
+        return part->content ? mf_estimate_node(part->content, profile) : def->document_milli;
+    case MF_PART_OTHER:
+        return mf_estimate_node(part->node, profile);
+    }
+    return 0;
+}
+
+uint64_t mf_estimate_view(const mf_view *view, mf_profile profile)
+{
+    const mf_profile_def *def = mf_profile_get(profile);
+    uint64_t sum = 0;
+    for (size_t m = 0; m < view->count; m++) {
+        const mf_msg *msg = &view->msgs[m];
+        sum += def->message_milli;
+        for (size_t p = 0; p < msg->count; p++) sum += mf_estimate_part(&msg->parts[p], profile);
+    }
+    return sum;
+}
+
+mf_status mf_doc_estimate(const mf_doc *doc, mf_format format, mf_profile profile, uint64_t *out_milli,
+                          mf_error *err)
+{
+    if (!doc || !out_milli) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "NULL argument");
+    if ((unsigned)profile >= MF_PROFILE_COUNT) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile");
+    if (!mf_doc_is_conversation(doc, NULL)) {
+        *out_milli = mf_estimate_node(doc->root, profile);
+        return MF_OK;
+    }
+    mf_view view;
+    mf_status st = mf_view_build(doc, format, &view, err);
+    if (st) return st;
+    *out_milli = mf_estimate_view(&view, profile) + mf_estimate_request_extras(doc, profile);
+    mf_view_free(&view);
+    return MF_OK;
+}
+
+uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile)
+{
+    /* A request body: the system prompt and tool definitions are in the window too. */
+    if (doc->root->kind != MF_OBJECT || mf_get(doc->root, "messages") != doc->messages) return 0;
+    return mf_estimate_node(mf_get(doc->root, "system"), profile) +
+           mf_estimate_node(mf_get(doc->root, "tools"), profile);
+}

@@ -1,0 +1,205 @@
+/*
+ * internal.h — what the core's files share: allocation, the arena, the byte buffer,
+ * the generic value tree and the normalized conversation view. Not installed.
+ */
+#ifndef MIDFOLD_INTERNAL_H
+#define MIDFOLD_INTERNAL_H
+
+#include "midfold.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- allocation (alloc.c): every allocation goes through these ----------------- */
+void *mf_alloc(size_t size);
+void *mf_realloc(void *ptr, size_t size);
+void mf_dealloc(void *ptr);
+/* How many allocations have failed so far in this process (a monotonic counter). */
+size_t mf_alloc_failures(void);
+
+/* Fills *err (when given) and returns `code`. `position` may be SIZE_MAX. */
+mf_status mf_fail(mf_error *err, mf_status code, size_t position, const char *fmt, ...);
+
+/* ---- arena (arena.c): bump allocation freed all at once ------------------------- */
+typedef struct mf_arena_chunk mf_arena_chunk;
+typedef struct mf_arena {
+    mf_arena_chunk *head;
+    size_t used, cap;        /* of the head chunk */
+} mf_arena;
+void mf_arena_init(mf_arena *arena);
+void *mf_arena_alloc(mf_arena *arena, size_t size); /* 8-byte aligned, uninitialized; NULL on OOM */
+void *mf_arena_calloc(mf_arena *arena, size_t count, size_t size);
+char *mf_arena_strdup(mf_arena *arena, const char *s, size_t len); /* NUL-terminated copy */
+void mf_arena_free(mf_arena *arena);
+
+/* ---- growable byte buffer (buf.c) ----------------------------------------------- */
+typedef struct mf_buf {
+    char *data;
+    size_t len, cap;
+    bool failed;             /* an allocation failed: later appends are no-ops */
+} mf_buf;
+void mf_buf_init(mf_buf *b);
+void mf_buf_free(mf_buf *b);
+void mf_buf_append(mf_buf *b, const char *s, size_t len);
+void mf_buf_puts(mf_buf *b, const char *s);
+void mf_buf_putc(mf_buf *b, char c);
+void mf_buf_put_uint(mf_buf *b, uint64_t v);
+/* Appends UTF-8 text with invalid sequences replaced by U+FFFD. */
+void mf_buf_put_utf8(mf_buf *b, const char *s, size_t len);
+/* Appends s as a JSON string literal (quotes included), non-ASCII left unescaped. */
+void mf_buf_put_json_string(mf_buf *b, const char *s, size_t len);
+/* Hands the NUL-terminated contents to the caller (to free with mf_free). */
+mf_status mf_buf_finish(mf_buf *b, char **out, size_t *out_len, mf_error *err);
+
+/* ---- UTF-8 and text classes (utf8.c, text_class.c) -------------------------------- */
+/* Decodes one code point at s[0..len); sets *cp (U+FFFD for an invalid byte) and
+ * returns the bytes consumed (1 for an invalid byte, never 0 when len > 0). */
+size_t mf_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
+
+typedef enum mf_char_class {
+    MF_CLASS_CJK = 0, MF_CLASS_ALNUM = 1, MF_CLASS_SPACE = 2, MF_CLASS_OTHER = 3
+} mf_char_class;
+#define MF_CLASS_COUNT 4
+mf_char_class mf_classify(uint32_t cp);
+/* Adds the number of code points of each class in s to counts[]. Invalid bytes count
+ * as "other"; a valid sequence is classified by its code point. */
+void mf_count_classes(const char *s, size_t len, uint64_t counts[MF_CLASS_COUNT]);
+
+/* ---- the generic value tree (tree.c) --------------------------------------------- */
+typedef enum mf_kind {
+    MF_NULL = 0, MF_FALSE = 1, MF_TRUE = 2, MF_NUMBER = 3, MF_STRING = 4,
+    MF_ARRAY = 5, MF_OBJECT = 6
+} mf_kind;
+
+typedef struct mf_node mf_node;
+struct mf_node {
+    uint8_t kind;            /* mf_kind */
+    uint32_t count;          /* ARRAY/OBJECT: number of items */
+    const char *str;         /* STRING: bytes; NUMBER: its JSON text */
+    size_t len;
+    const char *key;         /* set when the node is an object member */
+    size_t key_len;
+    mf_node *items;          /* ARRAY/OBJECT: `count` contiguous nodes */
+};
+
+/* The member `key` of an object, or NULL (also when obj is not an object). */
+const mf_node *mf_get(const mf_node *obj, const char *key);
+/* The member's string, or NULL when it is absent or not a string. */
+const mf_node *mf_get_str(const mf_node *obj, const char *key);
+bool mf_str_eq(const mf_node *n, const char *s);
+bool mf_is(const mf_node *n, mf_kind kind);
+
+/* ---- tool-call id map (idset.c) --------------------------------------------------- */
+typedef struct mf_idslot {
+    const char *id;          /* NULL: free slot */
+    size_t len;
+    const void *value;
+    size_t message, part;
+} mf_idslot;
+typedef struct mf_idmap { mf_idslot *slots; size_t mask; } mf_idmap;
+/* Room for `capacity` ids (the table never fills: it is sized to twice that). */
+bool mf_idmap_init(mf_idmap *map, mf_arena *arena, size_t capacity);
+/* The slot holding `id`, or the free slot where it would go (slot->id == NULL). */
+mf_idslot *mf_idmap_slot(mf_idmap *map, const char *id, size_t len);
+
+/* ---- documents (doc.c) ----------------------------------------------------------- */
+struct mf_doc {
+    mf_arena arena;
+    mf_node *root;
+    const mf_node *messages; /* the list of messages, or NULL when the value is no conversation */
+    void *json_owner;        /* the cJSON tree whose strings the nodes borrow, if any */
+};
+
+/* JSON text to a tree allocated in `arena`; strings stay in cJSON's tree, returned in
+ * *owner (free it with mf_json_owner_free after the arena's last use). json_read.c */
+mf_status mf_json_to_tree(mf_arena *arena, const char *json, size_t len, mf_node **out,
+                          void **owner, mf_error *err);
+void mf_json_owner_free(void *owner);
+/* True when the value holds a list of role-tagged messages; else *bad_index (when
+ * given) receives the first entry that is not a message, or SIZE_MAX. doc.c */
+bool mf_doc_is_conversation(const mf_doc *doc, size_t *bad_index);
+/* The binary tree encoding to a tree in `arena`; strings borrow `buf`. tree_decode.c */
+mf_status mf_tree_decode(mf_arena *arena, const uint8_t *buf, size_t len, mf_node **out,
+                         mf_error *err);
+
+/* ---- the normalized view (view.c and the format adapters) ------------------------ */
+typedef enum mf_role {
+    MF_ROLE_SYSTEM = 0, MF_ROLE_USER = 1, MF_ROLE_ASSISTANT = 2, MF_ROLE_TOOL = 3,
+    MF_ROLE_UNKNOWN = 4
+} mf_role;
+
+typedef enum mf_part_kind {
+    MF_PART_TEXT = 0, MF_PART_THINKING, MF_PART_REDACTED_THINKING, MF_PART_TOOL_CALL,
+    MF_PART_TOOL_RESULT, MF_PART_IMAGE, MF_PART_DOCUMENT, MF_PART_OTHER
+} mf_part_kind;
+
+typedef struct mf_part {
+    mf_part_kind kind;
+    size_t index;            /* position in the message's content list; SIZE_MAX when the part
+                                is the message's own string content or lives outside `content` */
+    const mf_node *node;     /* the block/part itself (or the message for OpenAI tool messages) */
+    const char *text; size_t text_len;  /* TEXT, THINKING: the text; DOCUMENT: its title */
+    const char *id; size_t id_len;      /* TOOL_CALL, TOOL_RESULT */
+    const char *name; size_t name_len;  /* TOOL_CALL; TOOL_RESULT when the format carries it */
+    const mf_node *args;     /* TOOL_CALL: an object, or a string of JSON (OpenAI) */
+    const mf_node *content;  /* TOOL_RESULT: string, list of blocks, or AI SDK output value */
+    const mf_node *type;     /* the block's "type" string, when it has one */
+    bool is_error;           /* TOOL_RESULT */
+    mf_edit_target target;   /* TOOL_RESULT: how a replacement is written back */
+} mf_part;
+
+typedef struct mf_msg {
+    mf_role role;
+    const mf_node *node;     /* the message object */
+    const mf_node *role_node;
+    mf_part *parts;
+    size_t count;
+    bool string_content;     /* content was one string (a single TEXT part) */
+} mf_msg;
+
+typedef struct mf_view {
+    mf_format format;
+    mf_msg *msgs;
+    size_t count;
+    mf_arena arena;
+} mf_view;
+
+/* Builds the view of a document's messages in `format` (AUTO detects). Fails with
+ * MF_ERR_SHAPE when the document holds no conversation, MF_ERR_FORMAT when AUTO cannot
+ * tell the format. Free with mf_view_free. */
+mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_error *err);
+void mf_view_free(mf_view *view);
+
+/* Format adapters: fill msg->parts from the message node. They never fail on odd
+ * shapes (validation reports those); only allocation can fail. */
+mf_status mf_adapt_anthropic(mf_arena *arena, mf_msg *msg);
+mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg);
+mf_status mf_adapt_aisdk(mf_arena *arena, mf_msg *msg);
+
+/* Gives every tool result without a name of its own the name of the latest earlier
+ * call with the same id (view.c); results that match no call keep name NULL. */
+mf_status mf_view_link_results(mf_view *view);
+
+/* Writes messages [from, to) of a view as transcript text (serialize.c). */
+void mf_serialize_range(mf_buf *b, const mf_view *view, size_t from, size_t to);
+
+/* ---- estimation internals (estimate.c) -------------------------------------------- */
+uint64_t mf_estimate_node(const mf_node *node, mf_profile profile);
+uint64_t mf_estimate_part(const mf_part *part, mf_profile profile);
+uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile profile);
+uint64_t mf_estimate_view(const mf_view *view, mf_profile profile);
+/* What a request body adds beside its messages ("system", "tools"); 0 otherwise. */
+uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile);
+/* Code points of a tool result's content as micro-compaction counts them. */
+size_t mf_tool_result_chars(const mf_node *content);
+/* Writes a value as compact JSON with ": " and ", " separators (Python json.dumps). */
+void mf_write_json(mf_buf *b, const mf_node *node);
+/* Re-prints JSON text (an OpenAI arguments string) the same way; text that does not
+ * parse is written as it is, an empty string as {}. */
+void mf_write_json_text(mf_buf *b, const char *json, size_t len);
+/* Writes a tool result's content as transcript text: strings as they are, text blocks
+ * joined by newlines, media as "[image]", anything else as JSON. serialize.c */
+void mf_write_result_text(mf_buf *b, const mf_node *content);
+
+#endif /* MIDFOLD_INTERNAL_H */

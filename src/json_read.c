@@ -1,0 +1,155 @@
+/* json_read.c — JSON text to the value tree, through cJSON (fetched at build time).
+ *
+ * cJSON keeps no number text, so numbers are printed back: integers exactly, other
+ * values with up to 15 significant digits (enough for every value a conversation
+ * carries; see format_number). */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cJSON.h"
+
+/* Rejects nesting deeper than MF_MAX_DEPTH before cJSON recurses, with the position of
+ * the bracket that goes too deep. */
+static mf_status check_depth(const char *json, size_t len, mf_error *err)
+{
+    size_t depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = json[i];
+        if (in_string) {
+            if (c == '\\') i++;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > MF_MAX_DEPTH)
+                return mf_fail(err, MF_ERR_DEPTH, i, "nesting deeper than %zu levels at byte %zu",
+                               (size_t)MF_MAX_DEPTH, i);
+        } else if ((c == ']' || c == '}') && depth) {
+            depth--;
+        }
+    }
+    return MF_OK;
+}
+
+static size_t put_digits(char *out, uint64_t v)
+{
+    char tmp[24];
+    size_t k = 0, n = 0;
+    do { tmp[k++] = (char)('0' + v % 10); v /= 10; } while (v);
+    while (k) out[n++] = tmp[--k];
+    return n;
+}
+
+/* Writes a finite double as JSON number text into out (at least 40 bytes). */
+static size_t format_number(double v, char *out)
+{
+    size_t n = 0;
+    if (!isfinite(v)) { memcpy(out, "null", 4); return 4; }
+    if (v < 0) { out[n++] = '-'; v = -v; }
+    if (v == floor(v) && v < 1e17) return n + put_digits(out + n, (uint64_t)v);
+    /* Scientific decomposition: v = m * 10^e with 15 significant digits in m. */
+    int e = (int)floor(log10(v));
+    double scaled = v / pow(10.0, e - 14);
+    uint64_t m = (uint64_t)llround(scaled);
+    if (m >= 1000000000000000ull) { m /= 10; e++; }
+    char digits[24];
+    size_t nd = put_digits(digits, m);
+    while (nd > 1 && digits[nd - 1] == '0') nd--;
+    if (e >= -6 && e < 17) {
+        if (e < 0) {
+            out[n++] = '0'; out[n++] = '.';
+            for (int z = -1; z > e; z--) out[n++] = '0';
+            memcpy(out + n, digits, nd); n += nd;
+        } else {
+            for (size_t i = 0; i < nd || (int)i <= e; i++) {
+                if ((int)i == e + 1) out[n++] = '.';
+                out[n++] = i < nd ? digits[i] : '0';
+            }
+        }
+    } else {
+        out[n++] = digits[0];
+        if (nd > 1) { out[n++] = '.'; memcpy(out + n, digits + 1, nd - 1); n += nd - 1; }
+        out[n++] = 'e';
+        if (e < 0) { out[n++] = '-'; e = -e; } else out[n++] = '+';
+        n += put_digits(out + n, (uint64_t)e);
+    }
+    return n;
+}
+
+static mf_status convert(mf_arena *arena, const cJSON *src, mf_node *dst)
+{
+    memset(dst, 0, sizeof *dst);
+    if (cJSON_IsNull(src)) dst->kind = MF_NULL;
+    else if (cJSON_IsFalse(src)) dst->kind = MF_FALSE;
+    else if (cJSON_IsTrue(src)) dst->kind = MF_TRUE;
+    else if (cJSON_IsNumber(src)) {
+        char text[40];
+        size_t len = format_number(src->valuedouble, text);
+        dst->kind = MF_NUMBER;
+        dst->str = mf_arena_strdup(arena, text, len);
+        dst->len = len;
+        if (!dst->str) return MF_ERR_NOMEM;
+    } else if (cJSON_IsString(src)) {
+        dst->kind = MF_STRING;
+        dst->str = src->valuestring;
+        dst->len = strlen(src->valuestring);
+    } else {
+        dst->kind = cJSON_IsArray(src) ? MF_ARRAY : MF_OBJECT;
+        uint32_t count = 0;
+        for (const cJSON *c = src->child; c; c = c->next) count++;
+        dst->count = count;
+        dst->items = mf_arena_alloc(arena, (size_t)count * sizeof(mf_node));
+        if (!dst->items) return MF_ERR_NOMEM;
+        uint32_t i = 0;
+        for (const cJSON *c = src->child; c; c = c->next, i++) {
+            mf_status st = convert(arena, c, &dst->items[i]);
+            if (st) return st;
+            if (dst->kind == MF_OBJECT) {
+                dst->items[i].key = c->string ? c->string : "";
+                dst->items[i].key_len = c->string ? strlen(c->string) : 0;
+            }
+        }
+    }
+    return MF_OK;
+}
+
+mf_status mf_json_to_tree(mf_arena *arena, const char *json, size_t len, mf_node **out,
+                          void **owner, mf_error *err)
+{
+    if (!json && len) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "NULL JSON text");
+    if (len > MF_MAX_INPUT_BYTES)
+        return mf_fail(err, MF_ERR_TOO_LARGE, SIZE_MAX, "input of %zu bytes is over the %zu byte limit",
+                       len, (size_t)MF_MAX_INPUT_BYTES);
+    mf_status st = check_depth(json, len, err);
+    if (st) return st;
+    const char *end = NULL;
+    size_t failures_before = mf_alloc_failures();
+    cJSON *parsed = cJSON_ParseWithLengthOpts(json ? json : "", len, &end, 0);
+    size_t pos = end && end >= json ? (size_t)(end - json) : 0;
+    if (!parsed) {
+        if (mf_alloc_failures() != failures_before)
+            return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory while parsing JSON");
+        if (pos > len) pos = len;
+        return mf_fail(err, MF_ERR_PARSE, pos, "invalid JSON at byte %zu", pos);
+    }
+    while (pos < len && (json[pos] == ' ' || json[pos] == '\t' || json[pos] == '\n' || json[pos] == '\r'))
+        pos++;
+    if (pos < len) {
+        cJSON_Delete(parsed);
+        return mf_fail(err, MF_ERR_PARSE, pos, "unexpected data after the JSON value at byte %zu", pos);
+    }
+    mf_node *root = mf_arena_alloc(arena, sizeof *root);
+    st = root ? convert(arena, parsed, root) : MF_ERR_NOMEM;
+    if (st) {
+        cJSON_Delete(parsed);
+        return mf_fail(err, st, SIZE_MAX, "out of memory while reading JSON");
+    }
+    *out = root;
+    *owner = parsed;
+    return MF_OK;
+}
+
+void mf_json_owner_free(void *owner) { if (owner) cJSON_Delete(owner); }

@@ -1,0 +1,45 @@
+/* json_write.c — values printed the way a summarizer reads them best: compact JSON with
+ * ": " and ", " separators and non-ASCII left as is (Python's json.dumps with
+ * ensure_ascii=False), numbers by their own text. */
+#include "internal.h"
+
+void mf_write_json(mf_buf *b, const mf_node *node)
+{
+    if (!node) { mf_buf_puts(b, "null"); return; }
+    switch ((mf_kind)node->kind) {
+    case MF_NULL: mf_buf_puts(b, "null"); return;
+    case MF_FALSE: mf_buf_puts(b, "false"); return;
+    case MF_TRUE: mf_buf_puts(b, "true"); return;
+    case MF_NUMBER: mf_buf_put_utf8(b, node->str, node->len); return;
+    case MF_STRING: mf_buf_put_json_string(b, node->str, node->len); return;
+    case MF_ARRAY: case MF_OBJECT: {
+        bool object = node->kind == MF_OBJECT;
+        mf_buf_putc(b, object ? '{' : '[');
+        for (uint32_t i = 0; i < node->count; i++) {
+            const mf_node *item = &node->items[i];
+            if (i) mf_buf_append(b, ", ", 2);
+            if (object) {
+                mf_buf_put_json_string(b, item->key, item->key_len);
+                mf_buf_append(b, ": ", 2);
+            }
+            mf_write_json(b, item);
+        }
+        mf_buf_putc(b, object ? '}' : ']');
+        return;
+    }
+    }
+}
+
+void mf_write_json_text(mf_buf *b, const char *json, size_t len)
+{
+    mf_arena arena;
+    mf_arena_init(&arena);
+    mf_node *root = NULL;
+    void *owner = NULL;
+    /* Arguments that are not valid JSON (a model can emit those) are shown as they are. */
+    if (len && mf_json_to_tree(&arena, json, len, &root, &owner, NULL) == MF_OK) mf_write_json(b, root);
+    else if (len) mf_buf_put_utf8(b, json, len);
+    else mf_buf_puts(b, "{}");
+    mf_json_owner_free(owner);
+    mf_arena_free(&arena);
+}

@@ -1,0 +1,219 @@
+/* micro.c — micro-compaction: old tool results become one line that keeps what
+ * happened and how big it was, "[truncated: bash result, 1204 chars]".
+ *
+ * The most recent `keep_recent` tool-result turns stay whole. A turn is a message that
+ * carries tool results; consecutive OpenAI `tool` messages (the answers to one set of
+ * parallel calls) count as one turn, so the same conversation is cleared alike in all
+ * three formats. Results of excluded tools, and results already cleared (content that
+ * starts with "[truncated:"), are left alone, and so is a result no costlier than its
+ * marker would be (clearing it would not free anything). The document is never modified: the plan
+ * lists the edits, which the caller applies to its own objects. */
+#include "profiles.h"
+
+#include <string.h>
+
+static const char MARK[] = "[truncated:";
+
+static bool starts_with_mark(const char *s, size_t len)
+{
+    return len >= sizeof MARK - 1 && memcmp(s, MARK, sizeof MARK - 1) == 0;
+}
+
+static bool already_truncated(const mf_node *content)
+{
+    if (!content) return false;
+    if (content->kind == MF_STRING) return starts_with_mark(content->str, content->len);
+    if (content->kind == MF_ARRAY)
+        return content->count && (content = mf_get_str(&content->items[0], "text")) &&
+               starts_with_mark(content->str, content->len);
+    const mf_node *value = mf_get_str(content, "value"); /* AI SDK output */
+    return value && starts_with_mark(value->str, value->len);
+}
+
+static size_t json_chars(const mf_node *node)
+{
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_write_json(&b, node);
+    /* On allocation failure the count falls back to 0; only the report's figure suffers. */
+    size_t n = b.failed ? 0 : mf_count_code_points(b.data, b.len);
+    mf_buf_free(&b);
+    return n;
+}
+
+static size_t block_chars(const mf_node *block)
+{
+    const mf_node *type = mf_get_str(block, "type");
+    if (mf_str_eq(type, "text")) {
+        const mf_node *text = mf_get_str(block, "text");
+        return text ? mf_count_code_points(text->str, text->len) : 0;
+    }
+    if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media"))
+        return sizeof "[image]" - 1;
+    if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) return sizeof "[document]" - 1;
+    return json_chars(block);
+}
+
+size_t mf_tool_result_chars(const mf_node *content)
+{
+    if (!content || content->kind == MF_NULL) return 0;
+    if (content->kind == MF_STRING) return mf_count_code_points(content->str, content->len);
+    if (content->kind == MF_ARRAY) {
+        size_t n = 0;
+        for (uint32_t i = 0; i < content->count; i++) n += block_chars(&content->items[i]);
+        return n;
+    }
+    const mf_node *type = mf_get_str(content, "type");
+    const mf_node *value = mf_get(content, "value");
+    if (type && value) {
+        if (value->kind == MF_STRING) return mf_count_code_points(value->str, value->len);
+        if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) return mf_tool_result_chars(value);
+        return json_chars(value);
+    }
+    return json_chars(content);
+}
+
+void mf_micro_options_init(mf_micro_options *options)
+{
+    memset(options, 0, sizeof *options);
+    options->keep_recent = 3;
+    options->profile = MF_PROFILE_BAREAGENT;
+}
+
+typedef struct plan_box {
+    mf_micro_plan plan; /* first, so a plan pointer is the box pointer */
+    mf_arena arena;
+} plan_box;
+
+void mf_micro_plan_free(mf_micro_plan *plan)
+{
+    if (!plan) return;
+    plan_box *box = (plan_box *)plan;
+    mf_arena_free(&box->arena);
+    mf_dealloc(box);
+}
+
+static bool excluded(const mf_micro_options *o, const char *name, size_t len)
+{
+    for (size_t i = 0; i < o->exclude_count; i++) {
+        const char *x = o->exclude_tools[i];
+        if (x && strlen(x) == len && memcmp(x, name, len) == 0) return true;
+    }
+    return false;
+}
+
+static bool carries_results(const mf_msg *msg)
+{
+    for (size_t p = 0; p < msg->count; p++)
+        if (msg->parts[p].kind == MF_PART_TOOL_RESULT) return true;
+    return false;
+}
+
+/* The first message of the last `keep` tool-result turns (view->count when keep is 0). */
+static size_t protected_from(const mf_view *view, uint32_t keep)
+{
+    size_t from = view->count;
+    uint32_t turns = 0;
+    for (size_t m = view->count; m-- > 0;) {
+        if (!carries_results(&view->msgs[m])) continue;
+        bool same_turn = view->msgs[m].role == MF_ROLE_TOOL && m + 1 < view->count &&
+                         view->msgs[m + 1].role == MF_ROLE_TOOL && from == m + 1;
+        if (!same_turn) {
+            if (turns == keep) break;
+            turns++;
+        }
+        from = m;
+    }
+    return from;
+}
+
+static char *make_marker(mf_arena *arena, const char *name, size_t name_len, size_t chars, size_t *len)
+{
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_buf_puts(&b, "[truncated: ");
+    mf_buf_put_utf8(&b, name, name_len);
+    mf_buf_puts(&b, " result, ");
+    mf_buf_put_uint(&b, chars);
+    mf_buf_puts(&b, " chars]");
+    char *out = b.failed ? NULL : mf_arena_strdup(arena, b.data, b.len);
+    *len = b.len;
+    mf_buf_free(&b);
+    return out;
+}
+
+mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_options *options,
+                            mf_micro_plan **out, mf_error *err)
+{
+    if (!out) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "NULL output pointer");
+    *out = NULL;
+    mf_micro_options defaults;
+    if (!options) { mf_micro_options_init(&defaults); options = &defaults; }
+    if ((unsigned)options->profile >= MF_PROFILE_COUNT)
+        return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile");
+    if (options->exclude_count && !options->exclude_tools)
+        return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "exclude_count without exclude_tools");
+    mf_view view;
+    mf_status st = mf_view_build(doc, format, &view, err);
+    if (st) return st;
+    uint64_t before = mf_estimate_view(&view, options->profile) + mf_estimate_request_extras(doc, options->profile);
+
+    plan_box *box = mf_alloc(sizeof *box);
+    if (!box) { mf_view_free(&view); return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"); }
+    memset(box, 0, sizeof *box);
+    mf_arena_init(&box->arena);
+    mf_micro_plan *plan = &box->plan;
+    plan->milli_before = plan->milli_after = before;
+
+    size_t limit = protected_from(&view, options->keep_recent);
+    size_t candidates = 0;
+    for (size_t m = 0; m < limit; m++)
+        for (size_t p = 0; p < view.msgs[m].count; p++) candidates += view.msgs[m].parts[p].kind == MF_PART_TOOL_RESULT;
+    plan->edits = candidates ? mf_arena_alloc(&box->arena, candidates * sizeof(mf_micro_edit)) : NULL;
+    if (candidates && !plan->edits) goto nomem;
+
+    uint64_t after = before;
+    for (size_t m = 0; m < limit; m++) {
+        const mf_msg *msg = &view.msgs[m];
+        for (size_t p = 0; p < msg->count; p++) {
+            const mf_part *part = &msg->parts[p];
+            if (part->kind != MF_PART_TOOL_RESULT || already_truncated(part->content)) continue;
+            const char *name = part->name && part->name_len ? part->name : "unknown";
+            size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
+            if (excluded(options, name, name_len)) continue;
+            mf_micro_edit *e = &plan->edits[plan->count];
+            e->message = m;
+            e->part = part->index;
+            e->target = part->target;
+            e->chars = mf_tool_result_chars(part->content);
+            e->tool_name = mf_arena_strdup(&box->arena, name, name_len);
+            e->tool_name_len = name_len;
+            e->replacement = make_marker(&box->arena, name, name_len, e->chars, &e->replacement_len);
+            if (!e->tool_name || !e->replacement) goto nomem;
+            uint64_t old_cost = mf_estimate_tool_result_content(part->content, options->profile);
+            uint64_t new_cost = mf_estimate_text(e->replacement, e->replacement_len, options->profile);
+            if (new_cost >= old_cost) continue; /* as short as its marker already: keep it */
+            plan->count++;
+            plan->chars_cleared += e->chars;
+            after = after - old_cost + new_cost;
+        }
+    }
+    plan->milli_after = after;
+    uint64_t tokens_before = mf_ceil_tokens(before), tokens_after = mf_ceil_tokens(after);
+    bool below_trigger = options->trigger && tokens_before <= options->trigger;
+    bool too_little = options->clear_at_least &&
+                      (tokens_after >= tokens_before || tokens_before - tokens_after < options->clear_at_least);
+    if (plan->count && (below_trigger || too_little)) {
+        plan->count = 0;
+        plan->chars_cleared = 0;
+        plan->milli_after = before;
+        plan->skipped = 1;
+    }
+    mf_view_free(&view);
+    *out = plan;
+    return MF_OK;
+nomem:
+    mf_view_free(&view);
+    mf_micro_plan_free(plan);
+    return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory while planning");
+}

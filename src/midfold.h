@@ -1,0 +1,241 @@
+/*
+ * midfold.h — the public C API of midfold's core.
+ *
+ * midfold keeps an LLM agent's conversation inside its context window: it estimates
+ * tokens without a tokenizer vocabulary, serializes a conversation into a transcript
+ * for a summarizer, plans micro-compaction (old tool results replaced by one line) and
+ * validates conversations against the providers' pairing rules.
+ *
+ * Conventions
+ * - Every name has the prefix `mf_`. Inputs are (pointer, length) pairs that need no NUL.
+ * - Functions return an `mf_status`; an optional `mf_error *` out-parameter receives the
+ *   code, a message and (for parse errors) a byte position. There is no global error state.
+ * - Results the library allocates are owned by the caller and released with the
+ *   matching `*_free` function (or `mf_free` for plain buffers). All `*_free` functions
+ *   accept NULL.
+ * - Borrowed pointers (`const char *` inside results) stay valid until the object they
+ *   came from is freed.
+ * - Invalid UTF-8 never fails an operation: each byte that does not start a valid
+ *   sequence counts as one code point of class "other" and is written as U+FFFD when
+ *   text is printed.
+ */
+#ifndef MIDFOLD_H
+#define MIDFOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status and errors ------------------------------------------------------------ */
+
+typedef enum mf_status {
+    MF_OK = 0,
+    MF_ERR_NOMEM = 1,        /* an allocation failed; nothing was changed */
+    MF_ERR_PARSE = 2,        /* input is not valid JSON (or not a valid tree encoding) */
+    MF_ERR_INVALID_ARG = 3,  /* a NULL pointer, an unknown profile or an out-of-range option */
+    MF_ERR_SHAPE = 4,        /* the input is not a conversation: not a list of role-tagged messages */
+    MF_ERR_DEPTH = 5,        /* nesting deeper than MF_MAX_DEPTH */
+    MF_ERR_TOO_LARGE = 6,    /* input over MF_MAX_INPUT_BYTES or more than MF_MAX_MESSAGES */
+    MF_ERR_FORMAT = 7        /* the format could not be told, or the input contradicts the one asked for */
+} mf_status;
+
+/* Limits enforced on every input. */
+#define MF_MAX_DEPTH 512
+#define MF_MAX_INPUT_BYTES ((size_t)1 << 30)
+#define MF_MAX_MESSAGES 1000000u
+
+/* Filled by a failing call when the caller passes one. `position` is a byte offset into
+ * the input for MF_ERR_PARSE (and SIZE_MAX where no position applies); for MF_ERR_SHAPE
+ * and MF_ERR_FORMAT it is the index of the offending message, or SIZE_MAX. */
+typedef struct mf_error {
+    mf_status code;
+    size_t position;
+    char message[160];
+} mf_error;
+
+/* A static English name for a status ("out of memory", ...). Never NULL; never freed. */
+const char *mf_strerror(mf_status status);
+
+/* ---- memory ---------------------------------------------------------------------- */
+
+/* Process-wide allocator used by midfold and by the cJSON it embeds. Set it before any
+ * other call (tests use it to fail the Nth allocation). NULL restores malloc/realloc/free.
+ * `realloc_fn` must behave like realloc (including realloc(NULL, n)). */
+typedef struct mf_allocator {
+    void *(*malloc_fn)(size_t size);
+    void *(*realloc_fn)(void *ptr, size_t size);
+    void (*free_fn)(void *ptr);
+} mf_allocator;
+void mf_set_allocator(const mf_allocator *allocator);
+
+/* Releases a buffer that midfold returned (serialized text, JSON reports). NULL is fine. */
+void mf_free(void *ptr);
+
+/* ---- formats and documents ------------------------------------------------------- */
+
+typedef enum mf_format {
+    MF_FORMAT_AUTO = 0,      /* detect from the messages */
+    MF_FORMAT_ANTHROPIC = 1, /* Anthropic Messages: content blocks tool_use / tool_result */
+    MF_FORMAT_OPENAI = 2,    /* OpenAI Chat Completions: tool_calls, role "tool" */
+    MF_FORMAT_AISDK = 3,     /* Vercel AI SDK ModelMessage: parts tool-call / tool-result */
+    MF_FORMAT_UNKNOWN = 4
+} mf_format;
+
+/* "anthropic", "openai", "ai-sdk", "unknown" ("auto" for MF_FORMAT_AUTO). Static. */
+const char *mf_format_name(mf_format format);
+/* Parses a format name (as above); returns MF_ERR_INVALID_ARG for anything else. */
+mf_status mf_format_parse(const char *name, size_t len, mf_format *out);
+
+/* A parsed value: a conversation (a list of messages, a single message or an object
+ * with a "messages" list) or any other JSON value. Owns everything it points to. */
+typedef struct mf_doc mf_doc;
+
+/* Parses JSON text. The text is copied as needed: the caller may free it afterwards.
+ * On success *out receives a document to release with mf_doc_free. */
+mf_status mf_doc_parse_json(const char *json, size_t len, mf_doc **out, mf_error *err);
+
+/* Parses midfold's binary tree encoding (what the JS wrapper writes; see
+ * src/tree_decode.c for the layout). The document BORROWS `buf`: strings point into it,
+ * so the buffer must outlive the document. */
+mf_status mf_doc_parse_tree(const uint8_t *buf, size_t len, mf_doc **out, mf_error *err);
+
+/* Frees a document and everything it owns. NULL is fine. */
+void mf_doc_free(mf_doc *doc);
+
+/* The format of the document's messages: `wanted` (when not AUTO) is checked against
+ * the messages, AUTO detects. Returns MF_FORMAT_UNKNOWN when the value is not a list of
+ * role-tagged messages or when its messages mix formats. */
+mf_format mf_doc_detect(const mf_doc *doc);
+
+/* ---- estimation ------------------------------------------------------------------ */
+
+/* Estimator profiles. MF_PROFILE_BAREAGENT is the reference profile: per code point,
+ * CJK 1.5, ASCII letter/digit 0.25, whitespace 0.25, anything else 0.5 tokens. */
+typedef enum mf_profile {
+    MF_PROFILE_BAREAGENT = 0
+} mf_profile;
+#define MF_PROFILE_COUNT 1
+
+/* "bareagent", ... Static. NULL for an unknown profile. */
+const char *mf_profile_name(mf_profile profile);
+mf_status mf_profile_parse(const char *name, size_t len, mf_profile *out);
+
+/* Estimates are kept in milli-tokens (thousandths) so that sums are exact and the
+ * ceiling is taken once, at the end: tokens = (milli + 999) / 1000. */
+#define MF_MILLI 1000u
+uint64_t mf_ceil_tokens(uint64_t milli);
+
+/* The estimate of UTF-8 text in milli-tokens (no per-message overhead). Never fails;
+ * an unknown profile counts as the reference profile. */
+uint64_t mf_estimate_text(const char *text, size_t len, mf_profile profile);
+
+/* Unicode code points in UTF-8 text (an invalid byte counts as one). */
+size_t mf_count_code_points(const char *text, size_t len);
+
+/* The estimate of a whole document in milli-tokens. A conversation is walked by its
+ * structure (see src/estimate.c for the costs of messages, images and documents); any
+ * other value by its keys and values. `format` may be AUTO. */
+mf_status mf_doc_estimate(const mf_doc *doc, mf_format format, mf_profile profile,
+                          uint64_t *out_milli, mf_error *err);
+
+/* ---- serialization ---------------------------------------------------------------- */
+
+/* Writes the transcript of a conversation (the format read by summarizers: "[role]"
+ * headers, "[tool_use:NAME] {json}", "[tool_result:NAME] text", a blank line between
+ * messages). On success *out is a NUL-terminated UTF-8 string of *out_len bytes that
+ * the caller releases with mf_free. */
+mf_status mf_doc_serialize(const mf_doc *doc, mf_format format, char **out, size_t *out_len,
+                           mf_error *err);
+
+/* ---- micro-compaction ------------------------------------------------------------- */
+
+typedef struct mf_micro_options {
+    uint32_t keep_recent;        /* tool-result turns kept whole, counted from the end (3) */
+    const char *const *exclude_tools; /* tool names never cleared (borrowed) */
+    size_t exclude_count;
+    uint64_t clear_at_least;     /* tokens: clear nothing unless at least this many are freed */
+    uint64_t trigger;            /* tokens: clear nothing while the estimate is at or below */
+    mf_profile profile;
+} mf_micro_options;
+
+/* Fills the seed defaults: keep_recent 3, nothing excluded, no minimum, no trigger. */
+void mf_micro_options_init(mf_micro_options *options);
+
+/* How a replacement is written back into the caller's message. */
+typedef enum mf_edit_target {
+    MF_EDIT_BLOCK_CONTENT = 1,   /* messages[m].content[p].content = text (Anthropic tool_result) */
+    MF_EDIT_MESSAGE_CONTENT = 2, /* messages[m].content = text (OpenAI role "tool") */
+    MF_EDIT_PART_OUTPUT = 3,     /* messages[m].content[p].output = {type: "text", value: text} (AI SDK 5) */
+    MF_EDIT_PART_OUTPUT_ERROR = 4, /* ... output = {type: "error-text", value: text} (AI SDK 5, error) */
+    MF_EDIT_PART_RESULT = 5      /* messages[m].content[p].result = text (AI SDK 4) */
+} mf_edit_target;
+
+typedef struct mf_micro_edit {
+    size_t message;              /* index in the messages list */
+    size_t part;                 /* index in that message's content list (unused for MESSAGE_CONTENT) */
+    mf_edit_target target;
+    const char *tool_name;       /* borrowed from the plan */
+    size_t tool_name_len;
+    size_t chars;                /* code points of the original result */
+    const char *replacement;     /* "[truncated: NAME result, N chars]", borrowed from the plan */
+    size_t replacement_len;
+} mf_micro_edit;
+
+/* A micro-compaction plan: the edits to apply, in message order, and its figures. */
+typedef struct mf_micro_plan {
+    mf_micro_edit *edits;
+    size_t count;
+    size_t chars_cleared;        /* sum of the edits' `chars` */
+    uint64_t milli_before;       /* estimate of the whole conversation before */
+    uint64_t milli_after;        /* estimate after applying every edit */
+    int skipped;                 /* 1 when `trigger` or `clear_at_least` stopped it (count 0) */
+} mf_micro_plan;
+
+/* Plans micro-compaction; the document is not modified. On success *out receives a plan
+ * to release with mf_micro_plan_free. `options` may be NULL for the defaults. */
+mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_options *options,
+                            mf_micro_plan **out, mf_error *err);
+void mf_micro_plan_free(mf_micro_plan *plan);
+
+/* ---- validation ------------------------------------------------------------------ */
+
+typedef enum mf_problem_code {
+    MF_PROBLEM_NOT_A_MESSAGE = 1,       /* an entry that is not an object with a string role */
+    MF_PROBLEM_UNKNOWN_ROLE = 2,
+    MF_PROBLEM_BAD_CONTENT = 3,         /* content of a type the format does not allow */
+    MF_PROBLEM_UNKNOWN_BLOCK = 4,       /* a block/part type the format does not define */
+    MF_PROBLEM_CALL_WITHOUT_RESULT = 5, /* a tool call that no following result answers */
+    MF_PROBLEM_RESULT_WITHOUT_CALL = 6, /* a tool result whose call is not right before it */
+    MF_PROBLEM_RESULT_NOT_FIRST = 7,    /* Anthropic: tool_result after other blocks */
+    MF_PROBLEM_MISSING_ID = 8,          /* a tool call or result without its id */
+    MF_PROBLEM_DUPLICATE_ID = 9         /* two tool calls with the same id */
+} mf_problem_code;
+
+/* "not-a-message", "unknown-role", ... Static. */
+const char *mf_problem_name(mf_problem_code code);
+
+typedef struct mf_problem {
+    mf_problem_code code;
+    size_t message;      /* index of the message */
+    size_t part;         /* index of the block/part, or SIZE_MAX when it is about the message */
+    const char *text;    /* a sentence explaining it, NUL-terminated, borrowed from the report */
+} mf_problem;
+
+typedef struct mf_validation {
+    mf_format format;    /* the format the rules came from */
+    mf_problem *problems;
+    size_t count;
+} mf_validation;
+
+/* Lists every provider rule the conversation breaks. A value that is not a list of
+ * messages gives one problem, not an error. Release the report with mf_validation_free. */
+mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **out, mf_error *err);
+void mf_validation_free(mf_validation *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MIDFOLD_H */

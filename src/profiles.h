@@ -1,0 +1,19 @@
+/* profiles.h — the estimator's weights. Every figure is in milli-tokens. */
+#ifndef MIDFOLD_PROFILES_H
+#define MIDFOLD_PROFILES_H
+
+#include "internal.h"
+
+typedef struct mf_profile_def {
+    const char *name;
+    uint32_t class_milli[MF_CLASS_COUNT]; /* per code point, indexed by mf_char_class */
+    uint32_t message_milli;   /* per message: role markers and delimiters */
+    uint32_t tool_call_milli; /* per tool call: the wrapping around name and arguments */
+    uint32_t image_milli;     /* per image, whatever its size */
+    uint32_t document_milli;  /* per document without a text source (PDF and the like) */
+} mf_profile_def;
+
+/* The profile's definition; an out-of-range value gives the reference profile. */
+const mf_profile_def *mf_profile_get(mf_profile profile);
+
+#endif

@@ -1,0 +1,151 @@
+/* serialize.c — the transcript a summarizer reads.
+ *
+ *   [user]
+ *   Please read the config file
+ *
+ *   [assistant]
+ *   [tool_use:read_file] {"file_path": "config.toml"}
+ *
+ *   [user]
+ *   [tool_result:read_file] 1: [provider]
+ *
+ * Decisions: the same conversation gives the same transcript in all three formats, so
+ * OpenAI and AI SDK `tool` messages appear under "[user]" (where Anthropic keeps tool
+ * results), consecutive ones merged into one section. System messages appear as
+ * "[system]" (the compactor never sends them: they are kept, not summarized). Thinking is
+ * kept as "[thinking] text" since the reasoning behind a decision is what a summary must
+ * keep; redacted thinking is opaque and shows as "[redacted_thinking]". A failed tool
+ * result is "[tool_error:NAME] text"; a result whose call is missing names "unknown".
+ * Images are "[image]", documents "[document]" or "[document: TITLE]". */
+#include "internal.h"
+
+static void put_tool_name(mf_buf *b, const char *name, size_t len)
+{
+    if (name && len) mf_buf_put_utf8(b, name, len);
+    else mf_buf_puts(b, "unknown");
+}
+
+static void write_media_block(mf_buf *b, const mf_node *block)
+{
+    const mf_node *type = mf_get_str(block, "type");
+    if (mf_str_eq(type, "text")) {
+        const mf_node *text = mf_get_str(block, "text");
+        if (text) mf_buf_put_utf8(b, text->str, text->len);
+    } else if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media")) {
+        mf_buf_puts(b, "[image]");
+    } else if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) {
+        mf_buf_puts(b, "[document]");
+    } else {
+        mf_write_json(b, block);
+    }
+}
+
+void mf_write_result_text(mf_buf *b, const mf_node *content)
+{
+    if (!content || content->kind == MF_NULL) return;
+    if (content->kind == MF_STRING) { mf_buf_put_utf8(b, content->str, content->len); return; }
+    if (content->kind == MF_ARRAY) {
+        for (uint32_t i = 0; i < content->count; i++) {
+            if (i) mf_buf_putc(b, '\n');
+            write_media_block(b, &content->items[i]);
+        }
+        return;
+    }
+    const mf_node *type = mf_get_str(content, "type");
+    const mf_node *value = mf_get(content, "value");
+    if (type && value) { /* an AI SDK output */
+        if (value->kind == MF_STRING) mf_buf_put_utf8(b, value->str, value->len);
+        else if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) mf_write_result_text(b, value);
+        else mf_write_json(b, value);
+        return;
+    }
+    mf_write_json(b, content);
+}
+
+static void write_part(mf_buf *b, const mf_part *part)
+{
+    switch (part->kind) {
+    case MF_PART_TEXT:
+        mf_buf_put_utf8(b, part->text, part->text_len);
+        break;
+    case MF_PART_THINKING:
+        mf_buf_puts(b, "[thinking] ");
+        mf_buf_put_utf8(b, part->text, part->text_len);
+        break;
+    case MF_PART_REDACTED_THINKING:
+        mf_buf_puts(b, "[redacted_thinking]");
+        break;
+    case MF_PART_TOOL_CALL:
+        mf_buf_puts(b, "[tool_use:");
+        put_tool_name(b, part->name, part->name_len);
+        mf_buf_puts(b, "] ");
+        if (part->args && part->args->kind == MF_STRING) mf_write_json_text(b, part->args->str, part->args->len);
+        else if (part->args) mf_write_json(b, part->args);
+        else mf_buf_puts(b, "{}");
+        break;
+    case MF_PART_TOOL_RESULT:
+        mf_buf_puts(b, part->is_error ? "[tool_error:" : "[tool_result:");
+        put_tool_name(b, part->name, part->name_len);
+        mf_buf_puts(b, "] ");
+        mf_write_result_text(b, part->content);
+        break;
+    case MF_PART_IMAGE:
+        mf_buf_puts(b, "[image]");
+        break;
+    case MF_PART_DOCUMENT:
+        if (part->text_len) {
+            mf_buf_puts(b, "[document: ");
+            mf_buf_put_utf8(b, part->text, part->text_len);
+            mf_buf_putc(b, ']');
+        } else {
+            mf_buf_puts(b, "[document]");
+        }
+        break;
+    case MF_PART_OTHER:
+        mf_write_json(b, part->node);
+        break;
+    }
+}
+
+static void write_header(mf_buf *b, const mf_msg *msg)
+{
+    static const char *const names[] = {"system", "user", "assistant", "user"};
+    mf_buf_putc(b, '[');
+    if (msg->role == MF_ROLE_UNKNOWN) mf_buf_put_utf8(b, msg->role_node->str, msg->role_node->len);
+    else mf_buf_puts(b, names[msg->role]);
+    mf_buf_puts(b, "]\n");
+}
+
+void mf_serialize_range(mf_buf *b, const mf_view *view, size_t from, size_t to)
+{
+    bool any = false;
+    for (size_t m = from; m < to; m++) {
+        const mf_msg *msg = &view->msgs[m];
+        bool continues = msg->role == MF_ROLE_TOOL && m > from && view->msgs[m - 1].role == MF_ROLE_TOOL;
+        if (continues) {
+            mf_buf_putc(b, '\n');
+        } else {
+            if (any) mf_buf_append(b, "\n\n", 2);
+            write_header(b, msg);
+        }
+        any = true;
+        for (size_t p = 0; p < msg->count; p++) {
+            if (p) mf_buf_putc(b, '\n');
+            write_part(b, &msg->parts[p]);
+        }
+    }
+}
+
+mf_status mf_doc_serialize(const mf_doc *doc, mf_format format, char **out, size_t *out_len, mf_error *err)
+{
+    if (!out) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "NULL output pointer");
+    *out = NULL;
+    mf_view view;
+    mf_status st = mf_view_build(doc, format, &view, err);
+    if (st) return st;
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_serialize_range(&b, &view, 0, view.count);
+    mf_view_free(&view);
+    return mf_buf_finish(&b, out, out_len, err);
+}

@@ -1,0 +1,239 @@
+/* validate.c — the providers' rules a conversation must keep to be accepted:
+ * every tool call answered by a result right after it, every result answering a call
+ * right before it, known roles and block types, and (Anthropic) tool results first in
+ * their user message. System messages in the list are skipped when looking for "the
+ * message before/after", since hosts send them apart from the rest. */
+#include "internal.h"
+
+#include <string.h>
+
+typedef struct report_box {
+    mf_validation report; /* first, so a report pointer is the box pointer */
+    mf_arena arena;
+    size_t cap;
+    bool failed;
+} report_box;
+
+const char *mf_problem_name(mf_problem_code code)
+{
+    switch (code) {
+    case MF_PROBLEM_NOT_A_MESSAGE: return "not-a-message";
+    case MF_PROBLEM_UNKNOWN_ROLE: return "unknown-role";
+    case MF_PROBLEM_BAD_CONTENT: return "bad-content";
+    case MF_PROBLEM_UNKNOWN_BLOCK: return "unknown-block";
+    case MF_PROBLEM_CALL_WITHOUT_RESULT: return "call-without-result";
+    case MF_PROBLEM_RESULT_WITHOUT_CALL: return "result-without-call";
+    case MF_PROBLEM_RESULT_NOT_FIRST: return "result-not-first";
+    case MF_PROBLEM_MISSING_ID: return "missing-id";
+    case MF_PROBLEM_DUPLICATE_ID: return "duplicate-id";
+    }
+    return "unknown";
+}
+
+static void add(report_box *box, mf_problem_code code, size_t message, size_t part, const char *fmt,
+                const char *arg, size_t arg_len)
+{
+    if (box->failed) return;
+    mf_validation *r = &box->report;
+    if (r->count == box->cap) {
+        size_t cap = box->cap ? box->cap * 2 : 8;
+        mf_problem *grown = mf_arena_alloc(&box->arena, cap * sizeof *grown);
+        if (!grown) { box->failed = true; return; }
+        if (r->count) memcpy(grown, r->problems, r->count * sizeof *grown);
+        r->problems = grown;
+        box->cap = cap;
+    }
+    /* The sentence: fmt with one %s replaced by arg (a role, a type or an id). */
+    mf_buf b;
+    mf_buf_init(&b);
+    for (const char *f = fmt; *f; f++) {
+        if (f[0] == '%' && f[1] == 's') { mf_buf_put_utf8(&b, arg, arg_len > 80 ? 80 : arg_len); f++; }
+        else mf_buf_putc(&b, *f);
+    }
+    char *text = b.failed ? NULL : mf_arena_strdup(&box->arena, b.data ? b.data : "", b.len);
+    mf_buf_free(&b);
+    if (!text) { box->failed = true; return; }
+    r->problems[r->count++] = (mf_problem){code, message, part, text};
+}
+
+static bool known_other_block(mf_format format, const mf_node *type)
+{
+    static const char *const anthropic[] = {
+        "server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
+        "bash_code_execution_tool_result", "text_editor_code_execution_tool_result", "mcp_tool_use",
+        "mcp_tool_result", "search_result", "container_upload", "tool_reference", NULL};
+    static const char *const openai[] = {"input_audio", NULL};
+    static const char *const aisdk[] = {"tool-approval-request", "tool-approval-response", NULL};
+    const char *const *list = format == MF_FORMAT_ANTHROPIC ? anthropic : format == MF_FORMAT_OPENAI ? openai : aisdk;
+    for (int i = 0; list[i]; i++) if (mf_str_eq(type, list[i])) return true;
+    return false;
+}
+
+static void check_shape(report_box *box, const mf_view *v, size_t m)
+{
+    const mf_msg *msg = &v->msgs[m];
+    if (msg->role == MF_ROLE_UNKNOWN) {
+        add(box, MF_PROBLEM_UNKNOWN_ROLE, m, SIZE_MAX, "unknown role \"%s\"", msg->role_node->str, msg->role_node->len);
+        return;
+    }
+    const mf_node *content = mf_get(msg->node, "content");
+    bool null_ok = v->format == MF_FORMAT_OPENAI && msg->role == MF_ROLE_ASSISTANT;
+    bool ok = content && (content->kind == MF_STRING || content->kind == MF_ARRAY ||
+                          (content->kind == MF_NULL && null_ok));
+    if (!content && null_ok && mf_get(msg->node, "tool_calls")) ok = true;
+    if (v->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_TOOL && content && content->kind != MF_ARRAY) ok = false;
+    if (!ok) {
+        add(box, MF_PROBLEM_BAD_CONTENT, m, SIZE_MAX, "content must be a string or a list of blocks%s", "", 0);
+        return;
+    }
+    for (size_t p = 0; p < msg->count; p++) {
+        const mf_part *part = &msg->parts[p];
+        if (part->kind == MF_PART_OTHER) {
+            if (part->node->kind != MF_OBJECT)
+                add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a content entry that is not an object%s", "", 0);
+            else if (!part->type)
+                add(box, MF_PROBLEM_UNKNOWN_BLOCK, m, part->index, "a block without a \"type\"%s", "", 0);
+            else if (!known_other_block(v->format, part->type))
+                add(box, MF_PROBLEM_UNKNOWN_BLOCK, m, part->index, "unknown block type \"%s\"", part->type->str,
+                    part->type->len);
+        }
+        bool call = part->kind == MF_PART_TOOL_CALL, result = part->kind == MF_PART_TOOL_RESULT;
+        if ((call || result) && !part->id && !(v->format == MF_FORMAT_OPENAI && part->index == SIZE_MAX && part->name))
+            add(box, MF_PROBLEM_MISSING_ID, m, part->index, call ? "a tool call without an id%s" : "a tool result without an id%s", "", 0);
+        if (call && msg->role != MF_ROLE_ASSISTANT)
+            add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a tool call outside an assistant message%s", "", 0);
+        if (result && v->format == MF_FORMAT_ANTHROPIC && msg->role != MF_ROLE_USER)
+            add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a tool_result outside a user message%s", "", 0);
+        if (result && v->format == MF_FORMAT_ANTHROPIC && p > 0 && msg->parts[p - 1].kind != MF_PART_TOOL_RESULT)
+            add(box, MF_PROBLEM_RESULT_NOT_FIRST, m, part->index,
+                "tool_result blocks must come before any other block in their message%s", "", 0);
+    }
+}
+
+/* The messages that answer the calls of assistant message `a`: [*from, *to). Anthropic:
+ * the next non-system message, when it is a user message. OpenAI and AI SDK: the run of
+ * tool messages right after it. */
+static void answer_window(const mf_view *v, size_t a, size_t *from, size_t *to)
+{
+    size_t i = a + 1;
+    if (v->format == MF_FORMAT_ANTHROPIC) {
+        while (i < v->count && v->msgs[i].role == MF_ROLE_SYSTEM) i++;
+        *from = i;
+        *to = i < v->count && v->msgs[i].role == MF_ROLE_USER ? i + 1 : i;
+        return;
+    }
+    *from = i;
+    while (i < v->count && v->msgs[i].role == MF_ROLE_TOOL) i++;
+    *to = i;
+}
+
+/* The assistant message whose calls message `m`'s results answer, or SIZE_MAX. */
+static size_t asking_message(const mf_view *v, size_t m)
+{
+    size_t i = m;
+    while (i-- > 0) {
+        mf_role r = v->msgs[i].role;
+        if (r == MF_ROLE_SYSTEM && v->format == MF_FORMAT_ANTHROPIC) continue;
+        if (r == MF_ROLE_TOOL && v->format != MF_FORMAT_ANTHROPIC) continue;
+        return r == MF_ROLE_ASSISTANT ? i : SIZE_MAX;
+    }
+    return SIZE_MAX;
+}
+
+static bool has_part(const mf_view *v, size_t from, size_t to, mf_part_kind kind, const mf_part *like)
+{
+    for (size_t m = from; m < to; m++)
+        for (size_t p = 0; p < v->msgs[m].count; p++) {
+            const mf_part *q = &v->msgs[m].parts[p];
+            if (q->kind == kind && q->id && q->id_len == like->id_len && memcmp(q->id, like->id, like->id_len) == 0)
+                return true;
+        }
+    return false;
+}
+
+static void check_pairs(report_box *box, const mf_view *v, mf_idmap *seen)
+{
+    for (size_t m = 0; m < v->count; m++) {
+        const mf_msg *msg = &v->msgs[m];
+        size_t from = 0, to = 0, asker = SIZE_MAX;
+        bool window_ready = false, asker_ready = false;
+        for (size_t p = 0; p < msg->count; p++) {
+            const mf_part *part = &msg->parts[p];
+            if (!part->id) continue;
+            if (part->kind == MF_PART_TOOL_CALL && msg->role == MF_ROLE_ASSISTANT) {
+                mf_idslot *s = mf_idmap_slot(seen, part->id, part->id_len);
+                if (s->id) add(box, MF_PROBLEM_DUPLICATE_ID, m, part->index, "tool call id \"%s\" is used twice", part->id, part->id_len);
+                s->id = part->id;
+                s->len = part->id_len;
+                if (!window_ready) { answer_window(v, m, &from, &to); window_ready = true; }
+                /* AI SDK lets a provider-executed tool's result sit in the same message. */
+                bool answered = has_part(v, from, to, MF_PART_TOOL_RESULT, part) ||
+                                (v->format == MF_FORMAT_AISDK && has_part(v, m, m + 1, MF_PART_TOOL_RESULT, part));
+                if (!answered)
+                    add(box, MF_PROBLEM_CALL_WITHOUT_RESULT, m, part->index,
+                        "tool call \"%s\" has no result right after it", part->id, part->id_len);
+            } else if (part->kind == MF_PART_TOOL_RESULT) {
+                if (v->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_ASSISTANT && has_part(v, m, m + 1, MF_PART_TOOL_CALL, part))
+                    continue;
+                if (!asker_ready) { asker = asking_message(v, m); asker_ready = true; }
+                if (asker == SIZE_MAX || !has_part(v, asker, asker + 1, MF_PART_TOOL_CALL, part))
+                    add(box, MF_PROBLEM_RESULT_WITHOUT_CALL, m, part->index,
+                        "tool result \"%s\" answers no call in the assistant message before it", part->id, part->id_len);
+            }
+        }
+    }
+}
+
+void mf_validation_free(mf_validation *report)
+{
+    if (!report) return;
+    report_box *box = (report_box *)report;
+    mf_arena_free(&box->arena);
+    mf_dealloc(box);
+}
+
+mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **out, mf_error *err)
+{
+    if (!doc || !out) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "NULL argument");
+    *out = NULL;
+    report_box *box = mf_alloc(sizeof *box);
+    if (!box) return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory");
+    memset(box, 0, sizeof *box);
+    mf_arena_init(&box->arena);
+    box->report.format = format;
+    mf_status st = MF_OK;
+    size_t bad;
+    if (!mf_doc_is_conversation(doc, &bad)) {
+        if (!doc->messages) {
+            add(box, MF_PROBLEM_NOT_A_MESSAGE, 0, SIZE_MAX, "expected a list of messages%s", "", 0);
+        } else {
+            for (size_t i = 0; i < doc->messages->count; i++)
+                if (!mf_get_str(&doc->messages->items[i], "role"))
+                    add(box, MF_PROBLEM_NOT_A_MESSAGE, i, SIZE_MAX, "not an object with a string \"role\"%s", "", 0);
+        }
+        if (box->report.format == MF_FORMAT_AUTO) box->report.format = MF_FORMAT_UNKNOWN;
+    } else {
+        mf_view view;
+        st = mf_view_build(doc, format, &view, err);
+        if (st == MF_OK) {
+            box->report.format = view.format;
+            for (size_t m = 0; m < view.count; m++) check_shape(box, &view, m);
+            size_t calls = 0;
+            for (size_t m = 0; m < view.count; m++) calls += view.msgs[m].count;
+            mf_idmap seen;
+            if (mf_idmap_init(&seen, &box->arena, calls)) check_pairs(box, &view, &seen);
+            else box->failed = true;
+            mf_view_free(&view);
+        } else if (st == MF_ERR_FORMAT) {
+            /* Mixed formats are a finding, not a failure. */
+            st = MF_OK;
+            box->report.format = MF_FORMAT_UNKNOWN;
+            add(box, MF_PROBLEM_BAD_CONTENT, 0, SIZE_MAX,
+                "the messages mix Anthropic, OpenAI and AI SDK features%s", "", 0);
+        }
+    }
+    if (!st && box->failed) st = mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory while validating");
+    if (st) { mf_validation_free(&box->report); return st; }
+    *out = &box->report;
+    return MF_OK;
+}

@@ -1,0 +1,92 @@
+/* view.c — one normalized view of a conversation, whatever its wire format, so that
+ * estimation, serialization, micro-compaction and validation are written once. */
+#include "internal.h"
+
+#include <string.h>
+
+static mf_role role_of(const mf_node *role, mf_format format)
+{
+    if (mf_str_eq(role, "user")) return MF_ROLE_USER;
+    if (mf_str_eq(role, "assistant")) return MF_ROLE_ASSISTANT;
+    if (mf_str_eq(role, "system")) return MF_ROLE_SYSTEM;
+    if (format == MF_FORMAT_OPENAI) {
+        if (mf_str_eq(role, "developer")) return MF_ROLE_SYSTEM;
+        if (mf_str_eq(role, "tool") || mf_str_eq(role, "function")) return MF_ROLE_TOOL;
+    }
+    if (format == MF_FORMAT_AISDK && mf_str_eq(role, "tool")) return MF_ROLE_TOOL;
+    return MF_ROLE_UNKNOWN;
+}
+
+mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_error *err)
+{
+    memset(view, 0, sizeof *view);
+    mf_arena_init(&view->arena);
+    size_t bad;
+    if (!doc) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "NULL document");
+    if (!mf_doc_is_conversation(doc, &bad)) {
+        if (bad == SIZE_MAX)
+            return mf_fail(err, MF_ERR_SHAPE, SIZE_MAX, "expected a list of messages");
+        return mf_fail(err, MF_ERR_SHAPE, bad, "message %zu is not an object with a string \"role\"", bad);
+    }
+    if (doc->messages->count > MF_MAX_MESSAGES)
+        return mf_fail(err, MF_ERR_TOO_LARGE, SIZE_MAX, "more than %zu messages", (size_t)MF_MAX_MESSAGES);
+    if (format == MF_FORMAT_AUTO) {
+        format = mf_doc_detect(doc);
+        if (format == MF_FORMAT_UNKNOWN)
+            return mf_fail(err, MF_ERR_FORMAT, SIZE_MAX,
+                           "the messages mix Anthropic, OpenAI and AI SDK features; pass a format");
+    } else if (format != MF_FORMAT_ANTHROPIC && format != MF_FORMAT_OPENAI && format != MF_FORMAT_AISDK) {
+        return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown format");
+    }
+    view->format = format;
+    view->count = doc->messages->count;
+    view->msgs = mf_arena_calloc(&view->arena, view->count, sizeof(mf_msg));
+    if (view->count && !view->msgs) goto nomem;
+    for (size_t i = 0; i < view->count; i++) {
+        mf_msg *msg = &view->msgs[i];
+        msg->node = &doc->messages->items[i];
+        msg->role_node = mf_get_str(msg->node, "role");
+        msg->role = role_of(msg->role_node, format);
+        mf_status st = format == MF_FORMAT_ANTHROPIC ? mf_adapt_anthropic(&view->arena, msg)
+                     : format == MF_FORMAT_OPENAI ? mf_adapt_openai(&view->arena, msg)
+                     : mf_adapt_aisdk(&view->arena, msg);
+        if (st) goto nomem;
+    }
+    if (mf_view_link_results(view)) goto nomem;
+    return MF_OK;
+nomem:
+    mf_view_free(view);
+    return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory while reading messages");
+}
+
+void mf_view_free(mf_view *view) { mf_arena_free(&view->arena); view->msgs = NULL; view->count = 0; }
+
+/* ---- linking results to their calls: an id -> call map, filled in message order ---- */
+
+mf_status mf_view_link_results(mf_view *view)
+{
+    size_t calls = 0;
+    for (size_t m = 0; m < view->count; m++)
+        for (size_t p = 0; p < view->msgs[m].count; p++)
+            calls += view->msgs[m].parts[p].kind == MF_PART_TOOL_CALL;
+    if (!calls) return MF_OK;
+    mf_idmap map;
+    if (!mf_idmap_init(&map, &view->arena, calls)) return MF_ERR_NOMEM;
+    for (size_t m = 0; m < view->count; m++) {
+        for (size_t p = 0; p < view->msgs[m].count; p++) {
+            mf_part *part = &view->msgs[m].parts[p];
+            if (!part->id) continue;
+            mf_idslot *s = mf_idmap_slot(&map, part->id, part->id_len);
+            if (part->kind == MF_PART_TOOL_CALL) {
+                s->id = part->id;
+                s->len = part->id_len;
+                s->value = part; /* a repeated id: the latest call wins */
+            } else if (part->kind == MF_PART_TOOL_RESULT && !part->name && s->id) {
+                const mf_part *call = s->value;
+                part->name = call->name;
+                part->name_len = call->name_len;
+            }
+        }
+    }
+    return MF_OK;
+}

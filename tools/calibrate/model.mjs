@@ -1,0 +1,203 @@
+// model.mjs — the reference feature extractor of midfold's calibrated estimator profiles.
+//
+// This file is the specification the C port implements. An estimate is
+//
+//     estimate(text) = sum over features f of count_f(text) * weight_f        (milli-tokens in C; no constant term)
+//
+// so the estimate of the empty text is 0 and the estimate of a concatenation is the sum of the parts up to the
+// runs that straddle the cut. All weights are >= 0.
+//
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Decoding. The text is a sequence of Unicode code points.
+//    - C (UTF-8 bytes): decode with mf_utf8_decode (src/utf8.c): a byte that does not start a valid, shortest-form,
+//      non-surrogate sequence of at most U+10FFFF yields U+FFFD and consumes ONE byte. So each invalid byte is one
+//      code point of class OTHER3.
+//    - JS (UTF-16 strings): a valid surrogate pair is one code point; a lone surrogate is one code point of class
+//      OTHER3 (TextEncoder turns it into U+FFFD, which is OTHER3 too, so both paths agree).
+//    - No normalization (NFC/NFKC) is applied.
+//
+// 2. Classes, by code point cp (first match wins):
+//      LOWER  a-z                      UPPER  A-Z                 DIGIT  0-9
+//      SPACE  U+0020                   TAB    U+0009              NL     U+000A, U+000D
+//      PUNCT  the other printable ASCII: U+0021-U+002F, U+003A-U+0040, U+005B-U+0060, U+007B-U+007E
+//      CTRL   the other ASCII: U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+007F
+//      LATIN  U+0080-U+024F, U+1E00-U+1EFF        (Latin-1 supplement incl. NBSP, Latin extended, Vietnamese)
+//      CYR    U+0370-U+052F                       (Greek, Cyrillic)
+//      OTHER2 U+0250-U+036F, U+0530-U+07FF        (IPA, modifiers, combining marks, Armenian, Hebrew, Arabic, ...)
+//      HAN    U+3400-U+4DBF, U+4E00-U+9FFF, U+F900-U+FAFF   (BMP CJK ideographs; astral ones are ASTRAL)
+//      CJKP   U+3000-U+303F, U+FF00-U+FFEF        (CJK symbols and punctuation, full-width/half-width forms)
+//      KANA   U+3040-U+30FF, U+31F0-U+31FF
+//      HANGUL U+1100-U+11FF, U+3130-U+318F, U+AC00-U+D7AF
+//      SYM3   U+2000-U+2BFF                       (general punctuation, arrows, math, box drawing, dingbats, ...)
+//      OTHER3 every other code point below U+10000, U+FFFD, lone surrogates
+//      ASTRAL U+10000-U+10FFFF                    (emoji, astral ideographs, ...)
+//    Groups: ALPHA = {LOWER, UPPER, LATIN, CYR, OTHER2}; ALNUM = ALPHA + {DIGIT}; WS = {SPACE, TAB, NL}.
+//
+// 3. Runs (maximal, over consecutive code points; every run is closed at the end of the text):
+//    - letter run  = maximal run of ALPHA code points. When it closes, with length n (code points):
+//                    W1 += 1 if n == 1, W2 += 1 if 2 <= n <= 3, W4 += 1 if 4 <= n <= 6, W7 += 1 if 7 <= n <= 10,
+//                    W11 += 1 if n >= 11.
+//    - CAMEL       += 1 for each UPPER whose preceding code point is LOWER.
+//    - digit run   = maximal run of DIGIT: DRUN += 1 when it starts.
+//    - alnum run   = maximal run of ALNUM. SWITCH += 1 for each code point inside it that changes ALPHA <-> DIGIT
+//                    relative to the previous code point. When it closes, if it held at least one ALPHA and at
+//                    least one DIGIT: MIXRUN += 1 and MIXCHR += its length.
+//    - ws run      = maximal run of WS. When it closes, with length n:
+//                    if it holds an NL: WSNL += 1, and WSIND += 1 if at least one SPACE/TAB follows its last NL;
+//                    else if it is exactly one SPACE: WS1 += 1 (and its SPACE is NOT counted in c_SPACE below);
+//                    else WSH += 1.
+//    - punct run   = maximal run of PUNCT: PRUN += 1 when it starts; PREP += 1 for each PUNCT equal to the
+//                    previous code point.
+//
+// 4. Per-code-point counts: c_CLASS += 1 for every code point of CLASS, except the SPACE of a single-space ws run.
+//
+// The feature vector is the 18 class counts followed by the 15 run counts, in the order of FEATURES below.
+// Everything is one left-to-right pass with O(1) state (previous class and code point, the current letter-run
+// length, the current alnum run's length and has-letter/has-digit flags, the current ws run's length, has-NL flag,
+// spaces-after-last-NL count, and whether it is a single SPACE).
+// ---------------------------------------------------------------------------------------------------------------
+
+export const CLASS_NAMES = ['LOWER', 'UPPER', 'DIGIT', 'SPACE', 'TAB', 'NL', 'PUNCT', 'CTRL', 'LATIN', 'CYR', 'OTHER2',
+  'HAN', 'CJKP', 'KANA', 'HANGUL', 'SYM3', 'OTHER3', 'ASTRAL'];
+export const RUN_NAMES = ['W1', 'W2', 'W4', 'W7', 'W11', 'CAMEL', 'DRUN', 'SWITCH', 'MIXRUN', 'MIXCHR',
+  'WS1', 'WSH', 'WSNL', 'WSIND', 'PRUN', 'PREP'];
+export const FEATURES = [...CLASS_NAMES.map((c) => 'c_' + c), ...RUN_NAMES];
+export const NF = FEATURES.length;
+
+const [LOWER, UPPER, DIGIT, SPACE, TAB, NL, PUNCT, CTRL, LATIN, CYR, OTHER2, HAN, CJKP, KANA, HANGUL, SYM3, OTHER3, ASTRAL] =
+  CLASS_NAMES.map((_, i) => i);
+const NC = CLASS_NAMES.length;
+const F = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
+const [fW1, fW2, fW4, fW7, fW11, fCAMEL, fDRUN, fSWITCH, fMIXRUN, fMIXCHR, fWS1, fWSH, fWSNL, fWSIND, fPRUN, fPREP] =
+  RUN_NAMES.map((n) => F[n]);
+
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  ASCII_CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT
+    : c === 32 ? SPACE : c === 9 ? TAB : c === 10 || c === 13 ? NL : c >= 33 && c <= 126 ? PUNCT : CTRL;
+}
+
+export function classify(cp) {
+  if (cp < 0x80) return ASCII_CLASS[cp];
+  if (cp < 0x800) {
+    if (cp <= 0x24f) return LATIN;
+    if (cp >= 0x370 && cp <= 0x52f) return CYR;
+    return OTHER2;
+  }
+  if (cp < 0x10000) {
+    if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0xf900 && cp <= 0xfaff)) return HAN;
+    if ((cp >= 0x3000 && cp <= 0x303f) || (cp >= 0xff00 && cp <= 0xffef)) return CJKP;
+    if ((cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x31f0 && cp <= 0x31ff)) return KANA;
+    if ((cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f)) return HANGUL;
+    if (cp >= 0x1e00 && cp <= 0x1eff) return LATIN;
+    if (cp >= 0x2000 && cp <= 0x2bff) return SYM3;
+    return OTHER3; // includes U+FFFD and (in JS) lone surrogates
+  }
+  return ASTRAL;
+}
+
+const isAlpha = (k) => k === LOWER || k === UPPER || k === LATIN || k === CYR || k === OTHER2;
+const isWS = (k) => k === SPACE || k === TAB || k === NL;
+
+/** Feature counts of a JS string (Float64Array of length NF). `out` may be passed to accumulate. */
+export function features(text, out = new Float64Array(NF)) {
+  let prevK = -1, prevCp = -1;
+  let wl = 0; // current letter run length
+  let al = 0, aL = false, aD = false; // current alnum run: length, has letter, has digit
+  let wsn = 0, wsNL = false, wsTail = 0, wsSpaces = 0; // current ws run
+  const closeWS = () => {
+    if (wsNL) { out[fWSNL]++; if (wsTail > 0) out[fWSIND]++; out[SPACE] += wsSpaces; }
+    else if (wsn === 1 && wsSpaces === 1) out[fWS1]++;
+    else { out[fWSH]++; out[SPACE] += wsSpaces; }
+    wsn = 0; wsNL = false; wsTail = 0; wsSpaces = 0;
+  };
+  const closeWord = () => {
+    out[wl === 1 ? fW1 : wl <= 3 ? fW2 : wl <= 6 ? fW4 : wl <= 10 ? fW7 : fW11]++;
+    wl = 0;
+  };
+  const closeAlnum = () => {
+    if (aL && aD) { out[fMIXRUN]++; out[fMIXCHR] += al; }
+    al = 0; aL = false; aD = false;
+  };
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    let cp = text.charCodeAt(i);
+    let k;
+    if (cp < 0x80) k = ASCII_CLASS[cp];
+    else {
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+        const lo = text.charCodeAt(i + 1);
+        if (lo >= 0xdc00 && lo <= 0xdfff) { cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00); i++; }
+      }
+      k = cp >= 0xd800 && cp <= 0xdfff ? OTHER3 : classify(cp); // lone surrogate -> OTHER3
+    }
+    // close runs that end before this code point
+    const alpha = isAlpha(k);
+    if (wl > 0 && !alpha) closeWord();
+    if (al > 0 && !(alpha || k === DIGIT)) closeAlnum();
+    if (wsn > 0 && !isWS(k)) closeWS();
+    // per-code-point and run updates
+    if (k === SPACE) { wsn++; wsSpaces++; if (wsNL) wsTail++; }
+    else if (k === TAB) { wsn++; out[TAB]++; if (wsNL) wsTail++; }
+    else if (k === NL) { wsn++; out[NL]++; wsNL = true; wsTail = 0; }
+    else {
+      out[k]++;
+      if (alpha) {
+        wl++;
+        if (k === UPPER && prevK === LOWER) out[fCAMEL]++;
+        if (al > 0 && prevK === DIGIT) out[fSWITCH]++;
+        al++; aL = true;
+      } else if (k === DIGIT) {
+        if (prevK !== DIGIT) out[fDRUN]++;
+        if (al > 0 && isAlpha(prevK)) out[fSWITCH]++;
+        al++; aD = true;
+      } else if (k === PUNCT) {
+        if (prevK !== PUNCT) out[fPRUN]++;
+        else if (cp === prevCp) out[fPREP]++;
+      }
+    }
+    prevK = k; prevCp = cp;
+  }
+  if (wl > 0) closeWord();
+  if (al > 0) closeAlnum();
+  if (wsn > 0) closeWS();
+  return out;
+}
+
+/** Estimate in tokens (float) from a feature vector and a weight vector (tokens per feature unit). */
+export function dot(x, w) {
+  let s = 0;
+  for (let j = 0; j < NF; j++) s += x[j] * w[j];
+  return s;
+}
+
+export function estimate(text, weights) {
+  return dot(features(text), weights);
+}
+
+// ---- baselines (for the comparison table only) -----------------------------------------------------------
+// bareagent: the reference profile of src/text_class.c, per code point: CJK 1.5, ASCII letter/digit 0.25,
+// whitespace (Python's \s) 0.25, anything else 0.5.
+function bareClass(cp) {
+  const space = (cp >= 0x09 && cp <= 0x0d) || (cp >= 0x1c && cp <= 0x20) || cp === 0x85 || cp === 0xa0 || cp === 0x1680 ||
+    (cp >= 0x2000 && cp <= 0x200a) || cp === 0x2028 || cp === 0x2029 || cp === 0x202f || cp === 0x205f || cp === 0x3000;
+  if (cp < 0x80) {
+    if ((cp >= 48 && cp <= 57) || ((cp | 0x20) >= 97 && (cp | 0x20) <= 122)) return 0.25;
+    return space ? 0.25 : 0.5;
+  }
+  if (space) return 0.25;
+  const cjk = (cp >= 0x2e80 && cp <= 0x2fdf) || (cp >= 0x3001 && cp <= 0x303f) || (cp >= 0x3040 && cp <= 0x30ff) ||
+    (cp >= 0x3100 && cp <= 0x31ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff00 && cp <= 0xffef) ||
+    (cp >= 0x20000 && cp <= 0x2fa1f);
+  return cjk ? 1.5 : 0.5;
+}
+export function bareagent(text) {
+  let s = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0);
+    s += cp >= 0xd800 && cp <= 0xdfff ? 0.5 : bareClass(cp);
+  }
+  return s;
+}
+export const charsOver4 = (text) => text.length / 4; // UTF-16 length / 4, the common rule of thumb

@@ -1,0 +1,175 @@
+/* bridge.c — the wasm module's exports (prefix mfw_): the core's API in the shape the
+ * JS wrapper calls it, with (pointer, length) arguments in linear memory.
+ *
+ * Ownership across the boundary:
+ * - Buffers from mfw_alloc are the caller's until mfw_free.
+ * - A document from mfw_doc_parse borrows the input buffer: keep the buffer unchanged
+ *   until mfw_doc_free.
+ * - Results (text, plans, reports) are written to *out_ptr / *out_len as one buffer
+ *   the caller releases with mfw_free.
+ * - Errors go to a caller-provided mfw_error (168 bytes): u32 code, u32 position
+ *   (0xFFFFFFFF when none applies), then a NUL-terminated message of at most 160 bytes.
+ * Every function returns an mf_status (0 = success) unless said otherwise. */
+#include <stdint.h>
+#include <string.h>
+
+#include "../src/internal.h"
+
+#define EXPORT __attribute__((used, visibility("default")))
+
+typedef struct mfw_error {
+    uint32_t code;
+    uint32_t position;
+    char message[160];
+} mfw_error;
+
+static int report(mfw_error *out, const mf_error *err, mf_status st)
+{
+    if (out && st) {
+        out->code = (uint32_t)st;
+        out->position = err->position > UINT32_MAX ? UINT32_MAX : (uint32_t)err->position;
+        memcpy(out->message, err->message, sizeof out->message);
+    }
+    return (int)st;
+}
+
+/* Allocates `size` bytes of linear memory (0 on failure). Free with mfw_free. */
+EXPORT void *mfw_alloc(size_t size) { return mf_alloc(size); }
+/* Releases memory from mfw_alloc or a result buffer. 0 is fine. */
+EXPORT void mfw_free(void *ptr) { mf_dealloc(ptr); }
+
+/* The estimate of UTF-8 text in milli-tokens (exact as a double below 2^53). */
+EXPORT double mfw_estimate_text(const char *text, size_t len, int profile)
+{
+    return (double)mf_estimate_text(text, len, (mf_profile)profile);
+}
+
+/* Code points in UTF-8 text. */
+EXPORT size_t mfw_count_code_points(const char *text, size_t len) { return mf_count_code_points(text, len); }
+
+/* Parses the tree encoding at buf into a document, stored at *out. */
+EXPORT int mfw_doc_parse(const uint8_t *buf, size_t len, mf_doc **out, mfw_error *e)
+{
+    mf_error err;
+    return report(e, &err, mf_doc_parse_tree(buf, len, out, &err));
+}
+
+/* Frees a document from mfw_doc_parse. */
+EXPORT void mfw_doc_free(mf_doc *doc) { mf_doc_free(doc); }
+
+/* The detected format (mf_format), MF_FORMAT_UNKNOWN for no conversation. Not a status. */
+EXPORT int mfw_doc_detect(const mf_doc *doc) { return (int)mf_doc_detect(doc); }
+
+/* The document's estimate in milli-tokens, stored at *out. */
+EXPORT int mfw_doc_estimate(const mf_doc *doc, int format, int profile, double *out, mfw_error *e)
+{
+    mf_error err;
+    uint64_t milli = 0;
+    mf_status st = mf_doc_estimate(doc, (mf_format)format, (mf_profile)profile, &milli, &err);
+    *out = (double)milli;
+    return report(e, &err, st);
+}
+
+/* The transcript, as a UTF-8 buffer at *out_ptr of *out_len bytes. */
+EXPORT int mfw_doc_serialize(const mf_doc *doc, int format, char **out_ptr, size_t *out_len, mfw_error *e)
+{
+    mf_error err;
+    return report(e, &err, mf_doc_serialize(doc, (mf_format)format, out_ptr, out_len, &err));
+}
+
+static void put_u32(mf_buf *b, uint32_t v)
+{
+    char le[4] = {(char)v, (char)(v >> 8), (char)(v >> 16), (char)(v >> 24)};
+    mf_buf_append(b, le, 4);
+}
+
+static void put_f64(mf_buf *b, double v)
+{
+    char raw[8];
+    memcpy(raw, &v, 8); /* wasm is little-endian */
+    mf_buf_append(b, raw, 8);
+}
+
+/* Plans micro-compaction. `excludes` holds `exclude_count` NUL-terminated names back to
+ * back. The plan is written packed (little-endian):
+ *   u32 count, u32 skipped, f64 milli_before, f64 milli_after, f64 chars_cleared,
+ *   then per edit: u32 message, u32 part (0xFFFFFFFF: none), u32 target, f64 chars,
+ *   u32 len + replacement bytes, u32 len + tool name bytes. */
+EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, const char *excludes,
+                         uint32_t exclude_count, double clear_at_least, double trigger, int profile,
+                         char **out_ptr, size_t *out_len, mfw_error *e)
+{
+    mf_error err;
+    mf_micro_options o;
+    mf_micro_options_init(&o);
+    o.keep_recent = keep_recent;
+    o.clear_at_least = (uint64_t)clear_at_least;
+    o.trigger = (uint64_t)trigger;
+    o.profile = (mf_profile)profile;
+    const char **names = NULL;
+    if (exclude_count) {
+        names = mf_alloc(exclude_count * sizeof *names);
+        if (!names) return report(e, &err, mf_fail(&err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"));
+        const char *p = excludes;
+        for (uint32_t i = 0; i < exclude_count; i++) { names[i] = p; p += strlen(p) + 1; }
+        o.exclude_tools = names;
+        o.exclude_count = exclude_count;
+    }
+    mf_micro_plan *plan = NULL;
+    mf_status st = mf_doc_micro_plan(doc, (mf_format)format, &o, &plan, &err);
+    mf_dealloc(names);
+    if (st) return report(e, &err, st);
+    mf_buf b;
+    mf_buf_init(&b);
+    put_u32(&b, (uint32_t)plan->count);
+    put_u32(&b, (uint32_t)plan->skipped);
+    put_f64(&b, (double)plan->milli_before);
+    put_f64(&b, (double)plan->milli_after);
+    put_f64(&b, (double)plan->chars_cleared);
+    for (size_t i = 0; i < plan->count; i++) {
+        const mf_micro_edit *ed = &plan->edits[i];
+        put_u32(&b, (uint32_t)ed->message);
+        put_u32(&b, ed->part == SIZE_MAX ? UINT32_MAX : (uint32_t)ed->part);
+        put_u32(&b, (uint32_t)ed->target);
+        put_f64(&b, (double)ed->chars);
+        put_u32(&b, (uint32_t)ed->replacement_len);
+        mf_buf_append(&b, ed->replacement, ed->replacement_len);
+        put_u32(&b, (uint32_t)ed->tool_name_len);
+        mf_buf_append(&b, ed->tool_name, ed->tool_name_len);
+    }
+    mf_micro_plan_free(plan);
+    return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
+}
+
+/* Validates; the report is JSON text:
+ *   {"format":"anthropic","problems":[{"code":"...","message":3,"part":0,"text":"..."}]}
+ * with "part" -1 when the problem is about the whole message. */
+EXPORT int mfw_doc_validate(const mf_doc *doc, int format, char **out_ptr, size_t *out_len, mfw_error *e)
+{
+    mf_error err;
+    mf_validation *v = NULL;
+    mf_status st = mf_doc_validate(doc, (mf_format)format, &v, &err);
+    if (st) return report(e, &err, st);
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_buf_puts(&b, "{\"format\":\"");
+    mf_buf_puts(&b, mf_format_name(v->format));
+    mf_buf_puts(&b, "\",\"problems\":[");
+    for (size_t i = 0; i < v->count; i++) {
+        const mf_problem *p = &v->problems[i];
+        if (i) mf_buf_putc(&b, ',');
+        mf_buf_puts(&b, "{\"code\":\"");
+        mf_buf_puts(&b, mf_problem_name(p->code));
+        mf_buf_puts(&b, "\",\"message\":");
+        mf_buf_put_uint(&b, p->message);
+        mf_buf_puts(&b, ",\"part\":");
+        if (p->part == SIZE_MAX) mf_buf_puts(&b, "-1");
+        else mf_buf_put_uint(&b, p->part);
+        mf_buf_puts(&b, ",\"text\":");
+        mf_buf_put_json_string(&b, p->text, strlen(p->text));
+        mf_buf_putc(&b, '}');
+    }
+    mf_buf_puts(&b, "]}");
+    mf_validation_free(v);
+    return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
+}
