@@ -14,11 +14,15 @@ export NODE_PATH=/usr/share/nodejs
 
 EMCC ?= emcc
 CC_NATIVE ?= clang
+# cJSON parses numbers with midfold's strtod (src/strtod.c): libc's pulls long-double
+# soft-float into the wasm module.
+CJSON_FLAGS := -Dstrtod=mf_strtod -DCJSON_NESTING_LIMIT=1000
 CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 WASM_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_count_code_points mfw_doc_parse mfw_doc_free \
-  mfw_doc_detect mfw_doc_estimate mfw_doc_serialize mfw_doc_micro mfw_doc_validate
+  mfw_doc_detect mfw_doc_estimate mfw_doc_serialize mfw_doc_micro mfw_doc_validate mfw_doc_compact \
+  mfw_doc_digest
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -53,13 +57,15 @@ $(BUILD)/wasm/bridge.o: wasm/bridge.c $(HDR) | $(CJSON_DIR)/cJSON.c
 	$(EMCC) -Oz $(WASM_CFLAGS) -c $< -o $@
 $(BUILD)/wasm/cJSON.o: $(CJSON_DIR)/cJSON.c
 	@mkdir -p $(dir $@)
-	$(EMCC) -Oz $(WASM_CFLAGS) -c $< -o $@
+	$(EMCC) -Oz $(WASM_CFLAGS) $(CJSON_FLAGS) -c $< -o $@
 
-# Native tests: the same sources, sanitized.
-$(BUILD)/test_native: $(SRC) $(HDR) $(wildcard tests/native/*.c tests/native/*.h) $(CJSON_DIR)/cJSON.c
-	@mkdir -p $(BUILD)
+# Native tests: the same sources and the same cJSON build settings, sanitized.
+$(BUILD)/test_native: $(SRC) $(HDR) $(wildcard tests/native/*.c tests/native/*.h) $(BUILD)/native/cJSON.o
 	$(CC_NATIVE) $(CWARN) $(SAN) -g -O1 -Isrc -I$(CJSON_DIR) -Itests/native \
-	  $(SRC) $(CJSON_DIR)/cJSON.c $(wildcard tests/native/*.c) -o $@ -lm
+	  $(SRC) $(wildcard tests/native/*.c) $(BUILD)/native/cJSON.o -o $@ -lm
+$(BUILD)/native/cJSON.o: $(CJSON_DIR)/cJSON.c
+	@mkdir -p $(dir $@)
+	$(CC_NATIVE) -std=c11 $(SAN) -g -O1 $(CJSON_FLAGS) -c $< -o $@
 
 deps:
 	scripts/install-deps.sh

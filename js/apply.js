@@ -42,3 +42,29 @@ export function applyEdits(messages, edits) {
     }
   }
 }
+
+/**
+ * The plan applied to copies: a new array in which every edited message (and the
+ * content list and block on the way to the edit) is a shallow copy carrying the edit;
+ * the caller's objects are not touched.
+ * @param {unknown[]} messages
+ * @param {{message: number, part: number, target: number, replacement: string}[]} edits
+ */
+export function applyEditsToCopy(messages, edits) {
+  const copy = messages.slice();
+  const copied = new Set();
+  for (const e of edits) {
+    if (!copied.has(e.message)) {
+      const msg = { ...copy[e.message] };
+      if (Array.isArray(msg.content)) msg.content = msg.content.slice();
+      copy[e.message] = msg;
+      copied.add(e.message);
+    }
+    if (e.target !== MESSAGE_CONTENT) {
+      const content = copy[e.message].content;
+      content[e.part] = { ...content[e.part] };
+    }
+  }
+  applyEdits(copy, edits);
+  return copy;
+}

@@ -163,17 +163,12 @@ function readPlan(w, p) {
 }
 
 /**
- * Micro-compaction: replaces old tool results in place by one line,
- * `[truncated: bash result, 1204 chars]`, keeping the last `keepRecent` tool-result
- * turns whole. Edits the caller's array and objects in place (untouched messages keep
- * their identity); nothing changes when an error is thrown.
+ * The micro-compaction plan for `messages` without applying it: what microCompact
+ * would change, and the estimates before and after. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
- * @param {{keepRecent?: number, excludeTools?: string[], clearAtLeast?: number,
- *   trigger?: number, profile?: string, format?: string}} [options]
- * @returns {{cleared: number, charsCleared: number, tokensBefore: number, tokensAfter: number,
- *   skipped: boolean, edits: {message: number, part: number, tool: string, chars: number}[]}}
+ * @param {object} [options] as for microCompact
  */
-export function microCompact(messages, options) {
+export function planMicroCompact(messages, options) {
   const o = optionsObject(options, 'microCompact');
   const keepRecent = count(o.keepRecent, 'keepRecent', 3);
   const exclude = stringList(o.excludeTools, 'excludeTools');
@@ -182,7 +177,7 @@ export function microCompact(messages, options) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   messagesArray(messages, 'microCompact');
-  const plan = withDoc(messages, (w, doc) => {
+  return withDoc(messages, (w, doc) => {
     let names = 0;
     if (exclude.length) {
       const joined = new TextEncoder().encode(exclude.join('\0') + '\0');
@@ -198,7 +193,27 @@ export function microCompact(messages, options) {
       w.free(names);
     }
   });
+}
+
+/**
+ * Micro-compaction: replaces old tool results in place by one line,
+ * `[truncated: bash result, 1204 chars]`, keeping the last `keepRecent` tool-result
+ * turns whole. Edits the caller's array and objects in place (untouched messages keep
+ * their identity); nothing changes when an error is thrown.
+ * @param {unknown[]} messages
+ * @param {{keepRecent?: number, excludeTools?: string[], clearAtLeast?: number,
+ *   trigger?: number, profile?: string, format?: string}} [options]
+ * @returns {{cleared: number, charsCleared: number, tokensBefore: number, tokensAfter: number,
+ *   skipped: boolean, edits: {message: number, part: number, tool: string, chars: number}[]}}
+ */
+export function microCompact(messages, options) {
+  const plan = planMicroCompact(messages, options);
   applyEdits(messages, plan.edits);
+  return microReport(plan);
+}
+
+/** The report of an applied micro-compaction plan. */
+export function microReport(plan) {
   return {
     cleared: plan.edits.length,
     charsCleared: plan.charsCleared,
@@ -207,6 +222,75 @@ export function microCompact(messages, options) {
     skipped: plan.skipped,
     edits: plan.edits.map(({ message, part, tool, chars }) => ({ message, part, tool, chars })),
   };
+}
+
+const LANGUAGES = { auto: 0, en: 1, zh: 2 };
+
+/** 'auto' | 'en' | 'zh' | another language code → [mf_language, code or ''] */
+function languageOption(language) {
+  if (language === undefined) return [0, ''];
+  if (typeof language !== 'string' || !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$|^auto$/.test(language))
+    throw new MidfoldError('invalid-option', `language must be 'auto' or a language code like 'en' or 'zh', got ${String(language)}`);
+  const lower = language.toLowerCase();
+  if (lower === 'auto' || lower === 'en') return [LANGUAGES[lower], ''];
+  if (lower === 'zh' || lower.startsWith('zh-') || lower.startsWith('zh_')) return [2, ''];
+  return [1, language];
+}
+
+function withCString(w, text, fn) {
+  if (!text) return fn(0, 0);
+  const bytes = new TextEncoder().encode(text + '\0');
+  const p = w.alloc(bytes.length);
+  try {
+    w.bytes().set(bytes, p);
+    return fn(p, bytes.length - 1);
+  } finally {
+    w.free(p);
+  }
+}
+
+/**
+ * Plans a compaction without changing anything: where the conversation is cut (head:
+ * kept system messages, middle: summarized, tail from `tailStart`: kept verbatim) and the
+ * summarizer request (`system`, `prompt`). Reads `messages`, never keeps it.
+ * @param {unknown[]} messages
+ * @param {{keepTailTokens?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
+ *   language?: string, instructions?: string, profile?: string, format?: string}} [options]
+ */
+export function planCompaction(messages, options) {
+  const o = optionsObject(options, 'planCompaction');
+  const keepTail = count(o.keepTailTokens, 'keepTail.tokens', 10000);
+  const maxTranscript = count(o.maxTranscriptTokens, 'maxTranscriptTokens', 60000);
+  const maxSummary = count(o.maxSummaryTokens, 'maxSummaryTokens', 2000);
+  const [language, code] = languageOption(o.language);
+  if (o.instructions !== undefined && typeof o.instructions !== 'string')
+    throw new MidfoldError('invalid-option', 'instructions must be a string');
+  const profile = profileIndex(o.profile);
+  const format = formatIndex(o.format);
+  messagesArray(messages, 'planCompaction');
+  return withDoc(messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, o.instructions, (insPtr, insLen) =>
+    w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, maxTranscript, maxSummary, language, codePtr,
+      insPtr, insLen, profile, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))))));
+}
+
+/**
+ * A summary written without a model (deterministic): the user's requests, the tool
+ * activity, the files and identifiers touched, the latest assistant conclusions, within
+ * `maxTokens` (estimated). Reads `messages`, never keeps it.
+ * @param {unknown[]} messages
+ * @param {{maxTokens?: number, language?: string, profile?: string, format?: string}} [options]
+ * @returns {string}
+ */
+export function digest(messages, options) {
+  const o = optionsObject(options, 'digest');
+  const maxTokens = count(o.maxTokens, 'maxTokens', 2000);
+  const [language] = languageOption(o.language);
+  const profile = profileIndex(o.profile);
+  const format = formatIndex(o.format);
+  messagesArray(messages, 'digest');
+  return withDoc(messages, (w, doc) =>
+    w.result((outPtr, outLen) => w.x.mfw_doc_digest(doc, format, maxTokens, language, profile, outPtr, outLen, w.err),
+      (p, n) => w.text(p, n)));
 }
 
 /**

@@ -28,3 +28,5 @@ async function resolveSource(source) {
 export function init(source) {
   return initWith(source, resolveSource);
 }
+export { Compactor, digestSummarizer } from './compactor.js';
+export { openAISummarizer, anthropicSummarizer, SummarizerError } from './summarizers.js';

@@ -98,15 +98,17 @@ uint64_t mf_estimate_part(const mf_part *part, mf_profile profile)
     return 0;
 }
 
+uint64_t mf_estimate_msg(const mf_msg *msg, mf_profile profile)
+{
+    uint64_t sum = mf_profile_get(profile)->message_milli;
+    for (size_t p = 0; p < msg->count; p++) sum += mf_estimate_part(&msg->parts[p], profile);
+    return sum;
+}
+
 uint64_t mf_estimate_view(const mf_view *view, mf_profile profile)
 {
-    const mf_profile_def *def = mf_profile_get(profile);
     uint64_t sum = 0;
-    for (size_t m = 0; m < view->count; m++) {
-        const mf_msg *msg = &view->msgs[m];
-        sum += def->message_milli;
-        for (size_t p = 0; p < msg->count; p++) sum += mf_estimate_part(&msg->parts[p], profile);
-    }
+    for (size_t m = 0; m < view->count; m++) sum += mf_estimate_msg(&view->msgs[m], profile);
     return sum;
 }
 

@@ -177,17 +177,25 @@ mf_status mf_adapt_anthropic(mf_arena *arena, mf_msg *msg);
 mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg);
 mf_status mf_adapt_aisdk(mf_arena *arena, mf_msg *msg);
 
+/* True when the message holds at least one tool result (view.c). */
+bool mf_msg_has_results(const mf_msg *msg);
+
 /* Gives every tool result without a name of its own the name of the latest earlier
  * call with the same id (view.c); results that match no call keep name NULL. */
 mf_status mf_view_link_results(mf_view *view);
 
-/* Writes messages [from, to) of a view as transcript text (serialize.c). */
-void mf_serialize_range(mf_buf *b, const mf_view *view, size_t from, size_t to);
+/* Writes the messages list[0..n) of a view (all n first ones when list is NULL) as
+ * transcript text; tool results of messages m with shrink[m] set are written as their
+ * "[truncated: ...]" marker (shrink may be NULL). serialize.c */
+void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_t n, const uint8_t *shrink);
+/* Writes "[truncated: NAME result, N chars]" (micro.c). */
+void mf_write_marker(mf_buf *b, const char *name, size_t name_len, size_t chars);
 
 /* ---- estimation internals (estimate.c) -------------------------------------------- */
 uint64_t mf_estimate_node(const mf_node *node, mf_profile profile);
 uint64_t mf_estimate_part(const mf_part *part, mf_profile profile);
 uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile profile);
+uint64_t mf_estimate_msg(const mf_msg *msg, mf_profile profile);
 uint64_t mf_estimate_view(const mf_view *view, mf_profile profile);
 /* What a request body adds beside its messages ("system", "tools"); 0 otherwise. */
 uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile);

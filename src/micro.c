@@ -102,20 +102,13 @@ static bool excluded(const mf_micro_options *o, const char *name, size_t len)
     return false;
 }
 
-static bool carries_results(const mf_msg *msg)
-{
-    for (size_t p = 0; p < msg->count; p++)
-        if (msg->parts[p].kind == MF_PART_TOOL_RESULT) return true;
-    return false;
-}
-
 /* The first message of the last `keep` tool-result turns (view->count when keep is 0). */
 static size_t protected_from(const mf_view *view, uint32_t keep)
 {
     size_t from = view->count;
     uint32_t turns = 0;
     for (size_t m = view->count; m-- > 0;) {
-        if (!carries_results(&view->msgs[m])) continue;
+        if (!mf_msg_has_results(&view->msgs[m])) continue;
         bool same_turn = view->msgs[m].role == MF_ROLE_TOOL && m + 1 < view->count &&
                          view->msgs[m + 1].role == MF_ROLE_TOOL && from == m + 1;
         if (!same_turn) {
@@ -127,15 +120,20 @@ static size_t protected_from(const mf_view *view, uint32_t keep)
     return from;
 }
 
+void mf_write_marker(mf_buf *b, const char *name, size_t name_len, size_t chars)
+{
+    mf_buf_puts(b, "[truncated: ");
+    mf_buf_put_utf8(b, name, name_len);
+    mf_buf_puts(b, " result, ");
+    mf_buf_put_uint(b, chars);
+    mf_buf_puts(b, " chars]");
+}
+
 static char *make_marker(mf_arena *arena, const char *name, size_t name_len, size_t chars, size_t *len)
 {
     mf_buf b;
     mf_buf_init(&b);
-    mf_buf_puts(&b, "[truncated: ");
-    mf_buf_put_utf8(&b, name, name_len);
-    mf_buf_puts(&b, " result, ");
-    mf_buf_put_uint(&b, chars);
-    mf_buf_puts(&b, " chars]");
+    mf_write_marker(&b, name, name_len, chars);
     char *out = b.failed ? NULL : mf_arena_strdup(arena, b.data, b.len);
     *len = b.len;
     mf_buf_free(&b);

@@ -235,6 +235,66 @@ typedef struct mf_validation {
 mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **out, mf_error *err);
 void mf_validation_free(mf_validation *report);
 
+/* ---- compaction plan -------------------------------------------------------------- */
+
+typedef enum mf_language {
+    MF_LANG_AUTO = 0,        /* Chinese when the user's own text is mostly CJK, else English */
+    MF_LANG_EN = 1,
+    MF_LANG_ZH = 2
+} mf_language;
+
+typedef struct mf_compact_options {
+    uint64_t keep_tail_tokens;      /* recent messages kept verbatim beyond the pending turn */
+    uint64_t max_transcript_tokens; /* cap on the serialized middle (0: no cap) */
+    uint32_t max_summary_tokens;    /* the length asked of the summary */
+    mf_language language;
+    const char *language_code;      /* with MF_LANG_EN: another language to write in ("fr"), or NULL */
+    const char *instructions;       /* a focus for the summary (a /compact argument), or NULL */
+    size_t instructions_len;
+    mf_profile profile;
+} mf_compact_options;
+
+/* keep_tail_tokens 10000, max_transcript_tokens 60000, max_summary_tokens 2000, AUTO. */
+void mf_compact_options_init(mf_compact_options *options);
+
+/* Where to cut and what to send. The conversation is cut in three: the head (system
+ * messages before the tail, kept), the middle (summarized) and the tail (kept verbatim,
+ * from `tail_start` to the end: at least the pending user turn, never cut between a
+ * tool call and its result). */
+typedef struct mf_compact_plan {
+    size_t tail_start;
+    size_t *head;              /* indices of the kept system messages before tail_start */
+    size_t head_count;
+    size_t *middle;            /* indices of the summarized messages */
+    size_t middle_count;
+    mf_language language;      /* the language chosen (EN or ZH) */
+    char *system;              /* the summarizer's system prompt (NUL-terminated) */
+    size_t system_len;
+    char *prompt;              /* instructions plus the transcript of the middle */
+    size_t prompt_len;
+    const char *acknowledgement; /* the assistant reply after the summary (static) */
+    size_t transcript_chars;   /* code points of the transcript sent */
+    size_t shrunk_results;     /* tool results shortened in the transcript to fit the cap */
+    size_t omitted_messages;   /* oldest middle messages left out to fit the cap */
+    uint64_t milli_middle;     /* estimate of the middle messages */
+    uint64_t milli_tail;       /* estimate of the tail */
+    int only_previous_summary; /* 1 when the middle is just an earlier summary (and its reply) */
+} mf_compact_plan;
+
+/* Plans a compaction; the document is not modified. Release with mf_compact_plan_free.
+ * `options` may be NULL for the defaults. An empty middle is not an error: middle_count
+ * is 0. */
+mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_compact_options *options,
+                              mf_compact_plan **out, mf_error *err);
+void mf_compact_plan_free(mf_compact_plan *plan);
+
+/* A summary written without a model: the user's requests, the tool activity (names,
+ * key arguments, counts, errors), the files and identifiers touched and the latest
+ * assistant conclusions, within max_tokens (estimated). Deterministic. On success *out
+ * is NUL-terminated text for mf_free. */
+mf_status mf_doc_digest(const mf_doc *doc, mf_format format, uint32_t max_tokens, mf_language language,
+                        mf_profile profile, char **out, size_t *out_len, mf_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -62,7 +62,7 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
     mf_write_json(b, content);
 }
 
-static void write_part(mf_buf *b, const mf_part *part)
+static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
     switch (part->kind) {
     case MF_PART_TEXT:
@@ -87,7 +87,11 @@ static void write_part(mf_buf *b, const mf_part *part)
         mf_buf_puts(b, part->is_error ? "[tool_error:" : "[tool_result:");
         put_tool_name(b, part->name, part->name_len);
         mf_buf_puts(b, "] ");
-        mf_write_result_text(b, part->content);
+        if (shrink)
+            mf_write_marker(b, part->name_len ? part->name : "unknown", part->name_len ? part->name_len : 7,
+                            mf_tool_result_chars(part->content));
+        else
+            mf_write_result_text(b, part->content);
         break;
     case MF_PART_IMAGE:
         mf_buf_puts(b, "[image]");
@@ -116,22 +120,22 @@ static void write_header(mf_buf *b, const mf_msg *msg)
     mf_buf_puts(b, "]\n");
 }
 
-void mf_serialize_range(mf_buf *b, const mf_view *view, size_t from, size_t to)
+void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_t n, const uint8_t *shrink)
 {
-    bool any = false;
-    for (size_t m = from; m < to; m++) {
+    for (size_t i = 0; i < n; i++) {
+        size_t m = list ? list[i] : i;
         const mf_msg *msg = &view->msgs[m];
-        bool continues = msg->role == MF_ROLE_TOOL && m > from && view->msgs[m - 1].role == MF_ROLE_TOOL;
+        size_t prev = i ? (list ? list[i - 1] : i - 1) : SIZE_MAX;
+        bool continues = msg->role == MF_ROLE_TOOL && prev != SIZE_MAX && view->msgs[prev].role == MF_ROLE_TOOL;
         if (continues) {
             mf_buf_putc(b, '\n');
         } else {
-            if (any) mf_buf_append(b, "\n\n", 2);
+            if (i) mf_buf_append(b, "\n\n", 2);
             write_header(b, msg);
         }
-        any = true;
         for (size_t p = 0; p < msg->count; p++) {
             if (p) mf_buf_putc(b, '\n');
-            write_part(b, &msg->parts[p]);
+            write_part(b, &msg->parts[p], shrink && shrink[m]);
         }
     }
 }
@@ -145,7 +149,7 @@ mf_status mf_doc_serialize(const mf_doc *doc, mf_format format, char **out, size
     if (st) return st;
     mf_buf b;
     mf_buf_init(&b);
-    mf_serialize_range(&b, &view, 0, view.count);
+    mf_serialize_list(&b, &view, NULL, view.count, NULL);
     mf_view_free(&view);
     return mf_buf_finish(&b, out, out_len, err);
 }

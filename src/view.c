@@ -90,3 +90,10 @@ mf_status mf_view_link_results(mf_view *view)
     }
     return MF_OK;
 }
+
+bool mf_msg_has_results(const mf_msg *msg)
+{
+    for (size_t p = 0; p < msg->count; p++)
+        if (msg->parts[p].kind == MF_PART_TOOL_RESULT) return true;
+    return false;
+}

@@ -173,3 +173,78 @@ EXPORT int mfw_doc_validate(const mf_doc *doc, int format, char **out_ptr, size_
     mf_validation_free(v);
     return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
 }
+
+static void put_index_list(mf_buf *b, const size_t *list, size_t n)
+{
+    mf_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) mf_buf_putc(b, ',');
+        mf_buf_put_uint(b, list[i]);
+    }
+    mf_buf_putc(b, ']');
+}
+
+static void put_field(mf_buf *b, const char *name, uint64_t v)
+{
+    mf_buf_puts(b, ",\"");
+    mf_buf_puts(b, name);
+    mf_buf_puts(b, "\":");
+    mf_buf_put_uint(b, v);
+}
+
+/* Plans a compaction. `language_code` (NUL-terminated) and `instructions` may be 0.
+ * The plan is JSON text: {"tailStart", "head": [...], "middle": [...], "language",
+ * "system", "prompt", "acknowledgement", "transcriptChars", "shrunkResults",
+ * "omittedMessages", "milliMiddle", "milliTail", "onlyPreviousSummary"}. */
+EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_tokens, double max_transcript_tokens,
+                           uint32_t max_summary_tokens, int language, const char *language_code,
+                           const char *instructions, size_t instructions_len, int profile, char **out_ptr,
+                           size_t *out_len, mfw_error *e)
+{
+    mf_error err;
+    mf_compact_options o;
+    mf_compact_options_init(&o);
+    o.keep_tail_tokens = (uint64_t)keep_tail_tokens;
+    o.max_transcript_tokens = (uint64_t)max_transcript_tokens;
+    o.max_summary_tokens = max_summary_tokens;
+    o.language = (mf_language)language;
+    o.language_code = language_code;
+    o.instructions = instructions;
+    o.instructions_len = instructions_len;
+    o.profile = (mf_profile)profile;
+    mf_compact_plan *plan = NULL;
+    mf_status st = mf_doc_compact_plan(doc, (mf_format)format, &o, &plan, &err);
+    if (st) return report(e, &err, st);
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_buf_puts(&b, "{\"tailStart\":");
+    mf_buf_put_uint(&b, plan->tail_start);
+    mf_buf_puts(&b, ",\"head\":");
+    put_index_list(&b, plan->head, plan->head_count);
+    mf_buf_puts(&b, ",\"middle\":");
+    put_index_list(&b, plan->middle, plan->middle_count);
+    mf_buf_puts(&b, plan->language == MF_LANG_ZH ? ",\"language\":\"zh\"" : ",\"language\":\"en\"");
+    mf_buf_puts(&b, ",\"system\":");
+    mf_buf_put_json_string(&b, plan->system, plan->system_len);
+    mf_buf_puts(&b, ",\"prompt\":");
+    mf_buf_put_json_string(&b, plan->prompt, plan->prompt_len);
+    mf_buf_puts(&b, ",\"acknowledgement\":");
+    mf_buf_put_json_string(&b, plan->acknowledgement, strlen(plan->acknowledgement));
+    put_field(&b, "transcriptChars", plan->transcript_chars);
+    put_field(&b, "shrunkResults", plan->shrunk_results);
+    put_field(&b, "omittedMessages", plan->omitted_messages);
+    put_field(&b, "milliMiddle", plan->milli_middle);
+    put_field(&b, "milliTail", plan->milli_tail);
+    mf_buf_puts(&b, plan->only_previous_summary ? ",\"onlyPreviousSummary\":true}" : ",\"onlyPreviousSummary\":false}");
+    mf_compact_plan_free(plan);
+    return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
+}
+
+/* The model-free digest of a conversation, as UTF-8 text at *out_ptr. */
+EXPORT int mfw_doc_digest(const mf_doc *doc, int format, uint32_t max_tokens, int language, int profile,
+                          char **out_ptr, size_t *out_len, mfw_error *e)
+{
+    mf_error err;
+    return report(e, &err, mf_doc_digest(doc, (mf_format)format, max_tokens, (mf_language)language,
+                                         (mf_profile)profile, out_ptr, out_len, &err));
+}

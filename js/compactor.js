@@ -1,0 +1,270 @@
+/**
+ * compactor.js — compaction: when the window is still too full after micro-compaction,
+ * fold the resolved middle of the conversation into a summary written by the host's
+ * summarizer, keep system messages and the live tail verbatim, and change nothing at
+ * all when the summary fails.
+ */
+import { MidfoldError } from './errors.js';
+import { applyEdits, applyEditsToCopy } from './apply.js';
+import { digest, estimateTokens, microReport, planCompaction, planMicroCompact } from './core.js';
+
+const SUMMARY_MARK = '[Context Compressed]';
+
+/** Compactions queued per array, so two calls on the same array run one after the other. */
+const queues = new WeakMap();
+
+function optionError(message) { return new MidfoldError('invalid-option', message); }
+
+function wholeNumber(value, name, fallback) {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw optionError(`${name} must be a whole number >= 0`);
+  return value;
+}
+
+function callback(value, name) {
+  if (value !== undefined && typeof value !== 'function') throw optionError(`${name} must be a function`);
+  return value;
+}
+
+/**
+ * Folds the middle of a conversation into a summary. Each Compactor has its own options
+ * and usage record (give a sub-agent its own). It keeps no reference to a messages array
+ * beyond a compaction, except the one passed to observeUsage.
+ */
+export class Compactor {
+  /**
+   * @param {object} options
+   * @param {(request: {system: string, prompt: string, maxTokens: number, signal?: AbortSignal,
+   *   messages: unknown[], format: string, language: string}) => Promise<string | {text: string}>} options.summarize
+   *   writes the summary; `messages` (the originals being folded) and `format` are extras
+   *   that model-based summarizers can ignore.
+   * @param {number} [options.threshold] compact above this many estimated tokens (50,000)
+   * @param {number} [options.keepRecent] tool-result turns micro-compaction keeps whole (3)
+   * @param {{tokens?: number}} [options.keepTail] recent tokens kept verbatim (threshold / 5)
+   * @param {number} [options.maxSummaryTokens] the summary length asked for (2,000)
+   * @param {number} [options.maxTranscriptTokens] cap on the transcript sent (60,000)
+   * @param {string} [options.language] 'auto' (default), 'en', 'zh' or another language code
+   * @param {string} [options.instructions] a standing focus for every summary
+   * @param {string} [options.profile] estimator profile
+   * @param {string} [options.format] message format ('auto')
+   * @param {number} [options.timeoutMs] give up on the summarizer after this long (none)
+   * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
+   * @param {(message: string, error?: unknown) => void} [options.onWarn]
+   * @param {(removed: unknown[], summary: string) => void} [options.onArchive] gets the
+   *   original messages that were folded, after a successful rebuild
+   */
+  constructor(options) {
+    if (!options || typeof options !== 'object') throw optionError('Compactor: options with a summarize function are required');
+    if (typeof options.summarize !== 'function') throw optionError('Compactor: summarize must be a function (digestSummarizer() needs no model)');
+    this.summarize = options.summarize;
+    this.threshold = wholeNumber(options.threshold, 'threshold', 50000);
+    this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
+    if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))
+      throw optionError('keepTail must be an object like {tokens: 10000}');
+    this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', Math.floor(this.threshold / 5));
+    this.maxSummaryTokens = wholeNumber(options.maxSummaryTokens, 'maxSummaryTokens', 2000);
+    this.maxTranscriptTokens = wholeNumber(options.maxTranscriptTokens, 'maxTranscriptTokens', 60000);
+    this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', 0);
+    if (options.fallback !== undefined && options.fallback !== 'digest') throw optionError("fallback must be 'digest' or left out");
+    this.fallback = options.fallback;
+    if (options.instructions !== undefined && typeof options.instructions !== 'string') throw optionError('instructions must be a string');
+    this.instructions = options.instructions;
+    this.language = options.language;
+    this.profile = options.profile;
+    this.format = options.format;
+    this.onWarn = callback(options.onWarn, 'onWarn');
+    this.onArchive = callback(options.onArchive, 'onArchive');
+    this.usage = null;
+    // Check language/profile/format now, so a bad option fails here and not mid-compaction.
+    planCompaction([], { language: this.language, profile: this.profile, format: this.format === undefined ? undefined : this.format });
+  }
+
+  /**
+   * Records the provider's real input token count for the conversation as it was sent,
+   * so later estimates use it for that prefix plus an estimate of what came after.
+   * Call it when a response arrives, before appending it (or pass `count`, the number
+   * of messages that were sent).
+   * @param {{inputTokens: number, messages?: unknown[], count?: number}} usage
+   */
+  observeUsage(usage) {
+    if (!usage || typeof usage !== 'object') throw optionError('observeUsage: expected {inputTokens}');
+    const inputTokens = wholeNumber(usage.inputTokens, 'inputTokens', undefined);
+    if (inputTokens === undefined) throw optionError('observeUsage: inputTokens is required');
+    const messages = usage.messages || (this.usage && this.usage.messages);
+    if (!Array.isArray(messages)) throw optionError('observeUsage: pass messages the first time');
+    const sent = wholeNumber(usage.count, 'count', messages.length);
+    if (sent > messages.length) throw optionError('observeUsage: count is larger than the conversation');
+    this.usage = { messages, count: sent, last: messages[sent - 1], inputTokens };
+  }
+
+  /** The estimate, or the provider's count for the observed prefix plus an estimate of the rest. */
+  tokens(messages, milli) {
+    const u = this.usage;
+    if (u && u.messages === messages && u.count > 0 && messages.length >= u.count && messages[u.count - 1] === u.last) {
+      const rest = messages.slice(u.count);
+      return u.inputTokens + (rest.length ? estimateTokens(rest, { profile: this.profile, format: this.format }) : 0);
+    }
+    return Math.ceil(milli / 1000);
+  }
+
+  /**
+   * Compacts `messages` in place when needed (or when `force`, like a /compact command):
+   * micro-compaction first, then, if still over the threshold, a summary of the middle.
+   * Resolves to a report; never rejects for a summarizer failure (the array is left
+   * exactly as it was and the report says why), only for invalid arguments.
+   * @param {unknown[]} messages
+   * @param {{force?: boolean, signal?: AbortSignal, instructions?: string}} [options]
+   */
+  compact(messages, options = {}) {
+    if (!Array.isArray(messages)) return Promise.reject(new MidfoldError('invalid-input', 'compact: messages must be an array'));
+    if (!options || typeof options !== 'object') return Promise.reject(optionError('compact: options must be an object'));
+    if (options.instructions !== undefined && typeof options.instructions !== 'string')
+      return Promise.reject(optionError('compact: instructions must be a string'));
+    const previous = queues.get(messages) || Promise.resolve();
+    const run = previous.then(() => this.run(messages, options));
+    const settled = run.catch(() => {});
+    queues.set(messages, settled);
+    settled.then(() => { if (queues.get(messages) === settled) queues.delete(messages); });
+    return run;
+  }
+
+  warn(message, error) {
+    if (!this.onWarn) return;
+    try { this.onWarn(message, error); } catch { /* a failing warning hook must not fail the compaction */ }
+  }
+
+  async run(messages, options) {
+    const common = { profile: this.profile, format: this.format };
+    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent });
+    const tokensBefore = this.tokens(messages, micro.milliBefore);
+    const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
+    const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
+    const applyMicro = () => { applyEdits(messages, micro.edits); if (micro.edits.length) this.usage = null; };
+
+    if (!options.force && tokensAfterMicro <= this.threshold) {
+      applyMicro();
+      return { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro };
+    }
+    const view = micro.edits.length ? applyEditsToCopy(messages, micro.edits) : messages;
+    const focus = [this.instructions, options.instructions].filter(Boolean).join('\n');
+    const plan = planCompaction(view, {
+      ...common, keepTailTokens: this.keepTailTokens, maxTranscriptTokens: this.maxTranscriptTokens,
+      maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
+    });
+    if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
+      applyMicro();
+      return { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro };
+    }
+
+    const snapshot = messages.slice();
+    const middle = plan.middle.map((i) => snapshot[i]);
+    let summary;
+    let usedFallback = false;
+    try {
+      summary = await this.callSummarizer(plan, middle, options.signal);
+    } catch (failure) {
+      const reason = failure.reason || 'summarizer-error';
+      if (this.fallback === 'digest' && reason !== 'aborted') {
+        this.warn(`midfold: the summarizer failed (${reason}); using the digest instead`, failure.error);
+        summary = digest(middle, { ...common, maxTokens: this.maxSummaryTokens, language: plan.language });
+        usedFallback = true;
+      } else {
+        this.warn(`midfold: compaction skipped, the conversation is unchanged: ${reason}`, failure.error);
+        return { ...base, compacted: false, reason, error: failure.error, tokensAfter: tokensBefore };
+      }
+    }
+
+    // Messages appended meanwhile are fine; any change to the planned part is not.
+    const changed = messages.length < snapshot.length || snapshot.some((m, i) => messages[i] !== m);
+    if (changed) {
+      const error = new MidfoldError('conflict', 'the conversation changed while the summary was being written');
+      this.warn('midfold: compaction abandoned, the conversation is unchanged: conflict', error);
+      return { ...base, compacted: false, reason: 'conflict', error, tokensAfter: tokensBefore };
+    }
+
+    // The kept tail gets its micro-compaction; the folded middle goes to the archive whole.
+    applyEdits(messages, micro.edits.filter((e) => e.message >= plan.tailStart));
+    const tail = messages.slice(plan.tailStart);
+    const rebuilt = plan.head.map((i) => messages[i]);
+    rebuilt.push({ role: 'user', content: `${SUMMARY_MARK}\n${summary}` });
+    if (!(tail.length && tail[0] && tail[0].role === 'assistant')) rebuilt.push({ role: 'assistant', content: plan.acknowledgement });
+    for (const m of tail) rebuilt.push(m);
+    for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
+    messages.length = rebuilt.length;
+    this.usage = null;
+
+    if (this.onArchive) {
+      try { this.onArchive(middle, summary); } catch (e) { this.warn('midfold: onArchive threw', e); }
+    }
+    return {
+      ...base,
+      compacted: true,
+      reason: usedFallback ? 'compacted-with-digest' : 'compacted',
+      tokensAfter: estimateTokens(messages, common),
+      summarizedMessages: middle.length,
+      summary,
+      language: plan.language,
+      transcript: { chars: plan.transcriptChars, shrunkResults: plan.shrunkResults, omittedMessages: plan.omittedMessages },
+    };
+  }
+
+  /** Calls the summarizer with timeout and abort; rejects with {reason, error}. */
+  async callSummarizer(plan, middle, signal) {
+    if (signal && signal.aborted) throw { reason: 'aborted', error: signal.reason };
+    const controller = new AbortController();
+    let timer;
+    let onAbort;
+    const stopped = new Promise((_, reject) => {
+      onAbort = () => {
+        controller.abort(signal.reason);
+        reject({ reason: 'aborted', error: signal.reason });
+      };
+      if (signal) signal.addEventListener('abort', onAbort, { once: true });
+      if (this.timeoutMs) {
+        timer = setTimeout(() => {
+          const error = new MidfoldError('timeout', `the summarizer did not answer within ${this.timeoutMs} ms`);
+          controller.abort(error);
+          reject({ reason: 'timeout', error });
+        }, this.timeoutMs);
+      }
+    });
+    try {
+      const request = {
+        system: plan.system, prompt: plan.prompt, maxTokens: this.maxSummaryTokens, signal: controller.signal,
+        messages: middle, format: this.format || 'auto', language: plan.language,
+      };
+      let answer;
+      try {
+        answer = await Promise.race([Promise.resolve().then(() => this.summarize(request)), stopped]);
+      } catch (e) {
+        if (e && e.reason && Object.prototype.hasOwnProperty.call(e, 'error')) throw e;
+        throw { reason: 'summarizer-error', error: e };
+      }
+      const text = typeof answer === 'string' ? answer : answer && typeof answer.text === 'string' ? answer.text : null;
+      if (text === null) throw { reason: 'bad-summary', error: new MidfoldError('bad-summary', 'the summarizer returned neither a string nor {text}') };
+      if (!text.trim()) throw { reason: 'empty-summary', error: new MidfoldError('empty-summary', 'the summarizer returned an empty summary') };
+      return text.trim();
+    } finally {
+      clearTimeout(timer);
+      if (signal) signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/**
+ * A summarizer that needs no model and no network: a deterministic digest of the folded
+ * messages (requests, tool activity, files, latest conclusions), built in wasm. Use it
+ * where no model is configured, or through `fallback: 'digest'`.
+ * @param {{maxTokens?: number}} [options] caps the digest (default: the request's maxTokens)
+ */
+export function digestSummarizer(options = {}) {
+  const cap = options.maxTokens;
+  return async function digestSummarize(request) {
+    if (!request || !Array.isArray(request.messages))
+      throw new MidfoldError('invalid-input', 'digestSummarizer needs request.messages (the Compactor passes them)');
+    return digest(request.messages, {
+      maxTokens: cap || request.maxTokens, language: request.language,
+      format: request.format && request.format !== 'auto' ? request.format : undefined,
+    });
+  };
+}

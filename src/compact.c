@@ -1,0 +1,229 @@
+/* compact.c — the compaction plan: where to cut the conversation and what to ask the
+ * summarizer. Nothing is edited here; the wrapper rebuilds the caller's list from the
+ * plan only after a summary arrives.
+ *
+ * The cut: the tail starts at the pending user turn (the last user-side message, with
+ * the assistant message whose tool calls it answers) and grows backwards over whole
+ * messages while it fits keep_tail_tokens, stopping only at messages that hold no tool
+ * results (so no call is ever separated from its result). System messages before the
+ * tail are the head; everything else before it is the middle. */
+#include "prompt.h"
+
+#include <string.h>
+
+void mf_compact_options_init(mf_compact_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->keep_tail_tokens = 10000;
+    o->max_transcript_tokens = 60000;
+    o->max_summary_tokens = 2000;
+    o->language = MF_LANG_AUTO;
+    o->profile = MF_PROFILE_BAREAGENT;
+}
+
+typedef struct compact_box {
+    mf_compact_plan plan; /* first, so a plan pointer is the box pointer */
+    mf_arena arena;
+} compact_box;
+
+void mf_compact_plan_free(mf_compact_plan *plan)
+{
+    if (!plan) return;
+    compact_box *box = (compact_box *)plan;
+    mf_arena_free(&box->arena);
+    mf_dealloc(box);
+}
+
+static bool user_side(const mf_msg *msg) { return msg->role == MF_ROLE_USER || msg->role == MF_ROLE_TOOL; }
+
+/* A cut may fall before message c only when c needs nothing before it. */
+static bool valid_cut(const mf_msg *msg) { return msg->role != MF_ROLE_TOOL && !mf_msg_has_results(msg); }
+
+static size_t pending_turn_start(const mf_view *v)
+{
+    size_t anchor = v->count;
+    while (anchor > 0 && !user_side(&v->msgs[anchor - 1])) anchor--;
+    if (anchor == 0) return v->count; /* no user turn: the tail holds what follows none */
+    size_t start = anchor - 1;
+    while (start > 0 && v->msgs[start].role == MF_ROLE_TOOL && v->msgs[start - 1].role == MF_ROLE_TOOL) start--;
+    if (mf_msg_has_results(&v->msgs[start]) || v->msgs[start].role == MF_ROLE_TOOL) {
+        size_t p = start;
+        while (p > 0 && v->msgs[p - 1].role == MF_ROLE_SYSTEM) p--;
+        if (p > 0 && v->msgs[p - 1].role == MF_ROLE_ASSISTANT) start = p - 1;
+    }
+    return start;
+}
+
+static size_t grow_tail(const mf_view *v, size_t start, uint64_t budget, mf_profile profile, uint64_t *tail_milli)
+{
+    uint64_t used = 0;
+    for (size_t m = start; m < v->count; m++)
+        if (v->msgs[m].role != MF_ROLE_SYSTEM) used += mf_estimate_msg(&v->msgs[m], profile);
+    size_t c = start;
+    while (c > 0) {
+        size_t next = c - 1;
+        while (next > 0 && !valid_cut(&v->msgs[next])) next--;
+        if (!valid_cut(&v->msgs[next])) break; /* only an orphan result is left before */
+        uint64_t cost = 0;
+        for (size_t m = next; m < c; m++)
+            if (v->msgs[m].role != MF_ROLE_SYSTEM) cost += mf_estimate_msg(&v->msgs[m], profile);
+        if (used + cost > budget) break;
+        used += cost;
+        c = next;
+    }
+    *tail_milli = used;
+    return c;
+}
+
+static bool is_summary_message(const mf_msg *msg)
+{
+    if (msg->role != MF_ROLE_USER || msg->count == 0 || msg->parts[0].kind != MF_PART_TEXT) return false;
+    const mf_part *p = &msg->parts[0];
+    return p->text_len >= sizeof MF_SUMMARY_MARK - 1 && memcmp(p->text, MF_SUMMARY_MARK, sizeof MF_SUMMARY_MARK - 1) == 0;
+}
+
+/* Serializes the middle into b, shrinking the oldest tool results and then leaving out
+ * the oldest messages until the transcript fits the cap. */
+static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan, mf_arena *arena,
+                             const mf_compact_options *o)
+{
+    const size_t *list = plan->middle;
+    size_t n = plan->middle_count;
+    uint64_t cap = o->max_transcript_tokens * MF_MILLI;
+    mf_serialize_list(b, v, list, n, NULL);
+    if (b->failed) return false;
+    if (!cap || mf_estimate_text(b->data, b->len, o->profile) <= cap) return true;
+
+    uint8_t *shrink = mf_arena_calloc(arena, v->count, 1);
+    if (!shrink) return false;
+    uint64_t total = mf_estimate_text(b->data, b->len, o->profile);
+    for (size_t i = 0; i < n && total > cap; i++) {
+        const mf_msg *msg = &v->msgs[list[i]];
+        if (!mf_msg_has_results(msg)) continue;
+        uint64_t saved = 0;
+        for (size_t p = 0; p < msg->count; p++) {
+            const mf_part *part = &msg->parts[p];
+            if (part->kind != MF_PART_TOOL_RESULT) continue;
+            uint64_t old_cost = mf_estimate_tool_result_content(part->content, o->profile);
+            uint64_t marker = 12000; /* a marker line: "[truncated: NAME result, N chars]" */
+            saved += old_cost > marker ? old_cost - marker : 0;
+            plan->shrunk_results++;
+        }
+        shrink[list[i]] = 1;
+        total = saved < total ? total - saved : 0;
+    }
+    b->len = 0;
+    mf_serialize_list(b, v, list, n, shrink);
+    if (b->failed) return false;
+    if (mf_estimate_text(b->data, b->len, o->profile) <= cap) return true;
+
+    /* Still too long: leave out the oldest messages, measured one by one. */
+    uint64_t *cost = mf_arena_alloc(arena, (n ? n : 1) * sizeof *cost);
+    if (!cost) return false;
+    uint64_t sum = 0;
+    mf_buf one;
+    mf_buf_init(&one);
+    for (size_t i = 0; i < n; i++) {
+        one.len = 0;
+        mf_serialize_list(&one, v, list + i, 1, shrink);
+        cost[i] = one.failed ? 0 : mf_estimate_text(one.data, one.len, o->profile) + 500; /* + separator */
+        sum += cost[i];
+    }
+    bool ok = !one.failed;
+    mf_buf_free(&one);
+    if (!ok) return false;
+    size_t skip = 0;
+    while (skip + 1 < n && sum > cap) sum -= cost[skip++];
+    plan->omitted_messages = skip;
+    b->len = 0;
+    if (skip) {
+        mf_buf_puts(b, plan->language == MF_LANG_ZH ? "[省略了最早的 " : "[");
+        mf_buf_put_uint(b, skip);
+        mf_buf_puts(b, plan->language == MF_LANG_ZH ? " 条消息]\n\n" : " earlier messages omitted]\n\n");
+    }
+    mf_serialize_list(b, v, list + skip, n - skip, shrink);
+    return !b->failed;
+}
+
+mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_compact_options *options,
+                              mf_compact_plan **out, mf_error *err)
+{
+    if (!out) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "NULL output pointer");
+    *out = NULL;
+    mf_compact_options defaults;
+    if (!options) { mf_compact_options_init(&defaults); options = &defaults; }
+    if ((unsigned)options->profile >= MF_PROFILE_COUNT)
+        return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile");
+    if (options->language > MF_LANG_ZH) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown language");
+    mf_view view;
+    mf_status st = mf_view_build(doc, format, &view, err);
+    if (st) return st;
+    compact_box *box = mf_alloc(sizeof *box);
+    if (!box) { mf_view_free(&view); return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"); }
+    memset(box, 0, sizeof *box);
+    mf_arena_init(&box->arena);
+    mf_compact_plan *plan = &box->plan;
+    mf_buf b;
+    mf_buf_init(&b);
+
+    size_t start = pending_turn_start(&view);
+    plan->tail_start = grow_tail(&view, start, options->keep_tail_tokens * MF_MILLI, options->profile, &plan->milli_tail);
+    size_t nhead = 0, nmid = 0;
+    for (size_t m = 0; m < plan->tail_start; m++) {
+        if (view.msgs[m].role == MF_ROLE_SYSTEM) nhead++;
+        else nmid++;
+    }
+    plan->head = mf_arena_alloc(&box->arena, (nhead ? nhead : 1) * sizeof(size_t));
+    plan->middle = mf_arena_alloc(&box->arena, (nmid ? nmid : 1) * sizeof(size_t));
+    if (!plan->head || !plan->middle) goto nomem;
+    bool has_previous = false;
+    for (size_t m = 0; m < plan->tail_start; m++) {
+        if (view.msgs[m].role == MF_ROLE_SYSTEM) {
+            plan->head[plan->head_count++] = m;
+        } else {
+            plan->middle[plan->middle_count++] = m;
+            plan->milli_middle += mf_estimate_msg(&view.msgs[m], options->profile);
+            has_previous = has_previous || is_summary_message(&view.msgs[m]);
+        }
+    }
+    plan->only_previous_summary =
+        plan->middle_count >= 1 && plan->middle_count <= 2 && is_summary_message(&view.msgs[plan->middle[0]]) &&
+        (plan->middle_count == 1 || view.msgs[plan->middle[1]].role == MF_ROLE_ASSISTANT);
+
+    plan->language = options->language != MF_LANG_AUTO ? options->language : mf_detect_language(&view);
+    plan->acknowledgement = mf_prompt_acknowledgement(plan->language);
+    const char *system = mf_prompt_system(plan->language);
+    plan->system_len = strlen(system);
+    plan->system = mf_arena_strdup(&box->arena, system, plan->system_len);
+    if (!plan->system) goto nomem;
+
+    if (plan->middle_count) {
+        mf_buf transcript;
+        mf_buf_init(&transcript);
+        bool ok = write_transcript(&transcript, &view, plan, &box->arena, options);
+        if (ok) {
+            plan->transcript_chars = mf_count_code_points(transcript.data, transcript.len);
+            mf_prompt_instructions(&b, options, plan->language, has_previous);
+            mf_buf_puts(&b, "\n<transcript>\n");
+            mf_buf_append(&b, transcript.data, transcript.len);
+            mf_buf_puts(&b, "\n</transcript>\n");
+        }
+        mf_buf_free(&transcript);
+        if (!ok || b.failed) goto nomem;
+        plan->prompt = mf_arena_strdup(&box->arena, b.data, b.len);
+        plan->prompt_len = b.len;
+        if (!plan->prompt) goto nomem;
+    } else {
+        plan->prompt = mf_arena_strdup(&box->arena, "", 0);
+        if (!plan->prompt) goto nomem;
+    }
+    mf_buf_free(&b);
+    mf_view_free(&view);
+    *out = plan;
+    return MF_OK;
+nomem:
+    mf_buf_free(&b);
+    mf_view_free(&view);
+    mf_compact_plan_free(plan);
+    return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory while planning compaction");
+}
