@@ -80,10 +80,12 @@ test-js: wasm/midfold.wasm
 test: deps
 	$(MAKE) test-native test-js
 
-demo: wasm/midfold.wasm
-	node js/cli.js micro tests/fixtures/coding-session.anthropic.json
+demo: deps
+	$(MAKE) wasm
+	node js/cli.js compact web-demo/samples/coding-session.anthropic.json --force --keep-tail 2000
 
-bench: deps wasm/midfold.wasm
+bench: deps
+	$(MAKE) wasm
 	node tests/bench/bench.mjs
 
 clean:

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+/**
+ * cli.js — `midfold <estimate|serialize|micro|compact|validate> FILE [options]`.
+ * Reads a conversation (a JSON array of messages, or an object with `messages`) from a
+ * file or `-` (stdin), in any of the three formats. Exit codes: 0 done, 1 the
+ * conversation has problems (validate) or compaction did not happen when forced,
+ * 2 bad input or usage.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import {
+  init, estimateTokens, serialize, microCompact, validate, detectFormat, Compactor, digestSummarizer,
+  openAISummarizer, anthropicSummarizer,
+} from './node.js';
+
+const HELP = `midfold — keep an LLM agent's conversation inside its context window
+
+Usage: midfold <command> FILE|- [options]
+
+Commands:
+  estimate    estimated tokens of the conversation (and of each message with --json)
+  serialize   the transcript a summarizer reads
+  micro       micro-compaction: old tool results become "[truncated: …]" lines
+  compact     micro-compaction, then a summary of the middle when over --threshold
+  validate    provider rules the conversation breaks (exit 1 if any)
+
+FILE is a JSON array of messages or an object with "messages" (Anthropic, OpenAI
+Chat or AI SDK format); "-" reads stdin.
+
+Options:
+  --format F          anthropic | openai | ai-sdk (default: detected)
+  --profile P         estimator profile (default: bareagent)
+  --keep-recent N     tool-result turns kept whole (default 3)
+  --exclude-tools A,B tools whose results are never cleared
+  --threshold N       compact above N tokens (default 50000)
+  --keep-tail N       recent tokens kept verbatim (default threshold/5)
+  --force             compact even below the threshold (like /compact)
+  --instructions S    a focus for the summary
+  --language L        auto | en | zh | another language code (default auto)
+  --summarizer S      digest (default, no model) | openai | anthropic
+  --base-url URL      the model endpoint (openai: …/v1; env MIDFOLD_BASE_URL)
+  --model M           the model (env MIDFOLD_MODEL)
+                      API key: env MIDFOLD_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY
+  --timeout MS        give up on the summarizer after MS milliseconds (default 120000)
+  -o, --output FILE   write the resulting conversation to FILE
+  --json              machine-readable output
+  -h, --help          this text
+`;
+
+class UsageError extends Error {}
+
+function fail(message, code = 2) {
+  process.stderr.write(`midfold: ${message}\n`);
+  process.exit(code);
+}
+
+function number(value, name) {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+async function readInput(file) {
+  const progress = (text) => process.stderr.isTTY && process.stderr.write(text);
+  let raw;
+  if (file === '-') {
+    const chunks = [];
+    for await (const chunk of process.stdin) chunks.push(chunk);
+    raw = Buffer.concat(chunks).toString('utf8');
+  } else {
+    raw = await readFile(file, 'utf8').catch((e) => { throw new UsageError(`cannot read ${file}: ${e.code || e.message}`); });
+  }
+  if (raw.length > 1 << 20) progress(`midfold: read ${(raw.length / 1e6).toFixed(1)} MB\n`);
+  let value;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    throw new UsageError(`${file === '-' ? 'stdin' : file} is not valid JSON: ${e.message}`);
+  }
+  const messages = Array.isArray(value) ? value : value && Array.isArray(value.messages) ? value.messages : null;
+  if (!messages) throw new UsageError('expected a JSON array of messages or an object with "messages"');
+  return { value, messages };
+}
+
+function makeSummarizer(values) {
+  const kind = values.summarizer || 'digest';
+  if (kind === 'digest') return digestSummarizer();
+  const model = values.model || process.env.MIDFOLD_MODEL;
+  const baseURL = values['base-url'] || process.env.MIDFOLD_BASE_URL;
+  if (!model) throw new UsageError(`--summarizer ${kind} needs --model (or MIDFOLD_MODEL)`);
+  if (kind === 'openai')
+    return openAISummarizer({ model, baseURL, apiKey: process.env.MIDFOLD_API_KEY || process.env.OPENAI_API_KEY });
+  if (kind === 'anthropic')
+    return anthropicSummarizer({ model, baseURL, apiKey: process.env.MIDFOLD_API_KEY || process.env.ANTHROPIC_API_KEY });
+  throw new UsageError(`unknown --summarizer ${JSON.stringify(kind)} (digest, openai, anthropic)`);
+}
+
+async function output(values, value, messages) {
+  if (!values.output) return;
+  const doc = Array.isArray(value) ? messages : { ...value, messages };
+  await writeFile(values.output, JSON.stringify(doc, null, 2) + '\n');
+}
+
+async function main(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv, allowPositionals: true, options: {
+        format: { type: 'string' }, profile: { type: 'string' }, 'keep-recent': { type: 'string' },
+        'exclude-tools': { type: 'string' }, threshold: { type: 'string' }, 'keep-tail': { type: 'string' },
+        force: { type: 'boolean' }, instructions: { type: 'string' }, language: { type: 'string' },
+        summarizer: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' },
+        timeout: { type: 'string' }, output: { type: 'string', short: 'o' }, json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) { process.stdout.write(HELP); return 0; }
+  const [command, file] = positionals;
+  const commands = ['estimate', 'serialize', 'micro', 'compact', 'validate'];
+  if (!commands.includes(command)) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; see --help` : 'no command; see --help');
+  if (!file) throw new UsageError(`${command} needs a FILE (or - for stdin)`);
+  if (positionals.length > 2) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[2])}`);
+  const common = { format: values.format, profile: values.profile };
+  await init();
+  const { value, messages } = await readInput(file);
+  const print = (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+  const json = (obj) => print(JSON.stringify(obj, null, 2));
+
+  switch (command) {
+    case 'estimate': {
+      const tokens = estimateTokens(value, common);
+      if (values.json) json({ format: detectFormat(messages), tokens, messages: messages.map((m) => estimateTokens(m, common)) });
+      else print(String(tokens));
+      return 0;
+    }
+    case 'serialize':
+      print(serialize(messages, common));
+      return 0;
+    case 'validate': {
+      const report = validate(messages, common);
+      if (values.json) json(report);
+      else if (report.ok) print(`ok (${report.format})`);
+      else for (const p of report.problems) print(`message ${p.index}${p.part === undefined ? '' : `, part ${p.part}`}: ${p.code}: ${p.message}`);
+      return report.ok ? 0 : 1;
+    }
+    case 'micro': {
+      const report = microCompact(messages, {
+        ...common, keepRecent: number(values['keep-recent'], 'keep-recent'),
+        excludeTools: values['exclude-tools'] ? values['exclude-tools'].split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+      });
+      await output(values, value, messages);
+      if (values.json) json({ report, messages });
+      else print(`micro-compaction: cleared ${report.cleared} tool results (${report.charsCleared} chars), ${report.tokensBefore} → ${report.tokensAfter} tokens`);
+      return 0;
+    }
+    case 'compact': {
+      const threshold = number(values.threshold, 'threshold');
+      const keepTail = number(values['keep-tail'], 'keep-tail');
+      const compactor = new Compactor({
+        ...common, summarize: makeSummarizer(values), threshold, keepRecent: number(values['keep-recent'], 'keep-recent'),
+        keepTail: keepTail === undefined ? undefined : { tokens: keepTail }, language: values.language,
+        instructions: values.instructions, timeoutMs: number(values.timeout, 'timeout') ?? 120000,
+        onWarn: (message, error) => process.stderr.write(`midfold: ${message}${error && error.message ? ` (${error.message})` : ''}\n`),
+      });
+      if (process.stderr.isTTY) process.stderr.write(`midfold: compacting ${messages.length} messages…\n`);
+      const report = await compactor.compact(messages, { force: values.force });
+      await output(values, value, messages);
+      if (values.json) {
+        json({ report: { ...report, error: report.error && String(report.error.message || report.error) }, messages });
+      } else {
+        print(`micro-compaction: cleared ${report.micro.cleared} tool results (${report.micro.charsCleared} chars)`);
+        if (report.compacted) {
+          print(`compaction: folded ${report.summarizedMessages} messages into a summary, ${report.tokensBefore} → ${report.tokensAfter} tokens, ${messages.length} messages left`);
+          print('\n--- summary ---');
+          print(report.summary);
+        } else {
+          print(`compaction: not done (${report.reason}), ${report.tokensBefore} → ${report.tokensAfter} tokens`);
+        }
+      }
+      return report.compacted || !values.force ? 0 : 1;
+    }
+  }
+  return 2;
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+  if (e instanceof UsageError) fail(e.message);
+  if (e && e.name === 'MidfoldError') fail(`${e.code}: ${e.message}`);
+  fail(e && e.stack ? e.stack : String(e));
+});
