@@ -100,6 +100,7 @@ function pathOf(keys) {
  */
 export function encodeValue(scratch, value) {
   scratch.pos = 0;
+  scratch.u8 = scratch.wasm.bytes(); // memory may have grown since the last call (results, documents)
   const keys = [];
   const ancestors = [];
 
@@ -189,6 +190,7 @@ export function encodeTextChunk(scratch, text, from, maxChars) {
   }
   const n = end - from;
   scratch.pos = 0;
+  scratch.u8 = scratch.wasm.bytes(); // memory may have grown since the last call
   scratch.ensure(n * 3);
   const chunk = from === 0 && end === text.length ? text : text.slice(from, end);
   const { written } = encoder.encodeInto(chunk, scratch.u8.subarray(scratch.ptr, scratch.ptr + n * 3));

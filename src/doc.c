@@ -56,18 +56,18 @@ static mf_status finish(mf_doc *doc, mf_status st, mf_doc **out, mf_error *err)
 
 mf_status mf_doc_parse_json(const char *json, size_t len, mf_doc **out, mf_error *err)
 {
-    mf_doc *doc;
-    mf_status st = new_doc(&doc, err);
+    mf_status st = new_doc(out, err); /* checks `out` before anything is read */
     if (st) return st;
+    mf_doc *doc = *out;
     st = mf_json_to_tree(&doc->arena, json, len, &doc->root, &doc->json_owner, err);
     return finish(doc, st, out, err);
 }
 
 mf_status mf_doc_parse_tree(const uint8_t *buf, size_t len, mf_doc **out, mf_error *err)
 {
-    mf_doc *doc;
-    mf_status st = new_doc(&doc, err);
+    mf_status st = new_doc(out, err);
     if (st) return st;
+    mf_doc *doc = *out;
     st = mf_tree_decode(&doc->arena, buf, len, &doc->root, err);
     return finish(doc, st, out, err);
 }

@@ -131,8 +131,9 @@ mf_status mf_doc_estimate(const mf_doc *doc, mf_format format, mf_profile profil
 
 uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile)
 {
-    /* A request body: the system prompt and tool definitions are in the window too. */
+    /* A request body: the system prompt (a string or text blocks, counted like message
+     * content) and the tool definitions are in the window too. */
     if (doc->root->kind != MF_OBJECT || mf_get(doc->root, "messages") != doc->messages) return 0;
-    return mf_estimate_node(mf_get(doc->root, "system"), profile) +
+    return mf_estimate_tool_result_content(mf_get(doc->root, "system"), profile) +
            mf_estimate_node(mf_get(doc->root, "tools"), profile);
 }

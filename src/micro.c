@@ -35,7 +35,7 @@ static size_t json_chars(const mf_node *node)
     mf_buf b;
     mf_buf_init(&b);
     mf_write_json(&b, node);
-    /* On allocation failure the count falls back to 0; only the report's figure suffers. */
+    /* On allocation failure the count is 0: callers tell by mf_alloc_failures(). */
     size_t n = b.failed ? 0 : mf_count_code_points(b.data, b.len);
     mf_buf_free(&b);
     return n;
@@ -183,7 +183,9 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             e->message = m;
             e->part = part->index;
             e->target = part->target;
+            size_t failures = mf_alloc_failures();
             e->chars = mf_tool_result_chars(part->content);
+            if (mf_alloc_failures() != failures) goto nomem; /* the count would be wrong */
             e->tool_name = mf_arena_strdup(&box->arena, name, name_len);
             e->tool_name_len = name_len;
             e->replacement = make_marker(&box->arena, name, name_len, e->chars, &e->replacement_len);

@@ -62,6 +62,12 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
     mf_write_json(b, content);
 }
 
+static bool result_is_empty(const mf_node *content)
+{
+    return !content || content->kind == MF_NULL || (content->kind == MF_STRING && !content->len) ||
+           (content->kind == MF_ARRAY && !content->count);
+}
+
 static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
     switch (part->kind) {
@@ -86,11 +92,14 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
     case MF_PART_TOOL_RESULT:
         mf_buf_puts(b, part->is_error ? "[tool_error:" : "[tool_result:");
         put_tool_name(b, part->name, part->name_len);
-        mf_buf_puts(b, "] ");
-        if (shrink)
-            mf_write_marker(b, part->name_len ? part->name : "unknown", part->name_len ? part->name_len : 7,
-                            mf_tool_result_chars(part->content));
-        else
+        mf_buf_putc(b, ']');
+        if (!result_is_empty(part->content) || shrink) mf_buf_putc(b, ' '); /* no trailing space when empty */
+        if (shrink) {
+            size_t failures = mf_alloc_failures();
+            size_t chars = mf_tool_result_chars(part->content);
+            if (mf_alloc_failures() != failures) b->failed = true; /* the count would be wrong */
+            mf_write_marker(b, part->name_len ? part->name : "unknown", part->name_len ? part->name_len : 7, chars);
+        } else
             mf_write_result_text(b, part->content);
         break;
     case MF_PART_IMAGE:

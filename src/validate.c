@@ -151,9 +151,10 @@ static bool has_part(const mf_view *v, size_t from, size_t to, mf_part_kind kind
     return false;
 }
 
-static void check_pairs(report_box *box, const mf_view *v, mf_idmap *seen)
+/* Pairing rules for message m; `seen` collects call ids across messages for duplicates. */
+static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *seen)
 {
-    for (size_t m = 0; m < v->count; m++) {
+    {
         const mf_msg *msg = &v->msgs[m];
         size_t from = 0, to = 0, asker = SIZE_MAX;
         bool window_ready = false, asker_ready = false;
@@ -217,12 +218,15 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
         st = mf_view_build(doc, format, &view, err);
         if (st == MF_OK) {
             box->report.format = view.format;
-            for (size_t m = 0; m < view.count; m++) check_shape(box, &view, m);
             size_t calls = 0;
             for (size_t m = 0; m < view.count; m++) calls += view.msgs[m].count;
             mf_idmap seen;
-            if (mf_idmap_init(&seen, &box->arena, calls)) check_pairs(box, &view, &seen);
-            else box->failed = true;
+            if (!mf_idmap_init(&seen, &box->arena, calls)) box->failed = true;
+            /* Message by message, so problems come out in message order. */
+            for (size_t m = 0; m < view.count && !box->failed; m++) {
+                check_shape(box, &view, m);
+                check_pairs(box, &view, m, &seen);
+            }
             mf_view_free(&view);
         } else if (st == MF_ERR_FORMAT) {
             /* Mixed formats are a finding, not a failure. */
