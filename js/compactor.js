@@ -147,14 +147,23 @@ export class Compactor {
     }
     const view = micro.edits.length ? applyEditsToCopy(messages, micro.edits) : messages;
     const focus = [this.instructions, options.instructions].filter(Boolean).join('\n');
+    // The tail budget is in the provider's tokens when its count is known: the plan
+    // measures with the estimator, so scale the budget by how the two compare.
+    const estimated = Math.ceil(micro.milliBefore / 1000);
+    const keepTailTokens = tokensBefore !== estimated && tokensBefore > 0
+      ? Math.floor(this.keepTailTokens * (estimated / tokensBefore)) : this.keepTailTokens;
     const plan = planCompaction(view, {
-      ...common, keepTailTokens: this.keepTailTokens, maxTranscriptTokens: this.maxTranscriptTokens,
+      ...common, keepTailTokens, maxTranscriptTokens: this.maxTranscriptTokens,
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
     });
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
       applyMicro();
       return { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro };
     }
+
+    // The rebuild writes into the caller's array: find out now, before paying for a summary.
+    if (!Object.isExtensible(messages) || Object.isSealed(messages))
+      throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');
 
     const snapshot = messages.slice();
     const middle = plan.middle.map((i) => snapshot[i]);
@@ -164,9 +173,14 @@ export class Compactor {
       summary = await this.callSummarizer(plan, middle, options.signal);
     } catch (failure) {
       const reason = failure.reason || 'summarizer-error';
+      let fallbackText = '';
       if (this.fallback === 'digest' && reason !== 'aborted') {
+        // An empty digest (nothing fits maxSummaryTokens) or a failing one is no summary either.
+        try { fallbackText = digest(middle, { ...common, maxTokens: this.maxSummaryTokens, language: plan.language }).trim(); } catch { /* unchanged */ }
+      }
+      if (fallbackText) {
         this.warn(`midfold: the summarizer failed (${reason}); using the digest instead`, failure.error);
-        summary = digest(middle, { ...common, maxTokens: this.maxSummaryTokens, language: plan.language });
+        summary = fallbackText;
         usedFallback = true;
       } else {
         this.warn(`midfold: compaction skipped, the conversation is unchanged: ${reason}`, failure.error);

@@ -50,6 +50,7 @@ static const char REPLACEMENT[3] = {(char)0xEF, (char)0xBF, (char)0xBD};
 
 void mf_buf_put_utf8(mf_buf *b, const char *s, size_t len)
 {
+    if (!len) return; /* s may be NULL then (a block without its text) */
     const unsigned char *p = (const unsigned char *)s;
     size_t run = 0; /* start of the pending run of valid bytes */
     size_t i = 0;

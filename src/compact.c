@@ -103,7 +103,7 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
         uint64_t saved = 0;
         for (size_t p = 0; p < msg->count; p++) {
             const mf_part *part = &msg->parts[p];
-            if (part->kind != MF_PART_TOOL_RESULT) continue;
+            if (part->kind != MF_PART_TOOL_RESULT || mf_result_is_truncated(part->content)) continue;
             uint64_t old_cost = mf_estimate_tool_result_content(part->content, o->profile);
             uint64_t marker = 12000; /* a marker line: "[truncated: NAME result, N chars]" */
             saved += old_cost > marker ? old_cost - marker : 0;
@@ -117,7 +117,8 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
     if (b->failed) return false;
     if (mf_estimate_text(b->data, b->len, o->profile) <= cap) return true;
 
-    /* Still too long: leave out the oldest messages, measured one by one. */
+    /* Still too long: leave out the oldest messages, measured one by one — but keep the
+     * first one when it is the user's own request (it usually states the goal). */
     uint64_t *cost = mf_arena_alloc(arena, (n ? n : 1) * sizeof *cost);
     if (!cost) return false;
     uint64_t sum = 0;
@@ -132,16 +133,23 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
     bool ok = !one.failed;
     mf_buf_free(&one);
     if (!ok) return false;
+    const mf_msg *first = &v->msgs[list[0]];
+    size_t pinned = n > 1 && first->role == MF_ROLE_USER && !mf_msg_has_results(first) ? 1 : 0;
+    const uint64_t note = 24000; /* "[N earlier messages omitted]" and its separator, at most */
     size_t skip = 0;
-    while (skip + 1 < n && sum > cap) sum -= cost[skip++];
+    while (pinned + skip + 1 < n && sum + note > cap) sum -= cost[pinned + skip++];
     plan->omitted_messages = skip;
     b->len = 0;
-    if (skip) {
-        mf_buf_puts(b, plan->language == MF_LANG_ZH ? "[省略了最早的 " : "[");
-        mf_buf_put_uint(b, skip);
-        mf_buf_puts(b, plan->language == MF_LANG_ZH ? " 条消息]\n\n" : " earlier messages omitted]\n\n");
+    if (pinned) {
+        mf_serialize_list(b, v, list, 1, shrink);
+        mf_buf_append(b, "\n\n", 2);
     }
-    mf_serialize_list(b, v, list + skip, n - skip, shrink);
+    if (skip) {
+        mf_buf_puts(b, plan->language == MF_LANG_ZH ? "[省略了 " : "[");
+        mf_buf_put_uint(b, skip);
+        mf_buf_puts(b, plan->language == MF_LANG_ZH ? " 条较早的消息]\n\n" : " earlier messages omitted]\n\n");
+    }
+    mf_serialize_list(b, v, list + pinned + skip, n - pinned - skip, shrink);
     return !b->failed;
 }
 

@@ -188,6 +188,8 @@ mf_status mf_view_link_results(mf_view *view);
  * transcript text; tool results of messages m with shrink[m] set are written as their
  * "[truncated: ...]" marker (shrink may be NULL). serialize.c */
 void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_t n, const uint8_t *shrink);
+/* True when a tool result's content already starts with "[truncated:" (micro.c). */
+bool mf_result_is_truncated(const mf_node *content);
 /* Writes "[truncated: NAME result, N chars]" (micro.c). */
 void mf_write_marker(mf_buf *b, const char *name, size_t name_len, size_t chars);
 

@@ -50,9 +50,11 @@ static size_t format_number(double v, char *out)
     if (!isfinite(v)) { memcpy(out, "null", 4); return 4; }
     if (v < 0) { out[n++] = '-'; v = -v; }
     if (v == floor(v) && v < 1e17) return n + put_digits(out + n, (uint64_t)v);
-    /* Scientific decomposition: v = m * 10^e with 15 significant digits in m. */
+    /* Scientific decomposition: v = m * 10^e with 15 significant digits in m. Below
+     * 1e-294, 10^(e-14) would underflow to 0 (and m come out of an infinity): scale such
+     * tiny values up first. */
     int e = (int)floor(log10(v));
-    double scaled = v / pow(10.0, e - 14);
+    double scaled = e - 14 < -290 ? v * 1e300 / pow(10.0, e - 14 + 300) : v / pow(10.0, e - 14);
     uint64_t m = (uint64_t)llround(scaled);
     if (m >= 1000000000000000ull) { m /= 10; e++; }
     char digits[24];
@@ -116,6 +118,19 @@ static mf_status convert(mf_arena *arena, const cJSON *src, mf_node *dst)
     return MF_OK;
 }
 
+/* cJSON allocates through global hooks that start as plain malloc/free. mf_set_allocator
+ * points them at midfold's allocator, but a host that never calls it (the wasm bridge)
+ * would leave cJSON's failures uncounted, and running out of memory mid-parse would
+ * read as invalid JSON: so the first parse points them there too. */
+static void hook_cjson(void)
+{
+    static bool hooked;
+    if (hooked) return;
+    cJSON_Hooks hooks = {mf_alloc, mf_dealloc};
+    cJSON_InitHooks(&hooks);
+    hooked = true;
+}
+
 mf_status mf_json_to_tree(mf_arena *arena, const char *json, size_t len, mf_node **out,
                           void **owner, mf_error *err)
 {
@@ -126,6 +141,7 @@ mf_status mf_json_to_tree(mf_arena *arena, const char *json, size_t len, mf_node
     mf_status st = check_depth(json, len, err);
     if (st) return st;
     const char *end = NULL;
+    hook_cjson();
     size_t failures_before = mf_alloc_failures();
     cJSON *parsed = cJSON_ParseWithLengthOpts(json ? json : "", len, &end, 0);
     size_t pos = end && end >= json ? (size_t)(end - json) : 0;

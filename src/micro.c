@@ -19,7 +19,7 @@ static bool starts_with_mark(const char *s, size_t len)
     return len >= sizeof MARK - 1 && memcmp(s, MARK, sizeof MARK - 1) == 0;
 }
 
-static bool already_truncated(const mf_node *content)
+bool mf_result_is_truncated(const mf_node *content)
 {
     if (!content) return false;
     if (content->kind == MF_STRING) return starts_with_mark(content->str, content->len);
@@ -175,7 +175,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
         const mf_msg *msg = &view.msgs[m];
         for (size_t p = 0; p < msg->count; p++) {
             const mf_part *part = &msg->parts[p];
-            if (part->kind != MF_PART_TOOL_RESULT || already_truncated(part->content)) continue;
+            if (part->kind != MF_PART_TOOL_RESULT || mf_result_is_truncated(part->content)) continue;
             const char *name = part->name && part->name_len ? part->name : "unknown";
             size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
             if (excluded(options, name, name_len)) continue;

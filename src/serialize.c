@@ -70,6 +70,7 @@ static bool result_is_empty(const mf_node *content)
 
 static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
+    shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !mf_result_is_truncated(part->content);
     switch (part->kind) {
     case MF_PART_TEXT:
         mf_buf_put_utf8(b, part->text, part->text_len);

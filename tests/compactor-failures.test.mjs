@@ -1,0 +1,487 @@
+// Compactor: a failed, aborted, timed-out or conflicting compaction costs nothing (issue 3):
+// the array stays deep-equal to a copy taken before and holds the very same objects;
+// concurrent appends survive; invalid options are the only rejections.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { init, Compactor, MidfoldError, validate, digest } from '../js/node.js';
+import { load, recorder, gated, snapshot, assertUntouched, MARK, FORMATS } from './fixtures/compactor/lib.mjs';
+
+before(async () => { await init(); });
+
+/** A compactor that would compact the ledger fixture (micro-compaction pending too). */
+function make(summarize, extra = {}) {
+  const warnings = [];
+  const compactor = new Compactor({ summarize, keepTail: { tokens: 0 }, onWarn: (message, error) => warnings.push({ message, error }), ...extra });
+  return { compactor, warnings };
+}
+
+const boom = new Error('upstream summarizer exploded');
+
+const FAILURES = [
+  { name: 'throws synchronously', summarize: () => { throw boom; }, reason: 'summarizer-error', error: boom },
+  { name: 'rejects', summarize: async () => { throw boom; }, reason: 'summarizer-error', error: boom },
+  { name: "returns ''", summarize: async () => '', reason: 'empty-summary' },
+  { name: "returns '   '", summarize: async () => '   \n\t ', reason: 'empty-summary' },
+  { name: 'returns 42', summarize: async () => 42, reason: 'bad-summary' },
+  { name: 'returns null', summarize: async () => null, reason: 'bad-summary' },
+  { name: 'returns undefined', summarize: async () => undefined, reason: 'bad-summary' },
+  { name: "returns {text: ''}", summarize: async () => ({ text: '' }), reason: 'empty-summary' },
+  { name: 'returns {text: 7}', summarize: async () => ({ text: 7 }), reason: 'bad-summary' },
+  { name: 'returns {content: "x"}', summarize: async () => ({ content: 'x' }), reason: 'bad-summary' },
+];
+
+describe('a failing summarizer leaves the conversation exactly as it was', () => {
+  for (const format of FORMATS) {
+    for (const f of FAILURES) {
+      test(`${format}: the summarizer ${f.name}`, async () => {
+        const messages = load(`ledger.${format}`);
+        const snap = snapshot(messages);
+        const { compactor, warnings } = make(f.summarize);
+        const report = await compactor.compact(messages, { force: true });
+        assertUntouched(messages, snap);
+        assert.equal(report.compacted, false);
+        assert.equal(report.reason, f.reason);
+        assert.ok(report.error !== undefined && report.error !== null, 'report.error is set');
+        if (f.error) assert.equal(report.error, f.error);
+        assert.equal(warnings.length, 1);
+        assert.equal(typeof warnings[0].message, 'string');
+        assert.ok(warnings[0].message.length > 0);
+        assert.equal(warnings[0].error, report.error);
+      });
+    }
+  }
+
+  test('without force, over the threshold: micro-compaction is not applied either', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const { compactor } = make(async () => { throw boom; }, { threshold: 100 });
+    const report = await compactor.compact(messages);
+    assert.equal(report.reason, 'summarizer-error');
+    assertUntouched(messages, snap);
+  });
+
+  test('the report of a failure says how big the conversation still is', async () => {
+    const messages = load('ledger.anthropic');
+    const { compactor } = make(async () => '');
+    const report = await compactor.compact(messages, { force: true });
+    assert.equal(report.tokensAfter, report.tokensBefore);
+    assert.equal(report.summarizedMessages, 0);
+  });
+
+  test('an onWarn that throws does not turn a failure into a rejection', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const compactor = new Compactor({ summarize: async () => { throw boom; }, keepTail: { tokens: 0 }, onWarn: () => { throw new Error('logger down'); } });
+    const report = await compactor.compact(messages, { force: true });
+    assert.equal(report.compacted, false);
+    assertUntouched(messages, snap);
+  });
+
+  test('no onWarn: a failure still resolves with the report', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const report = await new Compactor({ summarize: async () => { throw boom; }, keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.reason, 'summarizer-error');
+    assertUntouched(messages, snap);
+  });
+
+  test('the same Compactor compacts successfully after a failure', async () => {
+    let n = 0;
+    const messages = load('ledger.anthropic');
+    const { compactor } = make(async () => (++n === 1 ? Promise.reject(boom) : 'second try worked'));
+    assert.equal((await compactor.compact(messages, { force: true })).compacted, false);
+    const report = await compactor.compact(messages, { force: true });
+    assert.equal(report.compacted, true);
+    assert.equal(messages[1].content, `${MARK}\nsecond try worked`);
+  });
+});
+
+describe('timeout and abort', () => {
+  test('timeoutMs: a summarizer that never answers gives up with reason "timeout", nothing changed', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    let request;
+    const { compactor, warnings } = make((r) => { request = r; return new Promise(() => {}); }, { timeoutMs: 50 });
+    const started = Date.now();
+    const report = await compactor.compact(messages, { force: true });
+    assert.ok(Date.now() - started < 5000);
+    assert.equal(report.compacted, false);
+    assert.equal(report.reason, 'timeout');
+    assert.ok(report.error);
+    assert.equal(warnings.length, 1);
+    assertUntouched(messages, snap);
+    assert.equal(request.signal.aborted, true, 'the summarizer was told to stop');
+  });
+
+  test('a summarizer that answers after the timeout changes nothing, even later', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const { compactor } = make(() => new Promise((resolve) => setTimeout(() => resolve('too late'), 120)), { timeoutMs: 30 });
+    const report = await compactor.compact(messages, { force: true });
+    assert.equal(report.reason, 'timeout');
+    await new Promise((r) => setTimeout(r, 200));
+    assertUntouched(messages, snap);
+  });
+
+  test('a signal aborted before the call: reason "aborted", the summarizer is never called', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const summarize = recorder();
+    const { compactor, warnings } = make(summarize);
+    const controller = new AbortController();
+    controller.abort(new Error('user pressed stop'));
+    const report = await compactor.compact(messages, { force: true, signal: controller.signal });
+    assert.equal(report.compacted, false);
+    assert.equal(report.reason, 'aborted');
+    assert.equal(summarize.calls.length, 0);
+    assert.equal(warnings.length, 1);
+    assertUntouched(messages, snap);
+  });
+
+  test('a signal aborted during the call: reason "aborted", the summarizer\'s signal fires, nothing changed', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const summarize = gated();
+    const { compactor, warnings } = make(summarize);
+    const controller = new AbortController();
+    const pending = compactor.compact(messages, { force: true, signal: controller.signal });
+    const request = await summarize.started;
+    assert.equal(request.signal.aborted, false);
+    controller.abort(new Error('user pressed stop'));
+    const report = await pending;
+    assert.equal(report.reason, 'aborted');
+    assert.equal(report.error.message, 'user pressed stop');
+    assert.equal(request.signal.aborted, true);
+    assert.equal(warnings.length, 1);
+    summarize.answer.resolve('an answer after the abort');
+    await new Promise((r) => setTimeout(r, 10));
+    assertUntouched(messages, snap);
+  });
+
+  test('an abort is not rescued by the digest fallback', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const controller = new AbortController();
+    controller.abort();
+    const { compactor } = make(recorder(), { fallback: 'digest' });
+    const report = await compactor.compact(messages, { force: true, signal: controller.signal });
+    assert.equal(report.reason, 'aborted');
+    assertUntouched(messages, snap);
+  });
+
+  test('an abort after a successful compaction has no effect', async () => {
+    const messages = load('ledger.anthropic');
+    const controller = new AbortController();
+    const { compactor } = make(recorder('S'));
+    const report = await compactor.compact(messages, { force: true, signal: controller.signal });
+    controller.abort();
+    assert.equal(report.compacted, true);
+    assert.equal(messages.length, 4);
+  });
+});
+
+describe('invalid options and input are the only rejections', () => {
+  const bad = [
+    ['no options', undefined],
+    ['summarize missing', {}],
+    ['summarize not a function', { summarize: 'openai' }],
+    ['threshold negative', { summarize: recorder(), threshold: -1 }],
+    ['threshold fractional', { summarize: recorder(), threshold: 1.5 }],
+    ['threshold a string', { summarize: recorder(), threshold: '50000' }],
+    ['keepRecent negative', { summarize: recorder(), keepRecent: -3 }],
+    ['keepTail a number', { summarize: recorder(), keepTail: 5000 }],
+    ['keepTail null', { summarize: recorder(), keepTail: null }],
+    ['keepTail.tokens negative', { summarize: recorder(), keepTail: { tokens: -1 } }],
+    ['maxSummaryTokens NaN', { summarize: recorder(), maxSummaryTokens: NaN }],
+    ['maxTranscriptTokens Infinity', { summarize: recorder(), maxTranscriptTokens: Infinity }],
+    ['timeoutMs negative', { summarize: recorder(), timeoutMs: -50 }],
+    ['fallback unknown', { summarize: recorder(), fallback: 'model' }],
+    ['instructions not a string', { summarize: recorder(), instructions: ['focus'] }],
+    ['language not a code', { summarize: recorder(), language: 'Chinese please' }],
+    ['profile unknown', { summarize: recorder(), profile: 'gpt-17' }],
+    ['format unknown', { summarize: recorder(), format: 'gemini' }],
+    ['onWarn not a function', { summarize: recorder(), onWarn: 'console' }],
+    ['onArchive not a function', { summarize: recorder(), onArchive: {} }],
+  ];
+  for (const [name, options] of bad) {
+    test(`constructor: ${name} → MidfoldError 'invalid-option'`, () => {
+      assert.throws(() => new Compactor(options), (e) => e instanceof MidfoldError && e.code === 'invalid-option');
+    });
+  }
+
+  for (const [name, value] of [['a string', 'hello'], ['null', null], ['an object', { messages: [] }], ['undefined', undefined]]) {
+    test(`compact(${name}) rejects with a MidfoldError and never calls the summarizer`, async () => {
+      const summarize = recorder();
+      const c = new Compactor({ summarize });
+      await assert.rejects(c.compact(value, { force: true }), (e) => e instanceof MidfoldError && typeof e.code === 'string');
+      assert.equal(summarize.calls.length, 0);
+    });
+  }
+
+  test("compact(messages, 'force') rejects with 'invalid-option' and changes nothing", async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    await assert.rejects(new Compactor({ summarize: recorder() }).compact(messages, 'force'), (e) => e.code === 'invalid-option');
+    assertUntouched(messages, snap);
+  });
+
+  test("compact(messages, {instructions: 3}) rejects with 'invalid-option' and changes nothing", async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    await assert.rejects(new Compactor({ summarize: recorder() }).compact(messages, { force: true, instructions: 3 }), (e) => e.code === 'invalid-option');
+    assertUntouched(messages, snap);
+  });
+
+  test('a frozen array cannot be rebuilt in place: MidfoldError \'read-only-input\', unchanged, no summary paid for', async () => {
+    const messages = Object.freeze(load('ledger.anthropic'));
+    const snap = snapshot(messages);
+    const summarize = recorder();
+    await assert.rejects(new Compactor({ summarize, keepTail: { tokens: 0 } }).compact(messages, { force: true }),
+      (e) => e instanceof MidfoldError && e.code === 'read-only-input');
+    assert.equal(summarize.calls.length, 0);
+    assertUntouched(messages, snap);
+  });
+
+  test('messages of the wrong shape reject with a MidfoldError and a code', async () => {
+    const summarize = recorder();
+    for (const bad of [[null], [1, 2], [{ content: 'no role' }]]) {
+      await assert.rejects(new Compactor({ summarize }).compact(bad, { force: true }), (e) => e instanceof MidfoldError && typeof e.code === 'string');
+    }
+    assert.equal(summarize.calls.length, 0);
+  });
+
+  test('the constructor accepts every documented option', () => {
+    assert.doesNotThrow(() => new Compactor({
+      summarize: recorder(), threshold: 80_000, keepRecent: 5, keepTail: { tokens: 12_000 }, maxSummaryTokens: 1500,
+      maxTranscriptTokens: 40_000, language: 'zh-CN', instructions: 'focus', profile: 'bareagent', format: 'anthropic',
+      timeoutMs: 30_000, fallback: 'digest', onWarn() {}, onArchive() {},
+    }));
+  });
+});
+
+describe('the host changes the conversation while the summary is written', () => {
+  test('messages appended meanwhile survive, at the end, after the rebuild', async () => {
+    const messages = load('ledger.anthropic');
+    const pending = messages.at(-1);
+    const summarize = gated();
+    const run = make(summarize).compactor.compact(messages, { force: true });
+    await summarize.started;
+    const reply = { role: 'assistant', content: [{ type: 'text', text: 'Adding the CHANGELOG entry now.' }] };
+    const next = { role: 'user', content: 'Also mention the delimiter option in the README.' };
+    messages.push(reply, next);
+    summarize.answer.resolve('S');
+    const report = await run;
+    assert.equal(report.compacted, true);
+    assert.equal(messages.length, 6);
+    assert.equal(messages[3], pending);
+    assert.equal(messages[4], reply);
+    assert.equal(messages[5], next);
+    assert.deepStrictEqual(validate(messages).problems, []);
+  });
+
+  test('an appended tool round (OpenAI) survives and the result validates', async () => {
+    const messages = load('ledger.openai');
+    const summarize = gated();
+    const run = make(summarize).compactor.compact(messages, { force: true });
+    await summarize.started;
+    const call = { role: 'assistant', content: null, tool_calls: [{ id: 'call_late01', type: 'function', function: { name: 'bash', arguments: '{"command":"npm run lint"}' } }] };
+    const result = { role: 'tool', tool_call_id: 'call_late01', content: '> eslint src test\n' };
+    messages.push(call, result);
+    summarize.answer.resolve('S');
+    await run;
+    assert.equal(messages.at(-2), call);
+    assert.equal(messages.at(-1), result);
+    assert.deepStrictEqual(validate(messages, { format: 'openai' }).problems, []);
+  });
+
+  test('a message replaced in the planned part: reason "conflict"; only the host\'s change remains', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const summarize = gated();
+    const { compactor, warnings } = make(summarize);
+    const run = compactor.compact(messages, { force: true });
+    await summarize.started;
+    const replacement = { role: 'user', content: 'npm test fails on main since PR #412 (edited by the user).' };
+    messages[1] = replacement;
+    summarize.answer.resolve('S');
+    const report = await run;
+    assert.equal(report.compacted, false);
+    assert.equal(report.reason, 'conflict');
+    assert.ok(report.error);
+    assert.equal(warnings.length, 1);
+    const expected = snapshot(snap.objects);
+    expected.objects[1] = replacement;
+    expected.copy[1] = structuredClone(replacement);
+    assertUntouched(messages, expected);
+  });
+
+  test('a message removed from the planned part: reason "conflict"; the array is the host\'s', async () => {
+    const messages = load('ledger.anthropic');
+    const summarize = gated();
+    const run = make(summarize).compactor.compact(messages, { force: true });
+    await summarize.started;
+    messages.splice(2, 2); // the host drops the first tool round
+    const hostVersion = snapshot(messages);
+    summarize.answer.resolve('S');
+    const report = await run;
+    assert.equal(report.reason, 'conflict');
+    assertUntouched(messages, hostVersion);
+  });
+
+  test('the pending user message removed: reason "conflict"', async () => {
+    const messages = load('ledger.anthropic');
+    const summarize = gated();
+    const run = make(summarize).compactor.compact(messages, { force: true });
+    await summarize.started;
+    messages.pop();
+    const hostVersion = snapshot(messages);
+    summarize.answer.resolve('S');
+    assert.equal((await run).reason, 'conflict');
+    assertUntouched(messages, hostVersion);
+  });
+
+  test('the pending user message replaced: reason "conflict"', async () => {
+    const messages = load('ledger.anthropic');
+    const summarize = gated();
+    const run = make(summarize).compactor.compact(messages, { force: true });
+    await summarize.started;
+    messages[messages.length - 1] = { role: 'user', content: 'Never mind, commit as it is.' };
+    const hostVersion = snapshot(messages);
+    summarize.answer.resolve('S');
+    assert.equal((await run).reason, 'conflict');
+    assertUntouched(messages, hostVersion);
+  });
+
+  test('a conflict is not rescued by the digest fallback and onArchive is not called', async () => {
+    const messages = load('ledger.anthropic');
+    let archived = 0;
+    const summarize = gated();
+    const run = make(summarize, { fallback: 'digest', onArchive: () => { archived++; } }).compactor.compact(messages, { force: true });
+    await summarize.started;
+    messages.shift();
+    const hostVersion = snapshot(messages);
+    summarize.answer.reject(new Error('late failure'));
+    assert.equal((await run).reason, 'conflict');
+    assert.equal(archived, 0);
+    assertUntouched(messages, hostVersion);
+  });
+
+  test('two compact calls on the same array at once run one after the other; the second sees the first\'s result', async () => {
+    const messages = load('ledger.anthropic');
+    let active = 0, most = 0, calls = 0;
+    const summarize = async () => {
+      calls++;
+      active++;
+      most = Math.max(most, active);
+      await new Promise((r) => setTimeout(r, 20));
+      active--;
+      return 'S';
+    };
+    const c = make(summarize).compactor;
+    const [first, second] = await Promise.all([c.compact(messages, { force: true }), c.compact(messages, { force: true })]);
+    assert.equal(most, 1);
+    assert.equal(calls, 1);
+    assert.equal(first.compacted, true);
+    assert.equal(second.compacted, false);
+    assert.equal(second.reason, 'nothing-to-summarize');
+    assert.equal(messages.length, 4);
+    assert.deepStrictEqual(validate(messages).problems, []);
+  });
+
+  test('two different Compactors on the same array also take turns', async () => {
+    const messages = load('ledger.anthropic');
+    let active = 0, most = 0;
+    const slow = (text) => async () => {
+      active++;
+      most = Math.max(most, active);
+      await new Promise((r) => setTimeout(r, 20));
+      active--;
+      return text;
+    };
+    const a = make(slow('FIRST')).compactor;
+    const b = make(slow('SECOND')).compactor;
+    const results = await Promise.all([a.compact(messages, { force: true }), b.compact(messages, { force: true })]);
+    assert.equal(most, 1);
+    assert.deepStrictEqual(results.map((r) => r.reason), ['compacted', 'nothing-to-summarize']);
+    assert.equal(messages[1].content, `${MARK}\nFIRST`);
+  });
+
+  test('a failed first call does not block the second', async () => {
+    const messages = load('ledger.anthropic');
+    let n = 0;
+    const c = make(async () => (++n === 1 ? Promise.reject(boom) : 'S2')).compactor;
+    const [first, second] = await Promise.all([c.compact(messages, { force: true }), c.compact(messages, { force: true })]);
+    assert.equal(first.reason, 'summarizer-error');
+    assert.equal(second.reason, 'compacted');
+    assert.equal(messages[1].content, `${MARK}\nS2`);
+  });
+
+  test('compactions of different arrays run at the same time', async () => {
+    let active = 0, most = 0;
+    const summarize = async () => {
+      active++;
+      most = Math.max(most, active);
+      await new Promise((r) => setTimeout(r, 30));
+      active--;
+      return 'S';
+    };
+    const c = make(summarize).compactor;
+    await Promise.all([c.compact(load('ledger.anthropic'), { force: true }), c.compact(load('ledger.openai'), { force: true })]);
+    assert.equal(most, 2);
+  });
+});
+
+describe("fallback: 'digest'", () => {
+  test('a failing model summarizer is replaced by the digest: reason "compacted-with-digest"', async () => {
+    const messages = load('ledger.anthropic');
+    let removed;
+    const { compactor, warnings } = make(async () => { throw boom; }, { fallback: 'digest', onArchive: (r) => { removed = r; } });
+    const report = await compactor.compact(messages, { force: true });
+    assert.equal(report.compacted, true);
+    assert.equal(report.reason, 'compacted-with-digest');
+    assert.equal(messages.length, 4);
+    assert.ok(messages[1].content.startsWith(`${MARK}\n`));
+    const expected = digest(removed, { maxTokens: 2000, language: 'en' }).trim();
+    assert.equal(messages[1].content, `${MARK}\n${expected}`);
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0].error, boom);
+    assert.deepStrictEqual(validate(messages).problems, []);
+  });
+
+  test('the fallback also covers a timeout and an empty answer', async () => {
+    for (const [summarize, extra] of [[() => new Promise(() => {}), { timeoutMs: 30 }], [async () => '  ', {}]]) {
+      const messages = load('ledger.openai');
+      const report = await make(summarize, { fallback: 'digest', ...extra }).compactor.compact(messages, { force: true });
+      assert.equal(report.reason, 'compacted-with-digest');
+      assert.match(messages[1].content, /src\/export\/csv\.js/);
+    }
+  });
+
+  test('the fallback summary message is the same as with digestSummarizer() as the summarizer', async () => {
+    const { digestSummarizer } = await import('../js/node.js');
+    const a = load('ledger.anthropic');
+    const b = load('ledger.anthropic');
+    await make(async () => { throw boom; }, { fallback: 'digest' }).compactor.compact(a, { force: true });
+    await make(digestSummarizer()).compactor.compact(b, { force: true });
+    assert.deepStrictEqual(a, b);
+  });
+
+  test('a digest that cannot fit maxSummaryTokens (empty) is a failure, not an empty summary', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const report = await make(async () => { throw boom; }, { fallback: 'digest', maxSummaryTokens: 3 }).compactor.compact(messages, { force: true });
+    assert.equal(report.compacted, false);
+    assert.equal(report.reason, 'summarizer-error');
+    assert.equal(report.error, boom);
+    assertUntouched(messages, snap);
+  });
+
+  test('without fallback, the same failure leaves the conversation unchanged', async () => {
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const report = await make(async () => { throw boom; }).compactor.compact(messages, { force: true });
+    assert.equal(report.reason, 'summarizer-error');
+    assertUntouched(messages, snap);
+  });
+});
