@@ -137,3 +137,22 @@ uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile)
     return mf_estimate_tool_result_content(mf_get(doc->root, "system"), profile) +
            mf_estimate_node(mf_get(doc->root, "tools"), profile);
 }
+
+size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64_t *milli)
+{
+    /* Plain text (nearly every result) is counted once for both figures. */
+    const mf_node *text = content && content->kind == MF_STRING ? content : NULL;
+    if (content && content->kind == MF_ARRAY && content->count == 1 &&
+        mf_str_eq(mf_get_str(&content->items[0], "type"), "text"))
+        text = mf_get_str(&content->items[0], "text");
+    if (text) {
+        uint64_t counts[MF_CLASS_COUNT] = {0, 0, 0, 0};
+        mf_count_classes(text->str, text->len, counts);
+        const mf_profile_def *def = mf_profile_get(profile);
+        *milli = 0;
+        for (int k = 0; k < MF_CLASS_COUNT; k++) *milli += counts[k] * def->class_milli[k];
+        return (size_t)(counts[0] + counts[1] + counts[2] + counts[3]);
+    }
+    *milli = mf_estimate_tool_result_content(content, profile);
+    return mf_tool_result_chars(content);
+}

@@ -54,8 +54,28 @@ mf_status mf_buf_finish(mf_buf *b, char **out, size_t *out_len, mf_error *err);
 
 /* ---- UTF-8 and text classes (utf8.c, text_class.c) -------------------------------- */
 /* Decodes one code point at s[0..len); sets *cp (U+FFFD for an invalid byte) and
- * returns the bytes consumed (1 for an invalid byte, never 0 when len > 0). */
-size_t mf_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
+ * returns the bytes consumed (1 for an invalid byte, never 0 when len > 0). Strict:
+ * overlong forms, surrogates and values past U+10FFFF are invalid, and each invalid byte
+ * stands for one U+FFFD of its own. Inline: it sits in every text loop. */
+static inline size_t mf_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+    unsigned char c = s[0];
+    if (c < 0x80) { *cp = c; return 1; }
+    size_t need;
+    uint32_t v, min;
+    if (c >= 0xC2 && c <= 0xDF) { need = 2; v = c & 0x1F; min = 0x80; }
+    else if (c >= 0xE0 && c <= 0xEF) { need = 3; v = c & 0x0F; min = 0x800; }
+    else if (c >= 0xF0 && c <= 0xF4) { need = 4; v = c & 0x07; min = 0x10000; }
+    else { *cp = 0xFFFD; return 1; }
+    if (len < need) { *cp = 0xFFFD; return 1; }
+    for (size_t i = 1; i < need; i++) {
+        if ((s[i] & 0xC0) != 0x80) { *cp = 0xFFFD; return 1; }
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) { *cp = 0xFFFD; return 1; }
+    *cp = v;
+    return need;
+}
 
 typedef enum mf_char_class {
     MF_CLASS_CJK = 0, MF_CLASS_ALNUM = 1, MF_CLASS_SPACE = 2, MF_CLASS_OTHER = 3
@@ -201,6 +221,9 @@ uint64_t mf_estimate_msg(const mf_msg *msg, mf_profile profile);
 uint64_t mf_estimate_view(const mf_view *view, mf_profile profile);
 /* What a request body adds beside its messages ("system", "tools"); 0 otherwise. */
 uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile);
+/* A tool result's code points (as below) and, in *milli, its estimate: one pass over
+ * plain text. estimate.c */
+size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64_t *milli);
 /* Code points of a tool result's content as micro-compaction counts them. */
 size_t mf_tool_result_chars(const mf_node *content);
 /* Writes a value as compact JSON with ": " and ", " separators (Python json.dumps). */

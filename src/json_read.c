@@ -11,7 +11,7 @@
 #include "cJSON.h"
 
 /* Rejects nesting deeper than MF_MAX_DEPTH before cJSON recurses, with the position of
- * the bracket that goes too deep. */
+ * the bracket that goes too deep, and escaped NULs in strings. */
 static mf_status check_depth(const char *json, size_t len, mf_error *err)
 {
     size_t depth = 0;
@@ -19,8 +19,16 @@ static mf_status check_depth(const char *json, size_t len, mf_error *err)
     for (size_t i = 0; i < len; i++) {
         char c = json[i];
         if (in_string) {
-            if (c == '\\') i++;
-            else if (c == '"') in_string = false;
+            if (c == '\\') {
+                /* cJSON hands strings back NUL-terminated: an escaped NUL would silently
+                 * cut the string short, so it is refused here, where its position is known. */
+                if (len - i >= 6 && json[i + 1] == 'u' && json[i + 2] == '0' && json[i + 3] == '0' &&
+                    json[i + 4] == '0' && json[i + 5] == '0')
+                    return mf_fail(err, MF_ERR_PARSE, i, "a NUL character (\\u0000) in a string at byte %zu is not supported", i);
+                i++;
+            } else if (c == '"') {
+                in_string = false;
+            }
         } else if (c == '"') {
             in_string = true;
         } else if (c == '[' || c == '{') {

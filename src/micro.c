@@ -154,14 +154,12 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     mf_view view;
     mf_status st = mf_view_build(doc, format, &view, err);
     if (st) return st;
-    uint64_t before = mf_estimate_view(&view, options->profile) + mf_estimate_request_extras(doc, options->profile);
 
     plan_box *box = mf_alloc(sizeof *box);
     if (!box) { mf_view_free(&view); return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"); }
     memset(box, 0, sizeof *box);
     mf_arena_init(&box->arena);
     mf_micro_plan *plan = &box->plan;
-    plan->milli_before = plan->milli_after = before;
 
     size_t limit = protected_from(&view, options->keep_recent);
     size_t candidates = 0;
@@ -170,12 +168,21 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     plan->edits = candidates ? mf_arena_alloc(&box->arena, candidates * sizeof(mf_micro_edit)) : NULL;
     if (candidates && !plan->edits) goto nomem;
 
-    uint64_t after = before;
-    for (size_t m = 0; m < limit; m++) {
+    /* One pass: the estimate of everything, and each cleared result's size and cost. */
+    const uint32_t message_milli = mf_profile_get(options->profile)->message_milli;
+    uint64_t before = mf_estimate_request_extras(doc, options->profile), saved = 0;
+    for (size_t m = 0; m < view.count; m++) {
         const mf_msg *msg = &view.msgs[m];
+        before += message_milli;
         for (size_t p = 0; p < msg->count; p++) {
             const mf_part *part = &msg->parts[p];
-            if (part->kind != MF_PART_TOOL_RESULT || mf_result_is_truncated(part->content)) continue;
+            if (part->kind != MF_PART_TOOL_RESULT) { before += mf_estimate_part(part, options->profile); continue; }
+            uint64_t old_cost;
+            size_t failures = mf_alloc_failures();
+            size_t chars = mf_measure_tool_result(part->content, options->profile, &old_cost);
+            if (mf_alloc_failures() != failures) goto nomem; /* the count would be wrong */
+            before += old_cost;
+            if (m >= limit || mf_result_is_truncated(part->content)) continue;
             const char *name = part->name && part->name_len ? part->name : "unknown";
             size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
             if (excluded(options, name, name_len)) continue;
@@ -183,21 +190,20 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             e->message = m;
             e->part = part->index;
             e->target = part->target;
-            size_t failures = mf_alloc_failures();
-            e->chars = mf_tool_result_chars(part->content);
-            if (mf_alloc_failures() != failures) goto nomem; /* the count would be wrong */
+            e->chars = chars;
             e->tool_name = mf_arena_strdup(&box->arena, name, name_len);
             e->tool_name_len = name_len;
             e->replacement = make_marker(&box->arena, name, name_len, e->chars, &e->replacement_len);
             if (!e->tool_name || !e->replacement) goto nomem;
-            uint64_t old_cost = mf_estimate_tool_result_content(part->content, options->profile);
             uint64_t new_cost = mf_estimate_text(e->replacement, e->replacement_len, options->profile);
             if (new_cost >= old_cost) continue; /* as short as its marker already: keep it */
             plan->count++;
             plan->chars_cleared += e->chars;
-            after = after - old_cost + new_cost;
+            saved += old_cost - new_cost;
         }
     }
+    plan->milli_before = before;
+    uint64_t after = before - saved;
     plan->milli_after = after;
     uint64_t tokens_before = mf_ceil_tokens(before), tokens_after = mf_ceil_tokens(after);
     bool below_trigger = options->trigger && tokens_before <= options->trigger;

@@ -37,14 +37,16 @@ mf_char_class mf_classify(uint32_t cp)
     return is_cjk(cp) ? MF_CLASS_CJK : MF_CLASS_OTHER;
 }
 
-/* Class of every ASCII byte, built once from mf_classify so the two cannot disagree. */
-static uint8_t ascii_class[128];
-static bool ascii_ready;
+/* The class of every BMP code point, filled from mf_classify at first use (so the two
+ * cannot disagree, and the 64 KB cost nothing in the .wasm file). A lookup replaces the
+ * chain of range checks on the hot path. */
+static uint8_t bmp_class[65536];
+static bool bmp_ready;
 
-static void init_ascii(void)
+static void init_table(void)
 {
-    for (uint32_t c = 0; c < 128; c++) ascii_class[c] = (uint8_t)mf_classify(c);
-    ascii_ready = true;
+    for (uint32_t c = 0; c < 65536; c++) bmp_class[c] = (uint8_t)mf_classify(c);
+    bmp_ready = true;
 }
 
 #ifdef __wasm_simd128__
@@ -90,35 +92,70 @@ static size_t count_ascii_simd(const unsigned char *p, size_t len, uint64_t coun
 }
 #endif
 
+/* Four class counters packed in one 64-bit register, 16 bits each: a run of one class
+ * then costs an add, not a load-add-store chain through memory. */
+#define PACKED_LIMIT 32768u
+static void unpack(uint64_t *acc, uint64_t counts[])
+{
+    for (int k = 0; k < MF_CLASS_COUNT; k++) counts[k] += (*acc >> (16 * k)) & 0xFFFF;
+    *acc = 0;
+}
+
+#define ONE(cls) (1ull << (16 * (cls)))
+
+/* Counts from p[i] until `stop` (a sequence that starts before it is finished), decoding
+ * UTF-8 inline. Invalid bytes count as one "other" each, exactly as mf_utf8_decode says. */
+static size_t count_scalar(const unsigned char *p, size_t i, size_t stop, size_t len, uint64_t counts[])
+{
+    uint64_t acc = 0;
+    unsigned run = 0;
+    while (i < stop) {
+        if (++run == PACKED_LIMIT) { unpack(&acc, counts); run = 0; }
+        unsigned b = p[i];
+        if (b < 0x80) { acc += ONE(bmp_class[b]); i++; continue; }
+        if ((b & 0xF0) == 0xE0 && len - i >= 3) { /* CJK is all here */
+            unsigned b1 = p[i + 1], b2 = p[i + 2];
+            uint32_t cp = ((b & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+            if ((b1 & 0xC0) == 0x80 && (b2 & 0xC0) == 0x80 && cp >= 0x800 && (cp & 0xF800) != 0xD800) {
+                acc += ONE(bmp_class[cp]);
+                i += 3;
+                continue;
+            }
+        }
+        uint32_t cp;
+        size_t n = mf_utf8_decode(p + i, len - i, &cp);
+        acc += ONE(cp < 65536 ? bmp_class[cp] : mf_classify(cp));
+        i += n;
+    }
+    unpack(&acc, counts);
+    return i;
+}
+
 void mf_count_classes(const char *text, size_t len, uint64_t counts[MF_CLASS_COUNT])
 {
-    if (!ascii_ready) init_ascii();
+    if (!bmp_ready) init_table();
     const unsigned char *p = (const unsigned char *)text;
-    uint64_t local[MF_CLASS_COUNT] = {0, 0, 0, 0};
     size_t i = 0;
     while (i < len) {
 #ifdef __wasm_simd128__
-        if (len - i >= 16) {
-            size_t used = count_ascii_simd(p + i, len - i, local);
+        if (len - i >= 16 && p[i] < 0x80) {
+            size_t used = count_ascii_simd(p + i, len - i, counts);
             i += used;
-            if (i + 16 <= len && used) continue; /* more blocks to try after a flush */
+            if (used && len - i >= 16) continue; /* more blocks to try after a flush */
         }
-#endif
-        /* Scalar: ASCII by table, else decode one code point. Runs until the next
-         * 16-byte-aligned chance for the SIMD path or the end. */
+        /* Scalar for a while, then the SIMD path gets another chance. */
+        size_t stop = len - i > 256 ? i + 256 : len;
+#else
         size_t stop = len;
-#ifdef __wasm_simd128__
-        if (len - i > 64) stop = i + 64;
 #endif
-        while (i < stop) {
-            unsigned char c = p[i];
-            if (c < 0x80) { local[ascii_class[c]]++; i++; continue; }
-            uint32_t cp;
-            size_t n = mf_utf8_decode(p + i, len - i, &cp);
-            /* An invalid byte decodes as U+FFFD, which classifies as "other". */
-            local[mf_classify(cp)]++;
-            i += n;
-        }
+        i = count_scalar(p, i, stop, len, counts);
     }
-    for (int k = 0; k < MF_CLASS_COUNT; k++) counts[k] += local[k];
+}
+
+size_t mf_count_code_points(const char *text, size_t len)
+{
+    /* The class counter already walks code points at full speed: their sum is the count. */
+    uint64_t counts[MF_CLASS_COUNT] = {0, 0, 0, 0};
+    if (text && len) mf_count_classes(text, len, counts);
+    return (size_t)(counts[0] + counts[1] + counts[2] + counts[3]);
 }

@@ -1,0 +1,193 @@
+/* helpers.c — see helpers.h. apply_plan uses cJSON directly: the tests edit JSON the way
+ * the wrapper edits the caller's objects, independently of midfold's own tree. */
+#include "helpers.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cJSON.h"
+
+mf_doc *parse(const char *json)
+{
+    mf_doc *doc = NULL;
+    if (mf_doc_parse_json(json, strlen(json), &doc, NULL) != MF_OK) return NULL;
+    return doc;
+}
+
+char *transcript_of(const char *json, mf_format format)
+{
+    mf_doc *doc = parse(json);
+    char *out = NULL;
+    size_t len = 0;
+    if (doc && mf_doc_serialize(doc, format, &out, &len, NULL) != MF_OK) out = NULL;
+    mf_doc_free(doc);
+    return out;
+}
+
+uint64_t estimate_of(const char *json, mf_format format)
+{
+    mf_doc *doc = parse(json);
+    uint64_t milli = UINT64_MAX;
+    if (doc && mf_doc_estimate(doc, format, MF_PROFILE_BAREAGENT, &milli, NULL) != MF_OK) milli = UINT64_MAX;
+    mf_doc_free(doc);
+    return milli;
+}
+
+mf_micro_plan *plan_of(const char *json, mf_format format, uint32_t keep_recent)
+{
+    mf_doc *doc = parse(json);
+    mf_micro_options options;
+    mf_micro_options_init(&options);
+    options.keep_recent = keep_recent;
+    mf_micro_plan *plan = NULL;
+    if (doc && mf_doc_micro_plan(doc, format, &options, &plan, NULL) != MF_OK) plan = NULL;
+    mf_doc_free(doc);
+    return plan;
+}
+
+static cJSON *text_of(const mf_micro_edit *e)
+{
+    char *s = cJSON_malloc(e->replacement_len + 1);
+    if (!s) return NULL;
+    memcpy(s, e->replacement, e->replacement_len);
+    s[e->replacement_len] = 0;
+    cJSON *text = cJSON_CreateString(s);
+    cJSON_free(s);
+    return text;
+}
+
+static cJSON *output_of(const mf_micro_edit *e, const char *type)
+{
+    cJSON *output = cJSON_CreateObject();
+    cJSON *value = text_of(e);
+    if (!output || !value || !cJSON_AddStringToObject(output, "type", type)) {
+        cJSON_Delete(output);
+        cJSON_Delete(value);
+        return NULL;
+    }
+    cJSON_AddItemToObject(output, "value", value);
+    return output;
+}
+
+/* The member `key` of an object; the last one when the key repeats, as JSON.parse keeps
+ * (and as midfold reads). */
+cJSON *json_member(const cJSON *obj, const char *key)
+{
+    cJSON *found = NULL;
+    if (!cJSON_IsObject(obj)) return NULL;
+    for (cJSON *c = obj->child; c; c = c->next)
+        if (c->string && strcmp(c->string, key) == 0) found = c;
+    return found;
+}
+
+/* Puts `value` in place of obj's member `key` (which must exist). */
+static int replace_member(cJSON *obj, const char *key, cJSON *value)
+{
+    cJSON *old = json_member(obj, key);
+    size_t n = strlen(key) + 1;
+    if (!value) return 0;
+    if (!old || !(value->string = cJSON_malloc(n))) { cJSON_Delete(value); return 0; }
+    memcpy(value->string, key, n);
+    return cJSON_ReplaceItemViaPointer(obj, old, value);
+}
+
+static int apply_edit(cJSON *messages, const mf_micro_edit *e)
+{
+    cJSON *msg = cJSON_GetArrayItem(messages, (int)e->message);
+    if (!cJSON_IsObject(msg)) return 0;
+    if (e->target == MF_EDIT_MESSAGE_CONTENT) return replace_member(msg, "content", text_of(e));
+    cJSON *part = cJSON_GetArrayItem(json_member(msg, "content"), (int)e->part);
+    if (!cJSON_IsObject(part)) return 0;
+    const char *key = e->target == MF_EDIT_BLOCK_CONTENT ? "content"
+                    : e->target == MF_EDIT_PART_RESULT ? "result" : "output";
+    cJSON *value = e->target == MF_EDIT_PART_OUTPUT ? output_of(e, "text")
+                 : e->target == MF_EDIT_PART_OUTPUT_ERROR ? output_of(e, "error-text") : text_of(e);
+    return replace_member(part, key, value);
+}
+
+char *apply_plan(const char *json, const mf_micro_plan *plan)
+{
+    cJSON *root = cJSON_Parse(json);
+    if (!root) return NULL;
+    cJSON *messages = cJSON_IsArray(root) ? root : json_member(root, "messages");
+    int ok = cJSON_IsArray(messages);
+    for (size_t i = 0; ok && i < plan->count; i++) ok = apply_edit(messages, &plan->edits[i]);
+    char *out = ok ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    return out;
+}
+
+void free_json(char *json) { cJSON_free(json); }
+
+/* ---- the tree encoding ---- */
+
+static void put(enc *e, const void *p, size_t n)
+{
+    if (e->failed) return;
+    if (e->len + n > e->cap) {
+        size_t cap = e->cap ? e->cap * 2 : 256;
+        while (cap < e->len + n) cap *= 2;
+        unsigned char *d = realloc(e->data, cap);
+        if (!d) { e->failed = 1; return; }
+        e->data = d;
+        e->cap = cap;
+    }
+    memcpy(e->data + e->len, p, n);
+    e->len += n;
+}
+
+void enc_u8(enc *e, unsigned v) { unsigned char b = (unsigned char)v; put(e, &b, 1); }
+
+void enc_u32(enc *e, uint32_t v)
+{
+    unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+    put(e, b, 4);
+}
+
+static void put_bytes(enc *e, const char *s, size_t n) { enc_u32(e, (uint32_t)n); put(e, s, n); }
+
+static void put_value(enc *e, const cJSON *v)
+{
+    if (cJSON_IsNull(v)) enc_u8(e, 0);
+    else if (cJSON_IsFalse(v)) enc_u8(e, 1);
+    else if (cJSON_IsTrue(v)) enc_u8(e, 2);
+    else if (cJSON_IsNumber(v)) {
+        char text[32];
+        int n = snprintf(text, sizeof text, "%.17g", v->valuedouble);
+        enc_u8(e, 3);
+        put_bytes(e, text, (size_t)n);
+    } else if (cJSON_IsString(v)) {
+        enc_u8(e, 4);
+        put_bytes(e, v->valuestring, strlen(v->valuestring));
+    } else {
+        uint32_t count = 0;
+        for (const cJSON *c = v->child; c; c = c->next) count++;
+        enc_u8(e, cJSON_IsArray(v) ? 5 : 6);
+        enc_u32(e, count);
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (cJSON_IsObject(v)) put_bytes(e, c->string, strlen(c->string));
+            put_value(e, c);
+        }
+    }
+}
+
+enc tree_encode_json(const char *json)
+{
+    enc e = {NULL, 0, 0, 0};
+    cJSON *root = cJSON_Parse(json);
+    if (!root) { e.failed = 1; return e; }
+    put_value(&e, root);
+    cJSON_Delete(root);
+    return e;
+}
+
+uint64_t fp_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+uint64_t fp_u64(uint64_t h, uint64_t v) { return fp_bytes(h, &v, sizeof v); }

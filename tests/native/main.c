@@ -1,0 +1,25 @@
+/* main.c — runs every native test file with midfold on the counting allocator, then
+ * checks that the whole run left nothing allocated. */
+#include <stdio.h>
+
+#include "check.h"
+#include "failing_alloc.h"
+#include "suites.h"
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0); /* failures interleave with sanitizer reports */
+    fa_install();
+    test_utf8();
+    test_estimate();
+    test_parse();
+    test_format();
+    test_serialize();
+    test_micro();
+    test_validate();
+    test_mutations();
+    test_alloc_failure();
+    test_known_bugs();
+    CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
+    return check_summary();
+}

@@ -1,0 +1,16 @@
+/* suites.h — the test files, one idea each; main.c runs them in this order. */
+#ifndef MIDFOLD_SUITES_H
+#define MIDFOLD_SUITES_H
+
+void test_utf8(void);          /* test_utf8.c: code points and strict UTF-8 */
+void test_estimate(void);      /* test_estimate.c: the reference weights, text and structures */
+void test_parse(void);         /* test_parse.c: JSON text and the binary tree encoding */
+void test_format(void);        /* test_format.c: detection and the static names */
+void test_serialize(void);     /* test_serialize.c: the transcript */
+void test_micro(void);         /* test_micro.c: micro-compaction plans */
+void test_validate(void);      /* test_validate.c: provider rules */
+void test_mutations(void);     /* test_mutations.c: random shapes, every operation, the invariants */
+void test_alloc_failure(void); /* test_alloc_failure.c: every allocation failing in turn */
+void test_known_bugs(void);    /* test_known_bugs.c: facts that do not hold yet (-DMIDFOLD_KNOWN_BUGS) */
+
+#endif

@@ -1,0 +1,296 @@
+/* test_micro.c — micro-compaction plans: old tool results become "[truncated: NAME result,
+ * N chars]" (N in code points), the last keep_recent result turns stay whole, excluded
+ * tools and already-truncated results are left alone, clear_at_least and trigger can stop
+ * the plan, and applying a plan then planning again gives nothing more to do. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "fixtures.h"
+#include "helpers.h"
+#include "midfold.h"
+#include "suites.h"
+
+static mf_micro_plan *plan_with(const char *json, const mf_micro_options *options, mf_status *status)
+{
+    mf_doc *doc = parse(json);
+    mf_micro_plan *plan = NULL;
+    mf_status st = doc ? mf_doc_micro_plan(doc, MF_FORMAT_AUTO, options, &plan, NULL) : MF_ERR_PARSE;
+    if (status) *status = st;
+    mf_doc_free(doc);
+    return plan;
+}
+
+static int edit_is(const mf_micro_plan *plan, size_t i, size_t message, size_t part, mf_edit_target target,
+                   const char *name, size_t chars)
+{
+    if (!plan || i >= plan->count) return 0;
+    const mf_micro_edit *e = &plan->edits[i];
+    char marker[128];
+    snprintf(marker, sizeof marker, "[truncated: %s result, %zu chars]", name, chars);
+    return e->message == message && (target == MF_EDIT_MESSAGE_CONTENT || e->part == part) && e->target == target &&
+           e->tool_name_len == strlen(name) && memcmp(e->tool_name, name, e->tool_name_len) == 0 && e->chars == chars &&
+           e->replacement_len == strlen(marker) && memcmp(e->replacement, marker, e->replacement_len) == 0;
+}
+
+static void seed_semantics(void)
+{
+    mf_micro_plan *p = plan_of(FX_SESSION_ANTHROPIC, MF_FORMAT_AUTO, 3);
+    CHECK("keep_recent 3 keeps the last three result turns (messages 6, 8, 10) and clears two results",
+          p && p->count == 2);
+    CHECK("message 2's ls -la output becomes \"[truncated: bash result, 433 chars]\" in its tool_result block",
+          edit_is(p, 0, 2, 0, MF_EDIT_BLOCK_CONTENT, "bash", 433));
+    CHECK("message 4's git diff becomes \"[truncated: bash result, 474 chars]\"",
+          edit_is(p, 1, 4, 0, MF_EDIT_BLOCK_CONTENT, "bash", 474));
+    CHECK("chars_cleared is the sum of the edits' chars", p && p->chars_cleared == 433 + 474);
+    CHECK_EQ_U64("milli_before is the session's estimate", p ? p->milli_before : 0, 788750);
+    CHECK_EQ_U64("milli_after is the estimate with both markers in place", p ? p->milli_after : 0, 549000);
+    CHECK("the plan was not skipped", p && !p->skipped);
+    mf_micro_plan_free(p);
+
+    p = plan_of(FX_SESSION_OPENAI, MF_FORMAT_AUTO, 3);
+    CHECK("in OpenAI form the same two results are cleared, as whole tool messages 2 and 4",
+          p && p->count == 2 && edit_is(p, 0, 2, 0, MF_EDIT_MESSAGE_CONTENT, "bash", 433) &&
+              edit_is(p, 1, 4, 0, MF_EDIT_MESSAGE_CONTENT, "bash", 474));
+    CHECK_EQ_U64("... and its milli_after is the OpenAI estimate with the markers", p ? p->milli_after : 0, 583000);
+    mf_micro_plan_free(p);
+
+    p = plan_of(FX_SESSION_AISDK, MF_FORMAT_AUTO, 3);
+    CHECK("in AI SDK form the same two results are cleared, as text outputs",
+          p && p->count == 2 && edit_is(p, 0, 2, 0, MF_EDIT_PART_OUTPUT, "bash", 433) &&
+              edit_is(p, 1, 4, 0, MF_EDIT_PART_OUTPUT, "bash", 474));
+    CHECK_EQ_U64("... and its milli_after is the AI SDK estimate with the markers", p ? p->milli_after : 0, 539250);
+    mf_micro_plan_free(p);
+
+    p = plan_with(FX_SESSION_ANTHROPIC, NULL, NULL);
+    CHECK("NULL options mean the defaults (keep_recent 3)", p && p->count == 2);
+    mf_micro_plan_free(p);
+}
+
+static void keep_recent(void)
+{
+    mf_micro_plan *p = plan_of(FX_SESSION_ANTHROPIC, MF_FORMAT_AUTO, 1);
+    CHECK("keep_recent 1 clears five results, both parallel results of message 6 among them",
+          p && p->count == 5 && edit_is(p, 2, 6, 0, MF_EDIT_BLOCK_CONTENT, "bash", 567) &&
+              edit_is(p, 3, 6, 1, MF_EDIT_BLOCK_CONTENT, "grep", 278));
+    CHECK("a result given as text blocks counts the code points of its text",
+          edit_is(p, 4, 8, 0, MF_EDIT_BLOCK_CONTENT, "read_file", 244));
+    CHECK_EQ_U64("keep_recent 1: milli_after", p ? p->milli_after : 0, 257750);
+    mf_micro_plan_free(p);
+
+    p = plan_of(FX_SESSION_OPENAI, MF_FORMAT_AUTO, 1);
+    CHECK("in OpenAI form the two tool messages answering one set of parallel calls are one turn",
+          p && p->count == 5 && edit_is(p, 2, 6, 0, MF_EDIT_MESSAGE_CONTENT, "bash", 567) &&
+              edit_is(p, 3, 7, 0, MF_EDIT_MESSAGE_CONTENT, "grep", 278) &&
+              edit_is(p, 4, 9, 0, MF_EDIT_MESSAGE_CONTENT, "read_file", 244));
+    mf_micro_plan_free(p);
+
+    p = plan_of(FX_SESSION_AISDK, MF_FORMAT_AUTO, 0);
+    CHECK("keep_recent 0 clears every result, the JSON test report too (counted as its JSON text)",
+          p && p->count == 6 && edit_is(p, 5, 10, 0, MF_EDIT_PART_OUTPUT, "run_tests", 83));
+    CHECK_EQ_U64("keep_recent 0 (AI SDK): milli_after", p ? p->milli_after : 0, 242000);
+    mf_micro_plan_free(p);
+
+    p = plan_of(FX_SESSION_ANTHROPIC, MF_FORMAT_AUTO, 5);
+    CHECK("keep_recent equal to the number of result turns clears nothing", p && p->count == 0 && !p->skipped);
+    CHECK("an empty plan has milli_after equal to milli_before", p && p->milli_after == p->milli_before);
+    mf_micro_plan_free(p);
+    p = plan_of(FX_SESSION_ANTHROPIC, MF_FORMAT_AUTO, 1000);
+    CHECK("keep_recent beyond the number of result turns clears nothing", p && p->count == 0);
+    mf_micro_plan_free(p);
+
+    p = plan_of(FX_CHINESE_ANTHROPIC, MF_FORMAT_AUTO, 0);
+    CHECK("a result with Chinese counts code points, not bytes (75, not 89)",
+          p && p->count == 1 && edit_is(p, 0, 2, 0, MF_EDIT_BLOCK_CONTENT, "read_file", 75));
+    mf_micro_plan_free(p);
+}
+
+static void options(void)
+{
+    mf_micro_options o;
+    mf_micro_options_init(&o);
+    CHECK("the default options are keep_recent 3, nothing excluded, no minimum, no trigger, reference profile",
+          o.keep_recent == 3 && o.exclude_count == 0 && o.exclude_tools == NULL && o.clear_at_least == 0 &&
+              o.trigger == 0 && o.profile == MF_PROFILE_BAREAGENT);
+
+    const char *const bash[] = {"bash"};
+    o.keep_recent = 0;
+    o.exclude_tools = bash;
+    o.exclude_count = 1;
+    mf_micro_plan *p = plan_with(FX_SESSION_ANTHROPIC, &o, NULL);
+    CHECK("an excluded tool's results are never cleared",
+          p && p->count == 3 && edit_is(p, 0, 6, 1, MF_EDIT_BLOCK_CONTENT, "grep", 278) &&
+              edit_is(p, 1, 8, 0, MF_EDIT_BLOCK_CONTENT, "read_file", 244) &&
+              edit_is(p, 2, 10, 0, MF_EDIT_BLOCK_CONTENT, "run_tests", 83));
+    CHECK_EQ_U64("... and milli_after counts only the cleared ones", p ? p->milli_after : 0, 645500);
+    mf_micro_plan_free(p);
+
+    mf_micro_options_init(&o);
+    o.clear_at_least = 240; /* the plan frees 789 - 549 = 240 tokens */
+    p = plan_with(FX_SESSION_ANTHROPIC, &o, NULL);
+    CHECK("clear_at_least equal to what the plan frees lets it through", p && p->count == 2 && !p->skipped);
+    mf_micro_plan_free(p);
+    o.clear_at_least = 241;
+    p = plan_with(FX_SESSION_ANTHROPIC, &o, NULL);
+    CHECK("clear_at_least one token above what the plan frees stops it: no edits, skipped",
+          p && p->count == 0 && p->skipped == 1 && p->chars_cleared == 0);
+    CHECK("a skipped plan reports milli_after equal to milli_before", p && p->milli_after == p->milli_before);
+    mf_micro_plan_free(p);
+
+    mf_micro_options_init(&o);
+    o.trigger = 789; /* the session is 789 tokens */
+    p = plan_with(FX_SESSION_ANTHROPIC, &o, NULL);
+    CHECK("a trigger equal to the estimate stops the plan (at or below: nothing to do)",
+          p && p->count == 0 && p->skipped == 1);
+    mf_micro_plan_free(p);
+    o.trigger = 788;
+    p = plan_with(FX_SESSION_ANTHROPIC, &o, NULL);
+    CHECK("a trigger one token below the estimate lets it through", p && p->count == 2 && !p->skipped);
+    mf_micro_plan_free(p);
+
+    mf_status st;
+    mf_micro_options_init(&o);
+    o.exclude_count = 2;
+    p = plan_with(FX_SESSION_ANTHROPIC, &o, &st);
+    CHECK("exclude_count without exclude_tools is an invalid argument", st == MF_ERR_INVALID_ARG && p == NULL);
+    mf_micro_options_init(&o);
+    o.profile = (mf_profile)9;
+    p = plan_with(FX_SESSION_ANTHROPIC, &o, &st);
+    CHECK("an unknown profile is an invalid argument", st == MF_ERR_INVALID_ARG && p == NULL);
+    p = plan_with("{\"model\": \"gpt-4o\"}", NULL, &st);
+    CHECK("a value that is no conversation is MF_ERR_SHAPE", st == MF_ERR_SHAPE && p == NULL);
+    mf_doc *doc = parse(FX_SEED_ANTHROPIC);
+    CHECK("a NULL output pointer is an invalid argument",
+          mf_doc_micro_plan(doc, MF_FORMAT_AUTO, NULL, NULL, NULL) == MF_ERR_INVALID_ARG);
+    mf_doc_free(doc);
+    mf_micro_plan_free(NULL); /* documented as fine */
+}
+
+static void odd_results(void)
+{
+    mf_micro_plan *p = plan_of(
+        "[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"toolu_gone\", "
+        "\"content\": \"Deleted 214 files from build/ and cache/.\"}]}]", MF_FORMAT_AUTO, 0);
+    CHECK("a result whose call is missing is named \"unknown\" in its marker",
+          p && p->count == 1 && edit_is(p, 0, 0, 0, MF_EDIT_BLOCK_CONTENT, "unknown", 41));
+    mf_micro_plan_free(p);
+
+    p = plan_of("[{\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"t1\", \"name\": \"pwd\", \"input\": {}}]},"
+                " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t1\", \"content\": \"/home/dev\"}]}]",
+                MF_FORMAT_AUTO, 0);
+    CHECK("a result cheaper than its marker is left alone (clearing it would free nothing)", p && p->count == 0);
+    mf_micro_plan_free(p);
+
+    p = plan_of("[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t9\", \"content\": "
+                "[{\"type\": \"text\", \"text\": \"Screenshot of the login page:\"}, {\"type\": \"image\", \"source\": "
+                "{\"type\": \"base64\", \"media_type\": \"image/png\", \"data\": \"iVBORw0KGgo=\"}}]}]}]",
+                MF_FORMAT_AUTO, 0);
+    CHECK("an image inside a result counts as its marker \"[image]\" (29 + 7 chars)",
+          p && p->count == 1 && edit_is(p, 0, 0, 0, MF_EDIT_BLOCK_CONTENT, "unknown", 36));
+    CHECK_EQ_U64("... and clearing it frees the image's 1600 tokens",
+                 p ? p->milli_before - p->milli_after : 0, 1600000 + 7500 - 10250 /* the marker's own cost */);
+    mf_micro_plan_free(p);
+
+    p = plan_of("[{\"role\": \"assistant\", \"content\": [{\"type\": \"tool-call\", \"toolCallId\": \"c1\", \"toolName\": \"bash\", \"input\": {\"command\": \"pnpm build\"}}]},"
+                " {\"role\": \"tool\", \"content\": [{\"type\": \"tool-result\", \"toolCallId\": \"c1\", \"toolName\": \"bash\", "
+                "\"output\": {\"type\": \"error-text\", \"value\": \"sh: 1: pnpm: not found\\nexit status 127\"}}]},"
+                " {\"role\": \"assistant\", \"content\": [{\"type\": \"tool-call\", \"toolCallId\": \"c2\", \"toolName\": \"bash\", \"input\": {\"command\": \"npm run build\"}}]},"
+                " {\"role\": \"tool\", \"content\": [{\"type\": \"tool-result\", \"toolCallId\": \"c2\", \"toolName\": \"bash\", "
+                "\"result\": \"> app@1.0.0 build\\n> vite build\\n\\nbuilt in 2.31s\"}]}]",
+                MF_FORMAT_AUTO, 0);
+    CHECK("an AI SDK error output is replaced as an error-text output",
+          p && p->count == 2 && edit_is(p, 0, 1, 0, MF_EDIT_PART_OUTPUT_ERROR, "bash", 38));
+    CHECK("an AI SDK v4 result is replaced in its \"result\" field",
+          edit_is(p, 1, 3, 0, MF_EDIT_PART_RESULT, "bash", 46));
+    mf_micro_plan_free(p);
+
+    p = plan_of("[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t1\", "
+                "\"content\": \"[truncated: bash result, 5120 chars]\"}]},"
+                " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t2\", "
+                "\"content\": [{\"type\": \"text\", \"text\": \"[truncated: read_file result, 880 chars]\"}]}]}]",
+                MF_FORMAT_AUTO, 0);
+    CHECK("results already starting with \"[truncated:\" (string or first text block) are left alone",
+          p && p->count == 0 && !p->skipped);
+    mf_micro_plan_free(p);
+}
+
+/* Applies the plan the way the wrapper does, then checks what must hold of the result. */
+static void apply_and_replan(const char *name, const char *json, uint32_t keep)
+{
+    char fact[200];
+    mf_micro_plan *p = plan_of(json, MF_FORMAT_AUTO, keep);
+    snprintf(fact, sizeof fact, "%s, keep_recent %u: milli_after <= milli_before", name, keep);
+    CHECK(fact, p && p->milli_after <= p->milli_before);
+    char *applied = p ? apply_plan(json, p) : NULL;
+    snprintf(fact, sizeof fact, "%s, keep_recent %u: every edit points at a tool result it can replace", name, keep);
+    CHECK(fact, applied != NULL);
+    if (!applied) { mf_micro_plan_free(p); return; }
+    snprintf(fact, sizeof fact, "%s, keep_recent %u: the applied conversation's estimate is milli_after", name, keep);
+    CHECK_EQ_U64(fact, estimate_of(applied, MF_FORMAT_AUTO), p->milli_after);
+    mf_micro_plan *again = plan_of(applied, MF_FORMAT_AUTO, keep);
+    snprintf(fact, sizeof fact, "%s, keep_recent %u: planning again on the applied conversation gives no edits", name, keep);
+    CHECK(fact, again && again->count == 0);
+    mf_micro_plan_free(again);
+    again = plan_of(applied, MF_FORMAT_AUTO, 0);
+    mf_micro_plan *all_of_them = plan_of(json, MF_FORMAT_AUTO, 0);
+    snprintf(fact, sizeof fact, "%s, keep_recent %u: a later keep_recent 0 plan clears only what is left", name, keep);
+    CHECK(fact, again && all_of_them && again->count + p->count == all_of_them->count);
+    mf_micro_plan_free(all_of_them);
+    mf_micro_plan_free(again);
+
+    /* The transcript shows each marker where the result was, under the right tool name. */
+    char *transcript = transcript_of(applied, MF_FORMAT_AUTO);
+    int all = transcript != NULL;
+    for (size_t i = 0; all && i < p->count; i++) {
+        char line[160];
+        snprintf(line, sizeof line, "[tool_result:%.*s] %.*s", (int)p->edits[i].tool_name_len, p->edits[i].tool_name,
+                 (int)p->edits[i].replacement_len, p->edits[i].replacement);
+        all = strstr(transcript, line) != NULL;
+    }
+    snprintf(fact, sizeof fact, "%s, keep_recent %u: the transcript shows each marker as the tool's result", name, keep);
+    CHECK(fact, all);
+    mf_free(transcript);
+    free_json(applied);
+    mf_micro_plan_free(p);
+}
+
+static void invariants(void)
+{
+    static const struct { const char *name, *json; } cases[] = {
+        {"the Anthropic session", FX_SESSION_ANTHROPIC},
+        {"the OpenAI session", FX_SESSION_OPENAI},
+        {"the AI SDK session", FX_SESSION_AISDK},
+        {"the Chinese conversation", FX_CHINESE_ANTHROPIC},
+        {"the seed", FX_SEED_ANTHROPIC},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (uint32_t keep = 0; keep <= 3; keep++) apply_and_replan(cases[c].name, cases[c].json, keep);
+
+    /* The three forms of one session are cleared alike. */
+    int alike = 1;
+    for (uint32_t keep = 0; keep <= 5; keep++) {
+        mf_micro_plan *a = plan_of(FX_SESSION_ANTHROPIC, MF_FORMAT_AUTO, keep);
+        mf_micro_plan *o = plan_of(FX_SESSION_OPENAI, MF_FORMAT_AUTO, keep);
+        mf_micro_plan *s = plan_of(FX_SESSION_AISDK, MF_FORMAT_AUTO, keep);
+        alike &= a && o && s && a->count == o->count && a->count == s->count && a->chars_cleared == o->chars_cleared &&
+                 a->chars_cleared == s->chars_cleared;
+        for (size_t i = 0; alike && i < a->count; i++)
+            alike &= a->edits[i].replacement_len == o->edits[i].replacement_len &&
+                     memcmp(a->edits[i].replacement, o->edits[i].replacement, a->edits[i].replacement_len) == 0 &&
+                     a->edits[i].replacement_len == s->edits[i].replacement_len &&
+                     memcmp(a->edits[i].replacement, s->edits[i].replacement, a->edits[i].replacement_len) == 0;
+        mf_micro_plan_free(a);
+        mf_micro_plan_free(o);
+        mf_micro_plan_free(s);
+    }
+    CHECK("for every keep_recent, the session's three forms get the same markers", alike);
+}
+
+void test_micro(void)
+{
+    seed_semantics();
+    keep_recent();
+    options();
+    odd_results();
+    invariants();
+}
