@@ -37,7 +37,8 @@ Options:
   --force             compact even below the threshold (like /compact)
   --instructions S    a focus for the summary
   --language L        auto | en | zh | another language code (default auto)
-  --summarizer S      digest (default, no model) | openai | anthropic
+  --summarizer S      digest | openai | anthropic (default: openai when a base URL
+                      is given, else digest: no model, no network)
   --base-url URL      the model endpoint (openai: …/v1; env MIDFOLD_BASE_URL)
   --model M           the model (env MIDFOLD_MODEL)
                       API key: env MIDFOLD_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY
@@ -83,7 +84,9 @@ async function readInput(file) {
 }
 
 function makeSummarizer(values) {
-  const kind = values.summarizer || 'digest';
+  // A model endpoint given by flag or environment means a model summarizer.
+  const endpoint = values['base-url'] || process.env.MIDFOLD_BASE_URL;
+  const kind = values.summarizer || (endpoint ? 'openai' : 'digest');
   if (kind === 'digest') return digestSummarizer();
   const model = values.model || process.env.MIDFOLD_MODEL;
   const baseURL = values['base-url'] || process.env.MIDFOLD_BASE_URL;

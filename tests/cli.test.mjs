@@ -1,0 +1,149 @@
+// The CLI (`midfold <command> FILE`): output, exit codes, stdin, and a model summarizer
+// reached over real HTTP on 127.0.0.1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { init, estimateTokens, serialize } from '../js/node.js';
+import { startMockLLM } from './helpers/mock-llm.mjs';
+
+const CLI = fileURLToPath(new URL('../js/cli.js', import.meta.url));
+const SESSION = fileURLToPath(new URL('./fixtures/coding-session.anthropic.json', import.meta.url));
+const OPENAI = fileURLToPath(new URL('./fixtures/coding-session.openai.json', import.meta.url));
+
+/** Runs the CLI; resolves {code, stdout, stderr}. Only loopback variables are passed on. */
+function run(args, { input, env = {} } = {}) {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH, ...env }, maxBuffer: 64 << 20,
+    }, (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
+  });
+}
+
+await init();
+const session = JSON.parse(await readFile(SESSION, 'utf8'));
+
+test('estimate prints the same whole number as estimateTokens', async () => {
+  const r = await run(['estimate', SESSION]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout.trim(), String(estimateTokens(session)));
+});
+
+test('estimate --json lists one figure per message', async () => {
+  const r = await run(['estimate', OPENAI, '--json']);
+  const out = JSON.parse(r.stdout);
+  const messages = JSON.parse(await readFile(OPENAI, 'utf8'));
+  assert.equal(out.format, 'openai');
+  assert.equal(out.messages.length, messages.length);
+  assert.deepEqual(out.messages, messages.map((m) => estimateTokens(m)));
+});
+
+test('serialize prints the transcript serialize() gives', async () => {
+  const r = await run(['serialize', SESSION]);
+  assert.equal(r.stdout, serialize(session) + '\n');
+});
+
+test('"-" reads the conversation from stdin, also as an object with messages', async () => {
+  const r = await run(['estimate', '-'], { input: JSON.stringify({ model: 'x', messages: session }) });
+  assert.equal(r.code, 0);
+  assert.equal(Number(r.stdout), estimateTokens({ model: 'x', messages: session }));
+});
+
+test('micro -o writes the micro-compacted conversation and reports what it cleared', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'midfold-cli-'));
+  try {
+    const out = join(dir, 'out.json');
+    const r = await run(['micro', SESSION, '--keep-recent', '1', '-o', out]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^micro-compaction: cleared \d+ tool results/);
+    const written = JSON.parse(await readFile(out, 'utf8'));
+    assert.equal(written.length, session.length);
+    assert.ok(JSON.stringify(written).includes('[truncated: '));
+    assert.ok(estimateTokens(written) < estimateTokens(session));
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('compact --force without a model folds the middle with the offline digest', async () => {
+  const r = await run(['compact', SESSION, '--force', '--keep-tail', '0', '--json']);
+  assert.equal(r.code, 0);
+  const { report, messages } = JSON.parse(r.stdout);
+  assert.equal(report.compacted, true);
+  assert.match(messages[0].content, /^\[Context Compressed\]\nDigest of \d+ earlier messages/);
+  assert.deepEqual(messages.at(-1), session.at(-1));
+});
+
+test('compact with a base URL in the environment asks that model over HTTP', async () => {
+  const llm = await startMockLLM();
+  try {
+    llm.respondWith({ text: 'The date helper broke with date-fns-tz 3; fixed by renaming the import.' });
+    const r = await run(['compact', SESSION, '--force', '--keep-tail', '0', '--model', 'summarizer-1'], {
+      env: { MIDFOLD_BASE_URL: `${llm.url}/v1`, MIDFOLD_API_KEY: 'test-key' },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /fixed by renaming the import/);
+    assert.equal(llm.requests.length, 1);
+    assert.equal(llm.requests[0].path, '/v1/chat/completions');
+    assert.equal(llm.requests[0].body.model, 'summarizer-1');
+    assert.equal(llm.requests[0].headers.authorization, 'Bearer test-key');
+  } finally {
+    await llm.close();
+  }
+});
+
+test('compact --force exits 1 and says why when the model fails; the input file is untouched', async () => {
+  const llm = await startMockLLM();
+  try {
+    llm.respondWith({ status: 500 });
+    const before = await readFile(SESSION, 'utf8');
+    const r = await run(['compact', SESSION, '--force', '--keep-tail', '0', '--summarizer', 'openai', '--base-url', `${llm.url}/v1`, '--model', 'm']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /compaction: not done \(summarizer-error\)/);
+    assert.match(r.stderr, /HTTP 500/);
+    assert.equal(await readFile(SESSION, 'utf8'), before);
+  } finally {
+    await llm.close();
+  }
+});
+
+test('validate exits 0 on a valid conversation and 1, listing problems, on a broken one', async () => {
+  assert.equal((await run(['validate', SESSION])).code, 0);
+  const dir = await mkdtemp(join(tmpdir(), 'midfold-cli-'));
+  try {
+    const broken = join(dir, 'broken.json');
+    await writeFile(broken, JSON.stringify(session.slice(0, 2).concat(session.slice(3))));
+    const r = await run(['validate', broken]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /message \d+, part \d+: (call-without-result|result-without-call)/);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('bad input exits 2 with one line naming the problem', async () => {
+  for (const [args, input, pattern] of [
+    [['estimate', '-'], '[{"role": "user",', /^midfold: stdin is not valid JSON/],
+    [['estimate', '-'], '{"hello": 1}', /^midfold: expected a JSON array of messages or an object with "messages"/],
+    [['estimate', '/nonexistent/conversation.json'], undefined, /^midfold: cannot read \/nonexistent\/conversation.json: ENOENT/],
+    [['frobnicate', SESSION], undefined, /^midfold: unknown command "frobnicate"/],
+    [['micro', SESSION, '--keep-recent', 'three'], undefined, /^midfold: --keep-recent must be a whole number/],
+    [['estimate', SESSION, '--profile', 'nope'], undefined, /^midfold: invalid-option: unknown profile "nope"/],
+    [['estimate'], undefined, /^midfold: estimate needs a FILE/],
+  ]) {
+    const r = await run(args, { input });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, pattern);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+});
+
+test('--help documents every command', async () => {
+  const r = await run(['--help']);
+  assert.equal(r.code, 0);
+  for (const c of ['estimate', 'serialize', 'micro', 'compact', 'validate']) assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'));
+});
