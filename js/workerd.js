@@ -1,0 +1,42 @@
+/**
+ * workerd.js — midfold's entry for Cloudflare Workers and workerd (the `workerd` export
+ * condition). workerd compiles no wasm from bytes at run time and has no
+ * import.meta.url, so the module is imported the workerd way: the import below gives a
+ * WebAssembly.Module, compiled when the worker is loaded, which init() instantiates.
+ *
+ * A bundler that understands .wasm imports (wrangler, workerd's own config) resolves
+ * the import below to a WebAssembly.Module; with raw workerd, list `wasm/midfold.wasm`
+ * as a `wasm` module next to the js files (see web-demo/edge/config.capnp).
+ */
+import wasmModule from '../wasm/midfold.wasm';
+import { MidfoldError } from './errors.js';
+import { initWith } from './core.js';
+
+export * from './core.js';
+
+async function resolveSource(source) {
+  if (source === undefined) return wasmModule;
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof URL || typeof source === 'string') return fetch(source);
+  return source;
+}
+
+/**
+ * Loads the wasm module; call once and await before any other function (later calls
+ * return at once). By default the bundled module (imported as a WebAssembly.Module) is
+ * used. A WebAssembly.Module may be given instead, e.g. from
+ * `import wasm from 'midfold/midfold.wasm'`; bytes, a Response or a URL only work where
+ * the runtime allows compiling wasm at run time, which Cloudflare Workers do not.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function init(source) {
+  return initWith(source, resolveSource).catch((e) => {
+    if (source === undefined || source instanceof WebAssembly.Module || !(e instanceof MidfoldError) || e.code !== 'init-failed') throw e;
+    throw new MidfoldError('init-failed',
+      `${e.message} (workerd does not compile wasm from bytes at run time: call init() with no argument, or pass the WebAssembly.Module of \`import wasm from 'midfold/midfold.wasm'\`)`,
+      { cause: e });
+  });
+}
+export { Compactor, digestSummarizer } from './compactor.js';
+export { openAISummarizer, anthropicSummarizer, SummarizerError } from './summarizers.js';

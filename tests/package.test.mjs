@@ -1,0 +1,208 @@
+// The npm package as users get it: `npm pack`, install the tarball into a fresh project (offline: midfold
+// has no runtime dependencies), use it from an ES module and from CommonJS, and type-check TypeScript
+// against index.d.ts with the repository's pinned typescript.
+
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { init, estimateTokens, serialize } from '../js/node.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+let tmp;
+let app;
+let packed; // npm pack --json's record of the tarball
+
+// The conversation both module systems estimate (OpenAI format, one tool call).
+const CONVERSATION = [
+  { role: 'system', content: 'You are a coding agent.' },
+  { role: 'user', content: 'Please read the config file' },
+  {
+    role: 'assistant', content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"file_path":"config.toml"}' } }],
+  },
+  { role: 'tool', tool_call_id: 'call_1', content: '1: [provider]\n2: name = "anthropic"\n' },
+  { role: 'user', content: '设置里的提供商是哪一个?' },
+];
+
+async function node(file, cwd) {
+  const { stdout } = await run(process.execPath, [file], { cwd, timeout: 60000 });
+  return JSON.parse(stdout);
+}
+
+before(async () => {
+  assert.ok(existsSync(path.join(ROOT, 'wasm/midfold.wasm')), 'wasm/midfold.wasm is missing: run `make wasm` first');
+  await init();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'midfold-pack-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, timeout: 120000 });
+  [packed] = JSON.parse(stdout);
+
+  app = path.join(tmp, 'app');
+  await mkdir(app);
+  await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(tmp, packed.filename)],
+    { cwd: app, timeout: 120000 });
+});
+
+after(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+test('the tarball holds what users need and nothing else', () => {
+  const files = packed.files.map((f) => f.path).sort();
+  for (const f of files) {
+    assert.ok(/^js\/.+\.(js|d\.ts)$/.test(f) || ['wasm/midfold.wasm', 'README.md', 'package.json', 'LICENSE'].includes(f),
+      `unexpected file in the tarball: ${f}`);
+  }
+  for (const f of ['js/node.js', 'js/browser.js', 'js/workerd.js', 'js/core.js', 'js/index.d.ts', 'js/summarizers.d.ts',
+    'wasm/midfold.wasm', 'README.md', 'package.json']) {
+    assert.ok(files.includes(f), `${f} is in the tarball`);
+  }
+  assert.ok(packed.size < 150 * 1024, `tarball ${packed.size} bytes`);
+});
+
+test('package.json: exports with types first and workerd before browser and default; files; engines', () => {
+  const pkg = JSON.parse(readFileSync(path.join(app, 'node_modules/midfold/package.json'), 'utf8'));
+  assert.equal(pkg.type, 'module');
+  const keys = Object.keys(pkg.exports['.']);
+  assert.equal(keys[0], 'types');
+  assert.ok(keys.includes('workerd') && keys.indexOf('workerd') < keys.indexOf('browser') && keys.indexOf('browser') < keys.indexOf('default'),
+    `condition order: ${keys.join(', ')}`);
+  assert.equal(keys.at(-1), 'default');
+  assert.equal(pkg.exports['.'].workerd, './js/workerd.js');
+  assert.equal(pkg.exports['./midfold.wasm'], './wasm/midfold.wasm');
+  assert.ok(pkg.engines && pkg.engines.node, 'engines.node is set');
+  assert.deepEqual(pkg.dependencies ?? {}, {}, 'no runtime dependencies');
+  for (const target of Object.values(pkg.exports).flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v)))) {
+    assert.ok(existsSync(path.join(app, 'node_modules/midfold', target)), `export target ${target} is installed`);
+  }
+});
+
+test('the installed package works from an ES module', async () => {
+  await writeFile(path.join(app, 'esm.mjs'), `
+import { init, estimateTokens, serialize, validate, Compactor, digestSummarizer, openAISummarizer } from 'midfold';
+import { anthropicSummarizer } from 'midfold/summarizers';
+import { createRequire } from 'node:module';
+const conversation = ${JSON.stringify(CONVERSATION)};
+await init();
+await init(); // idempotent
+const wasmPath = createRequire(import.meta.url).resolve('midfold/midfold.wasm');
+console.log(JSON.stringify({
+  resolved: import.meta.resolve('midfold'),
+  wasmPath,
+  tokens: estimateTokens(conversation),
+  transcript: serialize(conversation),
+  valid: validate(conversation).ok,
+  compactor: typeof Compactor === 'function' && typeof digestSummarizer === 'function',
+  summarizers: typeof openAISummarizer === 'function' && typeof anthropicSummarizer === 'function',
+}));
+`);
+  const got = await node('esm.mjs', app);
+  assert.equal(fileURLToPath(got.resolved), path.join(app, 'node_modules/midfold/js/node.js'), 'the installed copy is used');
+  assert.equal(got.tokens, estimateTokens(CONVERSATION));
+  assert.equal(got.transcript, serialize(CONVERSATION));
+  assert.equal(got.valid, true);
+  assert.equal(got.compactor, true);
+  assert.equal(got.summarizers, true);
+  assert.deepEqual(readFileSync(got.wasmPath), readFileSync(path.join(ROOT, 'wasm/midfold.wasm')));
+});
+
+test('the installed package works from CommonJS (require)', async () => {
+  await writeFile(path.join(app, 'cjs.cjs'), `
+const midfold = require('midfold');
+const conversation = ${JSON.stringify(CONVERSATION)};
+midfold.init().then(() => {
+  console.log(JSON.stringify({
+    resolved: require.resolve('midfold'),
+    tokens: midfold.estimateTokens(conversation),
+    micro: midfold.microCompact(JSON.parse(JSON.stringify(conversation))).tokensBefore,
+    error: (() => { try { midfold.estimateTokens('x', { profile: 'no-such-profile' }); } catch (e) { return e instanceof midfold.MidfoldError && e.code; } })(),
+  }));
+});
+`);
+  const got = await node('cjs.cjs', app);
+  assert.equal(got.resolved, path.join(app, 'node_modules/midfold/js/node.js'));
+  assert.equal(got.tokens, estimateTokens(CONVERSATION));
+  assert.equal(got.micro, estimateTokens(CONVERSATION));
+  assert.equal(typeof got.error, 'string');
+});
+
+test('TypeScript type-checks a user file against index.d.ts (tsc --noEmit --strict)', async () => {
+  await writeFile(path.join(app, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'],
+      types: [], strict: true, noEmit: true, skipLibCheck: false,
+    },
+    files: ['check.mts'],
+  }, null, 2));
+  await writeFile(path.join(app, 'check.mts'), `
+import {
+  init, estimateTokens, serialize, microCompact, validate, detectFormat, Compactor, digestSummarizer,
+  openAISummarizer, MidfoldError, type Message, type MicroReport, type CompactReport, type Summarize,
+} from 'midfold';
+import { anthropicSummarizer, SummarizerError } from 'midfold/summarizers';
+
+const messages: Message[] = [
+  { role: 'system', content: 'You are a coding agent.' },
+  { role: 'user', content: 'Please read the config file' },
+];
+await init();
+await init(new URL('file:///tmp/midfold.wasm'));
+const tokens: number = estimateTokens(messages, { profile: 'bareagent' });
+const transcript: string = serialize(messages);
+const micro: MicroReport = microCompact(messages, { keepRecent: 3, excludeTools: ['memory'] });
+const format: 'anthropic' | 'openai' | 'ai-sdk' | 'unknown' = detectFormat(messages);
+const { ok } = validate(messages);
+
+const mine: Summarize = async ({ prompt, maxTokens }) => prompt.slice(0, maxTokens);
+const compactor = new Compactor({
+  summarize: openAISummarizer({ baseURL: 'http://127.0.0.1:8080/v1', model: 'local' }),
+  threshold: 50_000,
+  keepTail: { tokens: 10_000 },
+  onWarn: (message: string) => void message,
+});
+const report: CompactReport = await compactor.compact(messages, { force: true, signal: AbortSignal.timeout(1000) });
+const compacted: boolean = report.compacted;
+new Compactor({ summarize: digestSummarizer() });
+new Compactor({ summarize: mine });
+anthropicSummarizer({ apiKey: 'k', model: 'claude' });
+
+try {
+  estimateTokens(messages);
+} catch (e) {
+  if (e instanceof MidfoldError) { const code: string = e.code; void code; }
+  if (e instanceof SummarizerError) { const status: number = e.status; void status; }
+}
+
+// @ts-expect-error: messages must be an array
+serialize('not a list');
+// @ts-expect-error: summarize is required
+new Compactor({ threshold: 10 });
+// @ts-expect-error: estimateTokens returns a number
+const wrong: string = estimateTokens('x');
+
+void [tokens, transcript, micro, format, ok, compacted, wrong];
+`);
+  const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+  try {
+    await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', '--strict'], { cwd: app, timeout: 120000 });
+  } catch (e) {
+    assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
+  }
+  // The checker really checks: a plain type error fails.
+  await writeFile(path.join(app, 'check.mts'), `import { estimateTokens } from 'midfold';\nconst n: string = estimateTokens('x');\nvoid n;\n`);
+  await assert.rejects(run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', '--strict'], { cwd: app, timeout: 120000 }),
+    (e) => /TS2322/.test(e.stdout));
+  const version = JSON.parse(await readFile(path.join(path.dirname(path.dirname(tsc)), 'package.json'), 'utf8')).version;
+  assert.match(version, /^\d+\.\d+\.\d+$/);
+});

@@ -1,0 +1,53 @@
+# workerd config for the example compacting proxy (worker.js), run from the repository
+# after `make wasm`:
+#
+#   UPSTREAM_URL=http://127.0.0.1:8080/v1 npx workerd serve web-demo/edge/config.capnp
+#   curl -s http://127.0.0.1:8787/v1/chat/completions -H 'content-type: application/json' \
+#        -d '{"model":"local","messages":[{"role":"user","content":"Hello"}]}' -D -
+#
+# The worker's settings come from environment variables: UPSTREAM_URL (required),
+# UPSTREAM_KEY, THRESHOLD, SUMMARY_MODEL (see worker.js).
+#
+# Module names mirror the package, so `import ... from 'midfold'` resolves as it does
+# with a bundler, through the package's `workerd` entry, which imports the .wasm itself.
+#
+# Outbound traffic is limited to the loopback address (an upstream on this machine, such
+# as llama.cpp, vLLM or Ollama). For a hosted provider, give the "upstream" service
+# `allow = ["public"]` and `tlsOptions = (trustBrowserCas = true)` instead.
+
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "midfold-edge", worker = .edgeWorker),
+    (name = "upstream", network = (allow = ["127.0.0.1/32"])),
+  ],
+  sockets = [
+    (name = "http", address = "127.0.0.1:8787", http = (), service = "midfold-edge"),
+  ],
+);
+
+const edgeWorker :Workerd.Worker = (
+  compatibilityDate = "2025-09-01",
+  modules = [
+    (name = "worker.js", esModule = embed "worker.js"),
+    (name = "midfold", esModule = "export * from 'midfold/js/workerd.js';"),
+    (name = "midfold/js/workerd.js", esModule = embed "../../js/workerd.js"),
+    (name = "midfold/js/core.js", esModule = embed "../../js/core.js"),
+    (name = "midfold/js/errors.js", esModule = embed "../../js/errors.js"),
+    (name = "midfold/js/wasm.js", esModule = embed "../../js/wasm.js"),
+    (name = "midfold/js/encode.js", esModule = embed "../../js/encode.js"),
+    (name = "midfold/js/apply.js", esModule = embed "../../js/apply.js"),
+    (name = "midfold/js/options.js", esModule = embed "../../js/options.js"),
+    (name = "midfold/js/compactor.js", esModule = embed "../../js/compactor.js"),
+    (name = "midfold/js/summarizers.js", esModule = embed "../../js/summarizers.js"),
+    (name = "midfold/wasm/midfold.wasm", wasm = embed "../../wasm/midfold.wasm"),
+  ],
+  bindings = [
+    (name = "UPSTREAM_URL", fromEnvironment = "UPSTREAM_URL"),
+    (name = "UPSTREAM_KEY", fromEnvironment = "UPSTREAM_KEY"),
+    (name = "THRESHOLD", fromEnvironment = "THRESHOLD"),
+    (name = "SUMMARY_MODEL", fromEnvironment = "SUMMARY_MODEL"),
+  ],
+  globalOutbound = "upstream",
+);
