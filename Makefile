@@ -1,7 +1,8 @@
 # midfold — build the wasm module, run the native and JS tests.
 #   make          build wasm/midfold.wasm (fetches cJSON from Debian's archive first)
 #   make test     native tests under ASan+UBSan, then the node --test suites
-#   make demo     compact the bundled sample conversation (no API key needed)
+#   make demo     serve the demo page on 127.0.0.1 and print its URL (no API key needed)
+#   make demo-cli compact the bundled sample conversation in the terminal
 #   make bench    benchmark tables (never part of make test)
 
 CJSON_DIR := third_party/cjson
@@ -36,7 +37,7 @@ WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMOR
   -sEXPORTED_FUNCTIONS=$(WASM_EXPORT_LIST)
 WASM_OBJ := $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/bridge.o $(BUILD)/wasm/cJSON.o
 
-.PHONY: all wasm cjson deps test test-native test-js demo bench clean
+.PHONY: all wasm cjson deps test test-native test-js demo demo-cli bench clean
 
 all: wasm
 
@@ -80,7 +81,14 @@ test-js: wasm/midfold.wasm
 test: deps
 	$(MAKE) test-native test-js
 
+# The demo page on http://127.0.0.1:$(DEMO_PORT)/web-demo/ (Ctrl-C stops it; DEMO_PORT=0 picks a free port).
+DEMO_PORT ?= 8765
 demo: deps
+	$(MAKE) wasm
+	node scripts/serve.mjs --port $(DEMO_PORT)
+
+# The same compaction in the terminal, with the CLI.
+demo-cli: deps
 	$(MAKE) wasm
 	node js/cli.js compact web-demo/samples/coding-session.anthropic.json --force --keep-tail 2000
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing midfold needs on Debian/Ubuntu, when missing:
 # emscripten (emcc), clang with its sanitizer runtimes, dpkg-dev (to fetch cJSON's
-# source), Node's packages (npm ci). Run as root, or it prints the command to run.
+# source), chromium (browser tests), Node's packages (npm ci). Run as root, or it prints the command to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
@@ -9,6 +9,10 @@ command -v emcc >/dev/null || need+=(emscripten)
 command -v clang >/dev/null || need+=(clang)
 command -v dpkg-source >/dev/null || need+=(dpkg-dev)
 command -v node >/dev/null || need+=(nodejs npm)
+# Debian's Chromium for the browser tests (tests/browser.test.mjs), and a small CJK font so
+# the Chinese sample renders in their screenshots.
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ "$(dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null)" = 'install ok installed' ] || need+=(fonts-wqy-microhei)
 # The sanitizer runtime: a tiny program must link with -fsanitize=address,undefined.
 if command -v clang >/dev/null; then
   probe=$(mktemp -d)
@@ -23,7 +27,7 @@ if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
   else
-    echo "install-deps: missing ${need[*]}; run: sudo apt-get install -y ${need[*]}" >&2
+    echo "install-deps: missing ${need[*]}; run: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2
     exit 1
   fi
 fi

@@ -1,0 +1,381 @@
+// The demo page in real headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core): served by scripts/serve.mjs under a strict CSP on 127.0.0.1, every
+// sample compacted through the page, no console error, no request off loopback.
+// Screenshots go to tests/output/ (git-ignored).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CHROMIUM_PATH, ROOT, launchChromium, startDemoServer } from './helpers/chromium.mjs';
+
+const OUTPUT = path.join(ROOT, 'tests/output');
+const SAMPLES = [
+  { id: 'coding-anthropic', file: 'coding-session.anthropic.json', language: 'en' },
+  { id: 'travel-zh', file: 'travel-planning.zh.anthropic.json', language: 'zh' },
+  { id: 'coding-openai', file: 'coding-session.openai.json', language: 'en' },
+];
+const SECRET = 'sk-test-midfold-DO-NOT-STORE-4242';
+
+let server;
+let browser;
+const offLoopback = [];
+
+before(async () => {
+  mkdirSync(OUTPUT, { recursive: true });
+  server = await startDemoServer();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+test('Debian Chromium is installed for the browser tests', () => {
+  assert.ok(existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} is missing: run scripts/install-deps.sh as root `
+    + '(it installs Debian\'s chromium with --no-install-recommends); the browser tests fail without it.');
+});
+
+/** A fresh tab on the demo, with its console errors, page errors and console text collected. */
+async function openDemo({ expectSample = 'coding-anthropic' } = {}) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  const consoleText = [];
+  page.on('console', (message) => {
+    consoleText.push(message.text());
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const response = await page.goto(server.url);
+  assert.equal(response.status(), 200);
+  const csp = response.headers()['content-security-policy'];
+  assert.ok(csp && !csp.includes("'unsafe-eval'"), `the page runs under a CSP without 'unsafe-eval': ${csp}`);
+  await page.waitForSelector(`body[data-state="ready"][data-loaded="${expectSample}"]`, { timeout: 15000 });
+  return { page, problems, consoleText };
+}
+
+async function meterTokens(page) {
+  return Number(await page.getAttribute('#meter', 'data-tokens'));
+}
+
+async function conversation(page) {
+  return JSON.parse(await page.textContent('#json'));
+}
+
+async function pickSample(page, id) {
+  await page.click(`[data-sample="${id}"]`);
+  await page.waitForSelector(`body[data-state="ready"][data-loaded="${id}"]`);
+  assert.equal(await page.getAttribute(`[data-sample="${id}"]`, 'aria-pressed'), 'true');
+}
+
+async function compact(page) {
+  await page.click('#compact');
+  await page.waitForSelector('#result:not([hidden])');
+  await page.waitForSelector('body[data-state="ready"]');
+}
+
+/** GET a raw path (no URL normalization) from the demo server. */
+function rawGet(pathname) {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: pathname }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers }));
+    }).on('error', reject);
+  });
+}
+
+describe('scripts/serve.mjs', () => {
+  test('serves the page with a strict CSP and exact MIME types', async () => {
+    const page = await fetch(server.url);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type'), /^text\/html/);
+    const csp = page.headers.get('content-security-policy');
+    assert.ok(csp, 'a Content-Security-Policy header');
+    assert.ok(!csp.includes("'unsafe-eval'"), `no 'unsafe-eval' in ${csp}`);
+    assert.ok(!csp.includes("'unsafe-inline'"), `no 'unsafe-inline' in ${csp}`);
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+    assert.match(csp, /style-src 'self'/);
+    const html = await page.text();
+    assert.ok(!/<script(?![^>]*\bsrc=)[^>]*>/i.test(html), 'no inline script');
+    assert.ok(!/<style|\sstyle=/i.test(html), 'no inline style');
+    assert.match(html, /<link rel="icon" href="data:,">/);
+
+    const wasm = await fetch(new URL('/wasm/midfold.wasm', server.url));
+    assert.equal(wasm.headers.get('content-type'), 'application/wasm');
+    await wasm.arrayBuffer();
+    const js = await fetch(new URL('/js/browser.js', server.url));
+    assert.match(js.headers.get('content-type'), /^text\/javascript/);
+    await js.text();
+    assert.equal((await rawGet('/')).status, 302);
+  });
+
+  test('serves nothing outside web-demo/, js/ and wasm/', async () => {
+    for (const p of ['/package.json', '/node_modules/playwright-core/package.json', '/js/%2e%2e/package.json',
+      '/js/../package.json', '/web-demo/..%2fpackage.json', '/wasm/%00', '/src/', '/.git/config']) {
+      assert.equal((await rawGet(p)).status, 404, p);
+    }
+    const post = await fetch(server.url, { method: 'POST', body: 'x' });
+    assert.equal(post.status, 405);
+    await post.text();
+  });
+});
+
+describe('the demo page in Chromium', () => {
+  before(async () => {
+    browser = await launchChromium();
+    // Nothing may leave loopback: every other request is recorded and refused.
+    await browser.context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1') {
+        offLoopback.push(url.href);
+        return route.abort('blockedbyclient');
+      }
+      return route.continue();
+    });
+  });
+
+  test('compacts each bundled sample: the meter drops, the tail stays, the summary shows', async () => {
+    const { page, problems } = await openDemo();
+    for (const [n, sample] of SAMPLES.entries()) {
+      if (n > 0) await pickSample(page, sample.id);
+      const original = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples', sample.file), 'utf8'));
+      const before = await meterTokens(page);
+      assert.ok(before > 1000, `${sample.id}: the meter shows the window (${before})`);
+      assert.equal(await page.textContent('#total'), before.toLocaleString('en-US'));
+      assert.equal(await page.locator('#messages > li').count(), original.length);
+      const shown = await conversation(page);
+      assert.deepEqual(shown, original, `${sample.id}: the page holds the sample as loaded`);
+
+      await compact(page);
+
+      const afterTokens = await meterTokens(page);
+      assert.ok(afterTokens < before / 2, `${sample.id}: the meter dropped from ${before} to ${afterTokens}`);
+      const compacted = await conversation(page);
+      assert.ok(compacted.length < original.length, `${sample.id}: fewer messages`);
+      assert.deepEqual(compacted.at(-1), original.at(-1), `${sample.id}: the last message is unchanged`);
+      assert.equal(await page.locator('#messages > li').count(), compacted.length);
+      // System messages stay first, then the summary message.
+      const systems = original.filter((m) => m.role === 'system');
+      assert.deepEqual(compacted.slice(0, systems.length), systems);
+      const summaryMessage = compacted[systems.length];
+      assert.equal(summaryMessage.role, 'user');
+      assert.match(summaryMessage.content, /^\[Context Compressed\]\n/);
+
+      assert.ok(await page.isVisible('#summary'), `${sample.id}: the summary is shown`);
+      const summary = (await page.innerText('#summary')).trim();
+      assert.ok(summary.length > 40, `${sample.id}: a real summary (${summary.length} chars)`);
+      if (sample.language === 'zh') assert.match(summary, /[\u4e00-\u9fff]{4}/, 'a Chinese summary for the Chinese chat');
+      assert.match(await page.textContent('#result-title'), /^Compacted · \d+ messages folded/);
+      assert.equal(await page.locator('#figures .figure').count(), 5);
+      // The transcript pane shows the compacted conversation.
+      assert.match(await page.textContent('#transcript'), /\[user\]\n\[Context Compressed\]/);
+
+      await page.screenshot({ path: path.join(OUTPUT, `demo-${sample.id}.png`), fullPage: true });
+      if (n === 0) await page.screenshot({ path: path.join(OUTPUT, 'demo.png'), fullPage: true });
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('micro-compacts old tool results, and Reset restores the conversation', async () => {
+    const { page, problems } = await openDemo();
+    const original = await conversation(page);
+    const before = await meterTokens(page);
+    await page.click('#micro');
+    await page.waitForSelector('#result[data-kind="micro"]');
+    const afterTokens = await meterTokens(page);
+    assert.ok(afterTokens < before, `the meter dropped from ${before} to ${afterTokens}`);
+    const micro = await conversation(page);
+    assert.equal(micro.length, original.length, 'no message removed');
+    const text = JSON.stringify(micro);
+    assert.match(text, /\[truncated: (bash|read_file|grep) result, \d+ chars\]/);
+    assert.deepEqual(micro.slice(-4), original.slice(-4), 'recent turns untouched');
+    assert.ok(await page.isHidden('#summary-box'));
+    assert.equal(await page.locator('#messages .tag-truncated').count() > 0, true);
+
+    await page.click('#reset');
+    await page.waitForSelector('body[data-state="ready"]');
+    assert.deepEqual(await conversation(page), original);
+    assert.equal(await meterTokens(page), before);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('settings change the estimates and the plan live', async () => {
+    const { page, problems } = await openDemo();
+    await page.fill('#threshold', '20000');
+    await page.waitForFunction(() => document.getElementById('meter').dataset.threshold === '20000');
+    assert.equal(await page.locator('#meter.over').count(), 0, 'under a 20,000 threshold');
+    await page.fill('#threshold', '6000');
+    await page.waitForSelector('#meter.over');
+    const folding = await page.locator('#messages li.zone-middle').count();
+    await page.fill('#keep-tail', '4000');
+    await page.waitForFunction((n) => document.querySelectorAll('#messages li.zone-middle').length < n, folding);
+    await page.fill('#keep-tail', '1.5');
+    await page.waitForSelector('#keep-tail[aria-invalid="true"]');
+    await page.fill('#keep-tail', '');
+    await page.waitForSelector('#keep-tail:not([aria-invalid])');
+    await page.fill('#keep-recent', '-1');
+    await page.waitForSelector('#keep-recent[aria-invalid="true"]');
+    assert.match(await page.textContent('#status'), /Keep recent must be a whole number/);
+    await page.fill('#keep-recent', '3');
+    const profiles = await page.$$eval('#profile option', (options) => options.map((o) => o.value));
+    assert.ok(profiles.includes('bareagent'), `profiles: ${profiles}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('loads a pasted conversation and explains bad input without a console error', async () => {
+    const { page, problems } = await openDemo();
+    await page.click('#own summary');
+    await page.fill('#paste', '{"messages": [{"role": "user", "content": "hi"');
+    await page.click('#load-paste');
+    await page.waitForSelector('#status.error');
+    assert.match(await page.textContent('#status'), /not valid JSON/);
+    assert.equal(await page.getAttribute('body', 'data-loaded'), 'coding-anthropic', 'the old conversation stays');
+
+    const pasted = {
+      system: 'You are terse.',
+      messages: [
+        { role: 'user', content: 'Summarize the design doc.' },
+        { role: 'assistant', content: 'It folds the resolved middle of a conversation.' },
+        { role: 'user', content: 'And the tail?' },
+      ],
+    };
+    await page.fill('#paste', JSON.stringify(pasted));
+    await page.click('#load-paste');
+    await page.waitForSelector('body[data-loaded="pasted"]');
+    assert.equal(await page.locator('#messages > li').count(), 4);
+    assert.deepEqual((await conversation(page))[0], { role: 'system', content: 'You are terse.' });
+    assert.match(await page.textContent('#badges'), /openai/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('an endpoint summarizer: the key goes only in the request header, never into storage or logs', async () => {
+    const llm = await startMockEndpoint();
+    try {
+      const { page, problems, consoleText } = await openDemo();
+      // OpenAI-compatible.
+      await page.check('input[name="summarizer"][value="openai"]');
+      await page.waitForSelector('#endpoint:not([hidden])');
+      await page.fill('#base-url', `${llm.url}/v1`);
+      await page.fill('#model', 'mock-model');
+      await page.fill('#api-key', SECRET);
+      const original = await conversation(page);
+      await compact(page);
+      assert.equal(llm.requests.length, 1);
+      const [openai] = llm.requests;
+      assert.equal(openai.path, '/v1/chat/completions');
+      assert.equal(openai.headers.authorization, `Bearer ${SECRET}`);
+      assert.equal(openai.body.model, 'mock-model');
+      assert.ok(!JSON.stringify(openai.body).includes(SECRET));
+      assert.match((await page.innerText('#summary')).trim(), /^Mock summary from openai/);
+      assert.match(await page.textContent('#figures'), /mock-model at 127\.0\.0\.1/);
+      assert.deepEqual((await conversation(page)).at(-1), original.at(-1));
+
+      // Anthropic, called from the browser.
+      await page.click('#reset');
+      await page.check('input[name="summarizer"][value="anthropic"]');
+      await page.fill('#base-url', llm.url);
+      await compact(page);
+      const anthropic = llm.requests[1];
+      assert.equal(anthropic.path, '/v1/messages');
+      assert.equal(anthropic.headers['x-api-key'], SECRET);
+      assert.equal(anthropic.headers['anthropic-dangerous-direct-browser-access'], 'true');
+      assert.match((await page.innerText('#summary')).trim(), /^Mock summary from anthropic/);
+
+      // A failing model with no fallback: nothing changes, and the page says so.
+      await page.click('#reset');
+      await page.uncheck('#fallback');
+      llm.fail = true;
+      const beforeFailure = await conversation(page);
+      await compact(page);
+      assert.equal(await page.getAttribute('#result', 'data-kind'), 'none');
+      assert.match(await page.textContent('#status'), /Not compacted/);
+      assert.deepEqual(await conversation(page), beforeFailure);
+      assert.ok(!(await page.textContent('body')).includes(SECRET), 'the key is not shown in any message');
+
+      const stored = await page.evaluate(() => JSON.stringify({
+        local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie,
+      }));
+      assert.ok(!stored.includes(SECRET), 'the key is not stored');
+      assert.ok(!consoleText.some((t) => t.includes(SECRET)), 'the key is not logged');
+      // The only console error allowed is Chromium's own line for the mock's HTTP 500.
+      const unexpected = problems.filter((p) => !/Failed to load resource: the server responded with a status of 500/.test(p));
+      assert.deepEqual(unexpected, []);
+      await page.close();
+    } finally {
+      await llm.close();
+    }
+  });
+
+  test("the README's Browser snippet runs as written", async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = readme.split(/^## Browser$/m)[1].split(/^## /m)[0];
+    const code = /```js\n([\s\S]*?)```/.exec(section)[1];
+    // The bare specifier is what a bundler resolves; here the served file stands in for it.
+    const body = code.replace(/^import \{([^}]*)\} from 'midfold';$/m, "const {$1} = await import('/js/browser.js');");
+    assert.notEqual(body, code, 'the snippet imports from midfold');
+    const { page, problems } = await openDemo();
+    const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
+    const result = await page.evaluate(`(async (messages, meter) => {\n${body}\nreturn { report, value: meter.value, messages };\n})(${JSON.stringify(messages)}, {})`);
+    assert.equal(result.report.reason, 'below-threshold');
+    assert.ok(result.report.micro.cleared > 0, 'micro-compaction ran');
+    assert.equal(result.value, result.report.tokensAfter);
+    assert.ok(result.value < result.report.tokensBefore);
+    assert.deepEqual(result.messages.at(-1), messages.at(-1));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('no request left 127.0.0.1', () => {
+    assert.deepEqual(offLoopback, []);
+  });
+});
+
+/** A tiny OpenAI- and Anthropic-compatible endpoint on 127.0.0.1 that allows the page's origin (CORS). */
+function startMockEndpoint() {
+  const requests = [];
+  const state = { fail: false };
+  const srv = http.createServer((req, res) => {
+    const cors = {
+      'access-control-allow-origin': req.headers.origin || '*',
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': req.headers['access-control-request-headers'] || 'content-type',
+      'access-control-max-age': '600',
+    };
+    if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => { body += chunk; });
+    req.on('end', () => {
+      const api = req.url === '/v1/messages' ? 'anthropic' : 'openai';
+      requests.push({ path: req.url, headers: req.headers, body: JSON.parse(body) });
+      if (state.fail) {
+        res.writeHead(500, { ...cors, 'content-type': 'application/json' });
+        res.end('{"error":{"message":"mock failure"}}');
+        return;
+      }
+      const text = `Mock summary from ${api}: the user asked to fix failing tests after npm update.`;
+      const answer = api === 'anthropic'
+        ? { type: 'message', role: 'assistant', content: [{ type: 'text', text }] }
+        : { choices: [{ index: 0, message: { role: 'assistant', content: text } }] };
+      res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer));
+    });
+  });
+  return new Promise((resolve) => {
+    srv.listen(0, '127.0.0.1', () => {
+      resolve({
+        url: `http://127.0.0.1:${srv.address().port}`,
+        requests,
+        set fail(value) { state.fail = value; },
+        close: () => new Promise((done) => { srv.closeAllConnections(); srv.close(() => done()); }),
+      });
+    });
+  });
+}
