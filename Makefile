@@ -23,7 +23,7 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fr
 
 WASM_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_count_code_points mfw_doc_parse mfw_doc_free \
   mfw_doc_detect mfw_doc_estimate mfw_doc_serialize mfw_doc_micro mfw_doc_validate mfw_doc_compact \
-  mfw_doc_digest
+  mfw_doc_digest mfw_memory_step
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -37,7 +37,7 @@ WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMOR
   -sEXPORTED_FUNCTIONS=$(WASM_EXPORT_LIST)
 WASM_OBJ := $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/bridge.o $(BUILD)/wasm/cJSON.o
 
-.PHONY: all wasm cjson deps test test-native test-js demo demo-cli bench clean
+.PHONY: all wasm cjson deps test test-native test-js demo demo-cli bench clean fuzz fuzz-smoke
 
 all: wasm
 
@@ -74,12 +74,20 @@ deps:
 test-native: $(BUILD)/test_native
 	$(BUILD)/test_native
 
+# libFuzzer targets (tests/fuzz/README.md), built in build/fuzz/: `make fuzz` runs each for
+# FUZZ_SECONDS; `make fuzz-smoke` (CI) replays tests/fuzz/regressions/ and runs each for
+# 10 s. Both print executions and coverage per target and fail on any finding.
+FUZZ_SECONDS ?= 60
+fuzz fuzz-smoke: $(CJSON_DIR)/cJSON.c
+	$(MAKE) -f tests/fuzz/fuzz.mk CJSON_FLAGS='$(CJSON_FLAGS)' all
+	tests/fuzz/run.sh $(if $(filter fuzz-smoke,$@),10,$(FUZZ_SECONDS))
+
 test-js: wasm/midfold.wasm
 	node --test tests/*.test.mjs
 
 # deps first (it installs what is missing), then everything else.
 test: deps
-	$(MAKE) test-native test-js
+	$(MAKE) test-native fuzz-smoke test-js
 
 # The demo page on http://127.0.0.1:$(DEMO_PORT)/web-demo/ (Ctrl-C stops it; DEMO_PORT=0 picks a free port).
 DEMO_PORT ?= 8765

@@ -326,3 +326,10 @@ export function detectFormat(messages) {
   if (!Array.isArray(messages)) return 'unknown';
   return /** @type {any} */ (withDoc(messages, (w, doc) => FORMAT_NAMES[w.x.mfw_doc_detect(doc)] || 'unknown'));
 }
+
+/**
+ * The instantiated module and its scratch region, for the wrapper's own modules (the
+ * memory tool in memory.js); not part of the public API. Throws before init().
+ * @internal
+ */
+export function internalRuntime() { return { wasm: ready(), scratch }; }

@@ -176,3 +176,91 @@ export declare class Compactor {
 
 /** A summarizer with no model and no network (the digest). */
 export declare function digestSummarizer(options?: { maxTokens?: number }): Summarize;
+
+// ---- memory tool --------------------------------------------------------------------
+
+/**
+ * Where the memory tool keeps its files. Paths reach the store already checked: they
+ * start with "/memories/", hold no "..", no percent escapes, no backslashes, no control
+ * characters. Directories are not stored: a directory is the set of files under its
+ * path. Every method may return a value or a promise; a thrown error becomes an error
+ * result of the command, never an exception of execute().
+ */
+export interface MemoryStore {
+  /** The file's text, or null when there is no such file. */
+  get(path: string): Promise<string | null> | string | null;
+  /** Creates or replaces the file. */
+  put(path: string, text: string): Promise<void> | void;
+  /** Removes the file; a missing file is not an error. */
+  delete(path: string): Promise<void> | void;
+  /** Every stored path that starts with `prefix`, with its UTF-8 size when known (else
+   * the tool reads the file to measure it). */
+  list(prefix: string): Promise<Array<string | { path: string; size?: number }>> | Array<string | { path: string; size?: number }>;
+  /** Optional: moves a file. Without it the tool uses get, put and delete. */
+  rename?(from: string, to: string): Promise<void> | void;
+}
+
+/** A memory-tool command as the model sends it (the tool_use input). */
+export type MemoryCommand =
+  | { command: 'view'; path: string; view_range?: [number, number] }
+  | { command: 'create'; path: string; file_text: string }
+  | { command: 'str_replace'; path: string; old_str: string; new_str?: string }
+  | { command: 'insert'; path: string; insert_line: number; insert_text: string }
+  | { command: 'delete'; path: string }
+  | { command: 'rename'; old_path: string; new_path: string };
+
+export interface MemoryResult {
+  /** The tool result text, in the words of Anthropic's memory tool. */
+  content: string;
+  /** True for every refusal or failure (bad path, missing file, store error). */
+  isError: boolean;
+}
+
+export interface MemoryToolOptions {
+  /** Where files live (memoryStore(), one per tool, by default). */
+  store?: MemoryStore;
+  /** The most UTF-8 bytes one file may hold after create, str_replace or insert (1 MiB). */
+  maxFileBytes?: number;
+  /** The most files create may bring the store to (1000). */
+  maxFiles?: number;
+  /** The most bytes of numbered lines or listing one view returns; view_range pages on (32 KiB, at least 256). */
+  maxViewBytes?: number;
+}
+
+export interface MemoryTool {
+  /** The Anthropic tool entry for `tools`: {type: 'memory_20250818', name: 'memory'}. */
+  definition: { type: 'memory_20250818'; name: 'memory' };
+  /** The same commands as an OpenAI-style function tool (Chat Completions `tools` entry). */
+  functionDefinition: {
+    type: 'function';
+    function: { name: 'memory'; description: string; parameters: Record<string, unknown> };
+  };
+  store: MemoryStore;
+  limits: Required<Omit<MemoryToolOptions, 'store'>>;
+  /** Runs one command (the input object or its JSON text). Commands whose paths overlap
+   * run one after another, in call order; errors are results, not exceptions (only a
+   * missing init() throws). */
+  execute(input: MemoryCommand | Record<string, unknown> | string): Promise<MemoryResult>;
+  /** Executes an Anthropic tool_use block and gives the tool_result block answering it. */
+  toolResult(block: { id: string; input: unknown }): Promise<{
+    type: 'tool_result'; tool_use_id: string; content: string; is_error?: true;
+  }>;
+}
+
+/** Anthropic's memory tool (memory_20250818) over a store the host owns. */
+export declare function createMemoryTool(options?: MemoryToolOptions): MemoryTool;
+/** Files in a Map (the default store). `initial` seeds it. */
+export declare function memoryStore(initial?: Record<string, string> | Iterable<[string, string]>): MemoryStore;
+/** Files in a Web Storage object (localStorage by default), each key `prefix` + path
+ * ('midfold:' by default). */
+export declare function localStorageStore(storage?: Storage, options?: { prefix?: string }): MemoryStore;
+/** Files in a Cloudflare-KV-shaped namespace binding (get, put with metadata, delete,
+ * list with prefix and cursor); sizes ride in each key's metadata. */
+export declare function kvStore(namespace: {
+  get(key: string): Promise<string | null>;
+  put(key: string, value: string, options?: { metadata?: unknown }): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(options: { prefix?: string; cursor?: string }): Promise<{
+    keys: { name: string; metadata?: unknown }[]; list_complete: boolean; cursor?: string;
+  }>;
+}, options?: { prefix?: string }): MemoryStore;

@@ -47,10 +47,12 @@ void mf_memory_put_size(mf_buf *b, uint64_t bytes);
 void mf_memory_printf(mf_buf *b, const char *fmt, ...);
 void mf_memory_vprintf(mf_buf *b, const char *fmt, va_list ap);
 
-/* Byte offsets of the non-overlapping occurrences of `pat` in `t` (left to right, in
- * linear time), at most `max` of them, into `at`; returns how many there are in all
- * (which may exceed max). `scratch` must hold pat_len size_t values. pat_len > 0. */
-size_t mf_memory_find(const char *t, size_t len, const char *pat, size_t pat_len, size_t *scratch, size_t *at,
-                      size_t max);
+/* Finds the non-overlapping occurrences of `pat` in `t`, left to right, in linear time
+ * (KMP; `scratch` holds pat_len size_t values, pat_len > 0). Returns how many there are;
+ * *first_at receives the offset of the first one. The distinct 1-based lines where
+ * occurrences start go to lines[0..max_lines) and their number, which may exceed
+ * max_lines, to *line_count. */
+size_t mf_memory_find(const char *t, size_t len, const char *pat, size_t pat_len, size_t *scratch,
+                      size_t *first_at, size_t *lines, size_t max_lines, size_t *line_count);
 
 #endif /* MIDFOLD_MEMORY_H */
