@@ -21,7 +21,7 @@ CJSON_FLAGS := -Dstrtod=mf_strtod -DCJSON_NESTING_LIMIT=1000
 CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-WASM_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_count_code_points mfw_doc_parse mfw_doc_free \
+WASM_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse mfw_doc_free \
   mfw_doc_detect mfw_doc_estimate mfw_doc_serialize mfw_doc_micro mfw_doc_validate mfw_doc_compact \
   mfw_doc_digest mfw_memory_step
 comma := ,
@@ -30,7 +30,7 @@ space := $(empty) $(empty)
 WASM_EXPORT_LIST := $(subst $(space),$(comma),$(foreach f,$(WASM_EXPORTS),_$(f)))
 # Size matters more than speed everywhere but the hot loops: those files get -O3, the
 # rest -Oz; emmalloc is small, and the core allocates little (arenas).
-WASM_HOT := text_class tree_decode estimate profiles
+WASM_HOT := text_class text_features tree_decode estimate profiles
 WASM_CFLAGS := -msimd128 -DNDEBUG -Isrc -I$(CJSON_DIR)
 WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 \
   -sABORTING_MALLOC=0 -sTOTAL_STACK=262144 -sINITIAL_MEMORY=4194304 -sMAXIMUM_MEMORY=2147483648 \

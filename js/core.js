@@ -90,10 +90,15 @@ function withDoc(value, fn) {
 }
 
 function textMilli(w, text, profile) {
+  if (text.length <= TEXT_CHUNK) {
+    const [bytes] = encodeTextChunk(scratch, text, 0, TEXT_CHUNK);
+    return w.x.mfw_estimate_text(scratch.ptr, bytes, profile);
+  }
+  // Pieces of one text: the wasm side carries the feature pass across them.
   let milli = 0;
   for (let from = 0; from < text.length;) {
     const [bytes, next] = encodeTextChunk(scratch, text, from, TEXT_CHUNK);
-    milli += w.x.mfw_estimate_text(scratch.ptr, bytes, profile);
+    milli = w.x.mfw_estimate_text_piece(scratch.ptr, bytes, profile, (from === 0 ? 1 : 0) | (next >= text.length ? 2 : 0));
     from = next;
   }
   return milli;

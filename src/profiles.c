@@ -8,20 +8,62 @@
  * PDF pages); a document with a text source is counted by its text instead.
  */
 #include "profiles.h"
+#include "text_features.h"
 
 #include <string.h>
+
+/* Structural costs of the fitted profiles come from each provider's chat template: the
+ * role markers and separators around a message, and the wrapping around a tool call's
+ * name and arguments (for example Qwen3's "<|im_start|>role\n ... <|im_end|>\n" is 5
+ * tokens and its "<tool_call>\n{\"name\": ..., \"arguments\": ...}\n</tool_call>" about 16). */
+#define FITTED(NAME, WEIGHTS, MESSAGE, TOOL_CALL)                                                   \
+    {.name = NAME, .class_milli = {1500, 250, 250, 500}, .feature_milli = WEIGHTS,                 \
+     .message_milli = MESSAGE, .tool_call_milli = TOOL_CALL, .image_milli = 1600000, .document_milli = 3000000}
 
 static const mf_profile_def PROFILES[MF_PROFILE_COUNT] = {
     [MF_PROFILE_BAREAGENT] = {
         .name = "bareagent",
         .class_milli = {[MF_CLASS_CJK] = 1500, [MF_CLASS_ALNUM] = 250,
                         [MF_CLASS_SPACE] = 250, [MF_CLASS_OTHER] = 500},
+        .feature_milli = NULL,
         .message_milli = 4000,
         .tool_call_milli = 0,
         .image_milli = 1600000,
         .document_milli = 3000000,
     },
+    [MF_PROFILE_O200K] = FITTED("o200k", mf_weights_o200k, 4000, 8000),
+    [MF_PROFILE_CL100K] = FITTED("cl100k", mf_weights_cl100k, 4000, 8000),
+    [MF_PROFILE_DEEPSEEK] = FITTED("deepseek", mf_weights_deepseek, 3000, 12000),
+    [MF_PROFILE_QWEN] = FITTED("qwen", mf_weights_qwen, 5000, 16000),
+    [MF_PROFILE_CLAUDE] = FITTED("claude", mf_weights_claude, 6000, 20000),
+    /* safe: the text is priced by every fitted profile and the largest taken; the
+     * structural costs are the largest of theirs too. */
+    [MF_PROFILE_SAFE] = FITTED("safe", NULL, 6000, 20000),
 };
+
+static const uint32_t *const FITTED_WEIGHTS[] = {mf_weights_o200k, mf_weights_cl100k, mf_weights_deepseek,
+                                                 mf_weights_qwen, mf_weights_claude};
+
+static uint64_t dot(const uint32_t *w, const uint64_t *counts)
+{
+    uint64_t sum = 0;
+    for (int f = 0; f < MF_FEATURE_COUNT; f++) sum += counts[f] * w[f];
+    return sum;
+}
+
+uint64_t mf_profile_price(mf_profile profile, const uint64_t *counts)
+{
+    if (profile == MF_PROFILE_SAFE) {
+        uint64_t best = 0;
+        for (size_t i = 0; i < sizeof FITTED_WEIGHTS / sizeof FITTED_WEIGHTS[0]; i++) {
+            uint64_t v = dot(FITTED_WEIGHTS[i], counts);
+            if (v > best) best = v;
+        }
+        return best;
+    }
+    const mf_profile_def *def = mf_profile_get(profile);
+    return def->feature_milli ? dot(def->feature_milli, counts) : 0;
+}
 
 const mf_profile_def *mf_profile_get(mf_profile profile)
 {
@@ -54,6 +96,14 @@ uint64_t mf_ceil_tokens(uint64_t milli) { return milli / MF_MILLI + (milli % MF_
 uint64_t mf_estimate_text(const char *text, size_t len, mf_profile profile)
 {
     if (!text || !len) return 0;
+    if (profile != MF_PROFILE_BAREAGENT && (unsigned)profile < MF_PROFILE_COUNT) {
+        uint64_t features[MF_FEATURE_COUNT] = {0};
+        mf_feature_state st;
+        mf_features_begin(&st);
+        mf_features_feed(&st, text, len, features);
+        mf_features_end(&st, features);
+        return mf_profile_price(profile, features);
+    }
     uint64_t counts[MF_CLASS_COUNT] = {0, 0, 0, 0};
     mf_count_classes(text, len, counts);
     const mf_profile_def *def = mf_profile_get(profile);

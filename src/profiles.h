@@ -6,12 +6,20 @@
 
 typedef struct mf_profile_def {
     const char *name;
-    uint32_t class_milli[MF_CLASS_COUNT]; /* per code point, indexed by mf_char_class */
+    uint32_t class_milli[MF_CLASS_COUNT]; /* per code point, indexed by mf_char_class (bareagent) */
+    const uint32_t *feature_milli;        /* per feature (text_features.h); NULL: use class_milli */
     uint32_t message_milli;   /* per message: role markers and delimiters */
     uint32_t tool_call_milli; /* per tool call: the wrapping around name and arguments */
     uint32_t image_milli;     /* per image, whatever its size */
     uint32_t document_milli;  /* per document without a text source (PDF and the like) */
 } mf_profile_def;
+
+/* Fitted weights (profiles_fitted.c, generated). */
+extern const uint32_t mf_weights_o200k[], mf_weights_cl100k[], mf_weights_deepseek[], mf_weights_qwen[],
+    mf_weights_claude[];
+
+/* The estimate of feature counts under a profile (MF_PROFILE_SAFE: the largest). */
+uint64_t mf_profile_price(mf_profile profile, const uint64_t *feature_counts);
 
 /* The profile's definition; an out-of-range value gives the reference profile. */
 const mf_profile_def *mf_profile_get(mf_profile profile);

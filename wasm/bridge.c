@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "../src/internal.h"
+#include "../src/profiles.h"
+#include "../src/text_features.h"
 
 #define EXPORT __attribute__((used, visibility("default")))
 
@@ -42,6 +44,31 @@ EXPORT void mfw_free(void *ptr) { mf_dealloc(ptr); }
 EXPORT double mfw_estimate_text(const char *text, size_t len, int profile)
 {
     return (double)mf_estimate_text(text, len, (mf_profile)profile);
+}
+
+/* Long strings arrive in pieces (split between code points); a fitted profile's runs
+ * must not close at a piece boundary, so the feature pass carries over between calls.
+ * `flags`: 1 = the first piece, 2 = the last. Returns the estimate in milli-tokens of
+ * the whole text on the last piece, 0 before it. */
+static mf_feature_state piece_state;
+static uint64_t piece_features[MF_FEATURE_COUNT];
+static uint64_t piece_milli;
+
+EXPORT double mfw_estimate_text_piece(const char *text, size_t len, int profile, int flags)
+{
+    if (profile == MF_PROFILE_BAREAGENT || (unsigned)profile >= MF_PROFILE_COUNT) {
+        if (flags & 1) piece_milli = 0;
+        piece_milli += mf_estimate_text(text, len, (mf_profile)profile);
+        return flags & 2 ? (double)piece_milli : 0.0;
+    }
+    if (flags & 1) {
+        mf_features_begin(&piece_state);
+        memset(piece_features, 0, sizeof piece_features);
+    }
+    mf_features_feed(&piece_state, text, len, piece_features);
+    if (!(flags & 2)) return 0.0;
+    mf_features_end(&piece_state, piece_features);
+    return (double)mf_profile_price((mf_profile)profile, piece_features);
 }
 
 /* Code points in UTF-8 text. */

@@ -20,6 +20,7 @@ int main(void)
     test_mutations();
     test_alloc_failure();
     test_known_bugs();
+    test_profiles();
     test_memory();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
     return check_summary();

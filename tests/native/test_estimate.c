@@ -199,7 +199,7 @@ static void errors(void)
     uint64_t milli = 7;
     mf_error err;
     CHECK("an unknown profile is an invalid argument",
-          mf_doc_estimate(doc, MF_FORMAT_AUTO, (mf_profile)5, &milli, &err) == MF_ERR_INVALID_ARG &&
+          mf_doc_estimate(doc, MF_FORMAT_AUTO, (mf_profile)MF_PROFILE_COUNT, &milli, &err) == MF_ERR_INVALID_ARG &&
           err.code == MF_ERR_INVALID_ARG);
     CHECK("a NULL document is an invalid argument",
           mf_doc_estimate(NULL, MF_FORMAT_AUTO, MF_PROFILE_BAREAGENT, &milli, NULL) == MF_ERR_INVALID_ARG);

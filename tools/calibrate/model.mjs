@@ -4,22 +4,24 @@
 //
 //     estimate(text) = sum over features f of count_f(text) * weight_f        (milli-tokens in C; no constant term)
 //
-// so the estimate of the empty text is 0 and the estimate of a concatenation is the sum of the parts up to the
-// runs that straddle the cut. All weights are >= 0.
+// so the estimate of the empty text is 0. All weights are >= 0, so the estimate is never negative. Counts are
+// non-negative integers; every code point adds to exactly one per-code-point count (section 4), except the SPACE
+// of a single-space run, which is priced by its run feature instead.
 //
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Decoding. The text is a sequence of Unicode code points.
 //    - C (UTF-8 bytes): decode with mf_utf8_decode (src/utf8.c): a byte that does not start a valid, shortest-form,
 //      non-surrogate sequence of at most U+10FFFF yields U+FFFD and consumes ONE byte. So each invalid byte is one
-//      code point of class OTHER3.
-//    - JS (UTF-16 strings): a valid surrogate pair is one code point; a lone surrogate is one code point of class
-//      OTHER3 (TextEncoder turns it into U+FFFD, which is OTHER3 too, so both paths agree).
+//      code point U+FFFD (class OTHER3).
+//    - JS (UTF-16 strings): a valid surrogate pair is one code point; a lone surrogate is one code point treated
+//      exactly like U+FFFD (TextEncoder turns it into U+FFFD, so both paths agree).
 //    - No normalization (NFC/NFKC) is applied.
 //
 // 2. Classes, by code point cp (first match wins):
 //      LOWER  a-z                      UPPER  A-Z                 DIGIT  0-9
 //      SPACE  U+0020                   TAB    U+0009              NL     U+000A, U+000D
-//      PUNCT  the other printable ASCII: U+0021-U+002F, U+003A-U+0040, U+005B-U+0060, U+007B-U+007E
+//      PSTR   structural ASCII punctuation: " ' ( ) , . : ; [ ] { }
+//      PUNCT  the other printable ASCII: ! # $ % & * + - / < = > ? @ \ ^ _ ` | ~
 //      CTRL   the other ASCII: U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+007F
 //      LATIN  U+0080-U+024F, U+1E00-U+1EFF        (Latin-1 supplement incl. NBSP, Latin extended, Vietnamese)
 //      CYR    U+0370-U+052F                       (Greek, Cyrillic)
@@ -29,53 +31,68 @@
 //      KANA   U+3040-U+30FF, U+31F0-U+31FF
 //      HANGUL U+1100-U+11FF, U+3130-U+318F, U+AC00-U+D7AF
 //      SYM3   U+2000-U+2BFF                       (general punctuation, arrows, math, box drawing, dingbats, ...)
-//      OTHER3 every other code point below U+10000, U+FFFD, lone surrogates
+//      OTHER3 every other code point below U+10000 (incl. U+FFFD; in JS also lone surrogates)
 //      ASTRAL U+10000-U+10FFFF                    (emoji, astral ideographs, ...)
-//    Groups: ALPHA = {LOWER, UPPER, LATIN, CYR, OTHER2}; ALNUM = ALPHA + {DIGIT}; WS = {SPACE, TAB, NL}.
+//    Groups: ALPHA = {LOWER, UPPER, LATIN, CYR, OTHER2}; ALNUM = ALPHA + {DIGIT}; WS = {SPACE, TAB, NL};
+//    REPABLE = {PSTR, PUNCT, CJKP, SYM3, OTHER3}.
 //
-// 3. Runs (maximal, over consecutive code points; every run is closed at the end of the text):
-//    - letter run  = maximal run of ALPHA code points. When it closes, with length n (code points):
+// 3. Runs (maximal, over consecutive code points; every open run is closed at the end of the text):
+//    - letter run  = maximal run of ALPHA. When it closes, with length n (code points):
 //                    W1 += 1 if n == 1, W2 += 1 if 2 <= n <= 3, W4 += 1 if 4 <= n <= 6, W7 += 1 if 7 <= n <= 10,
-//                    W11 += 1 if n >= 11.
-//    - CAMEL       += 1 for each UPPER whose preceding code point is LOWER.
+//                    W11 += 1 if n >= 11; NOVOW += 1 if n >= 2 and the run has no vowel (see below).
+//                    LONG += 1 for every code point of the run after its 8th.
+//                    XWORD += 1 if the run holds at least one non-ASCII code point (LATIN, CYR or OTHER2).
+//                    Vowels: a e i o u y A E I O U Y, and every non-ASCII ALPHA code point counts as a vowel.
+//                    CONS3 += 1 for each LOWER consonant (a-z minus the vowels) that is at least the third in an
+//                    unbroken sequence of LOWER consonants (any other code point resets the sequence).
+//    - CAMEL       += 1 for each UPPER whose previous code point is LOWER.
 //    - digit run   = maximal run of DIGIT: DRUN += 1 when it starts.
-//    - alnum run   = maximal run of ALNUM. SWITCH += 1 for each code point inside it that changes ALPHA <-> DIGIT
-//                    relative to the previous code point. When it closes, if it held at least one ALPHA and at
+//    - alnum run   = maximal run of ALNUM. SWITCH += 1 for each code point inside it whose group (ALPHA or DIGIT)
+//                    differs from the previous code point's. When it closes, if it held at least one ALPHA and at
 //                    least one DIGIT: MIXRUN += 1 and MIXCHR += its length.
 //    - ws run      = maximal run of WS. When it closes, with length n:
 //                    if it holds an NL: WSNL += 1, and WSIND += 1 if at least one SPACE/TAB follows its last NL;
-//                    else if it is exactly one SPACE: WS1 += 1 (and its SPACE is NOT counted in c_SPACE below);
+//                    else if it is exactly one SPACE: WS1D += 1 if the code point after it is a DIGIT, else
+//                    WS1 += 1 (this SPACE is not counted in c_SPACE);
 //                    else WSH += 1.
-//    - punct run   = maximal run of PUNCT: PRUN += 1 when it starts; PREP += 1 for each PUNCT equal to the
-//                    previous code point.
+//    - punct run   = maximal run of {PSTR, PUNCT}: PRUN += 1 when it starts.
+//    - Han run     = maximal run of HAN: HANRUN += 1 when it starts.
 //
-// 4. Per-code-point counts: c_CLASS += 1 for every code point of CLASS, except the SPACE of a single-space ws run.
+// 4. Per-code-point counts (exactly one per code point):
+//      a REPABLE code point equal to the previous code point  -> c_REP
+//      an UPPER whose previous code point is UPPER             -> c_CAPS
+//      a SPACE in a single-space ws run                        -> nothing (priced by WS1 / WS1D)
+//      any other code point                                    -> c_<its class>
 //
-// The feature vector is the 18 class counts followed by the 15 run counts, in the order of FEATURES below.
-// Everything is one left-to-right pass with O(1) state (previous class and code point, the current letter-run
-// length, the current alnum run's length and has-letter/has-digit flags, the current ws run's length, has-NL flag,
-// spaces-after-last-NL count, and whether it is a single SPACE).
+// The feature vector is the per-code-point counts followed by the run counts, in the order of FEATURES below.
+// One left-to-right pass with O(1) state: previous class and code point, letter-run length, vowel flag,
+// non-ASCII flag and consonant streak, alnum-run length and has-letter/has-digit flags, ws-run length, has-NL flag,
+// SPACE/TAB-after-last-NL count, and the number of SPACEs in the ws run.
 // ---------------------------------------------------------------------------------------------------------------
 
-export const CLASS_NAMES = ['LOWER', 'UPPER', 'DIGIT', 'SPACE', 'TAB', 'NL', 'PUNCT', 'CTRL', 'LATIN', 'CYR', 'OTHER2',
-  'HAN', 'CJKP', 'KANA', 'HANGUL', 'SYM3', 'OTHER3', 'ASTRAL'];
-export const RUN_NAMES = ['W1', 'W2', 'W4', 'W7', 'W11', 'CAMEL', 'DRUN', 'SWITCH', 'MIXRUN', 'MIXCHR',
-  'WS1', 'WSH', 'WSNL', 'WSIND', 'PRUN', 'PREP'];
-export const FEATURES = [...CLASS_NAMES.map((c) => 'c_' + c), ...RUN_NAMES];
+export const CLASS_NAMES = ['LOWER', 'UPPER', 'DIGIT', 'SPACE', 'TAB', 'NL', 'PSTR', 'PUNCT', 'CTRL', 'LATIN', 'CYR',
+  'OTHER2', 'HAN', 'CJKP', 'KANA', 'HANGUL', 'SYM3', 'OTHER3', 'ASTRAL'];
+export const CHAR_NAMES = [...CLASS_NAMES, 'REP', 'CAPS'];
+export const RUN_NAMES = ['W1', 'W2', 'W4', 'W7', 'W11', 'LONG', 'NOVOW', 'CONS3', 'CAMEL', 'DRUN', 'SWITCH',
+  'MIXRUN', 'MIXCHR', 'WS1', 'WS1D', 'WSH', 'WSNL', 'WSIND', 'PRUN', 'HANRUN', 'XWORD'];
+export const FEATURES = [...CHAR_NAMES.map((c) => 'c_' + c), ...RUN_NAMES];
 export const NF = FEATURES.length;
 
-const [LOWER, UPPER, DIGIT, SPACE, TAB, NL, PUNCT, CTRL, LATIN, CYR, OTHER2, HAN, CJKP, KANA, HANGUL, SYM3, OTHER3, ASTRAL] =
-  CLASS_NAMES.map((_, i) => i);
-const NC = CLASS_NAMES.length;
+const [LOWER, UPPER, DIGIT, SPACE, TAB, NL, PSTR, PUNCT, CTRL, LATIN, CYR, OTHER2, HAN, CJKP, KANA, HANGUL, SYM3, OTHER3,
+  ASTRAL] = CLASS_NAMES.map((_, i) => i);
 const F = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
-const [fW1, fW2, fW4, fW7, fW11, fCAMEL, fDRUN, fSWITCH, fMIXRUN, fMIXCHR, fWS1, fWSH, fWSNL, fWSIND, fPRUN, fPREP] =
-  RUN_NAMES.map((n) => F[n]);
+const fREP = F.c_REP, fCAPS = F.c_CAPS;
+const [fW1, fW2, fW4, fW7, fW11, fLONG, fNOVOW, fCONS3, fCAMEL, fDRUN, fSWITCH, fMIXRUN, fMIXCHR, fWS1, fWS1D,
+  fWSH, fWSNL, fWSIND, fPRUN, fHANRUN, fXWORD] = RUN_NAMES.map((n) => F[n]);
 
 const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   ASCII_CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT
     : c === 32 ? SPACE : c === 9 ? TAB : c === 10 || c === 13 ? NL : c >= 33 && c <= 126 ? PUNCT : CTRL;
 }
+for (const ch of '"\'(),.:;[]{}') ASCII_CLASS[ch.charCodeAt(0)] = PSTR;
+const VOWEL = new Uint8Array(128);
+for (const ch of 'aeiouyAEIOUY') VOWEL[ch.charCodeAt(0)] = 1;
 
 export function classify(cp) {
   if (cp < 0x80) return ASCII_CLASS[cp];
@@ -91,76 +108,98 @@ export function classify(cp) {
     if ((cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f)) return HANGUL;
     if (cp >= 0x1e00 && cp <= 0x1eff) return LATIN;
     if (cp >= 0x2000 && cp <= 0x2bff) return SYM3;
-    return OTHER3; // includes U+FFFD and (in JS) lone surrogates
+    return OTHER3; // includes U+FFFD
   }
   return ASTRAL;
 }
 
 const isAlpha = (k) => k === LOWER || k === UPPER || k === LATIN || k === CYR || k === OTHER2;
 const isWS = (k) => k === SPACE || k === TAB || k === NL;
+const REPABLE = new Uint8Array(CLASS_NAMES.length);
+for (const k of [PSTR, PUNCT, CJKP, SYM3, OTHER3]) REPABLE[k] = 1;
 
 /** Feature counts of a JS string (Float64Array of length NF). `out` may be passed to accumulate. */
 export function features(text, out = new Float64Array(NF)) {
   let prevK = -1, prevCp = -1;
-  let wl = 0; // current letter run length
-  let al = 0, aL = false, aD = false; // current alnum run: length, has letter, has digit
-  let wsn = 0, wsNL = false, wsTail = 0, wsSpaces = 0; // current ws run
-  const closeWS = () => {
-    if (wsNL) { out[fWSNL]++; if (wsTail > 0) out[fWSIND]++; out[SPACE] += wsSpaces; }
-    else if (wsn === 1 && wsSpaces === 1) out[fWS1]++;
-    else { out[fWSH]++; out[SPACE] += wsSpaces; }
-    wsn = 0; wsNL = false; wsTail = 0; wsSpaces = 0;
-  };
-  const closeWord = () => {
-    out[wl === 1 ? fW1 : wl <= 3 ? fW2 : wl <= 6 ? fW4 : wl <= 10 ? fW7 : fW11]++;
-    wl = 0;
-  };
-  const closeAlnum = () => {
-    if (aL && aD) { out[fMIXRUN]++; out[fMIXCHR] += al; }
-    al = 0; aL = false; aD = false;
-  };
+  let wl = 0, vow = false, cons = 0, wx = false; // letter run: length, has vowel, LOWER-consonant streak, non-ASCII
+  let al = 0, aL = false, aD = false; // alnum run: length, has letter, has digit
+  let wsn = 0, wsNL = false, wsTail = 0, wsSpaces = 0; // ws run
   const n = text.length;
   for (let i = 0; i < n; i++) {
     let cp = text.charCodeAt(i);
     let k;
     if (cp < 0x80) k = ASCII_CLASS[cp];
     else {
-      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
-        const lo = text.charCodeAt(i + 1);
-        if (lo >= 0xdc00 && lo <= 0xdfff) { cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00); i++; }
+      if (cp >= 0xd800 && cp <= 0xdfff) {
+        const lo = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+        if (cp <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff) { cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00); i++; }
+        else cp = 0xfffd; // lone surrogate
       }
-      k = cp >= 0xd800 && cp <= 0xdfff ? OTHER3 : classify(cp); // lone surrogate -> OTHER3
+      k = classify(cp);
     }
-    // close runs that end before this code point
     const alpha = isAlpha(k);
-    if (wl > 0 && !alpha) closeWord();
-    if (al > 0 && !(alpha || k === DIGIT)) closeAlnum();
-    if (wsn > 0 && !isWS(k)) closeWS();
-    // per-code-point and run updates
+    // 1. close the runs that end before this code point
+    if (wl > 0 && !alpha) {
+      out[wl === 1 ? fW1 : wl <= 3 ? fW2 : wl <= 6 ? fW4 : wl <= 10 ? fW7 : fW11]++;
+      if (wl >= 2 && !vow) out[fNOVOW]++;
+      if (wx) out[fXWORD]++;
+      wl = 0; vow = false; cons = 0; wx = false;
+    }
+    if (al > 0 && !(alpha || k === DIGIT)) {
+      if (aL && aD) { out[fMIXRUN]++; out[fMIXCHR] += al; }
+      al = 0; aL = false; aD = false;
+    }
+    if (wsn > 0 && !isWS(k)) {
+      if (wsNL) { out[fWSNL]++; if (wsTail > 0) out[fWSIND]++; out[SPACE] += wsSpaces; }
+      else if (wsn === 1 && wsSpaces === 1) out[k === DIGIT ? fWS1D : fWS1]++;
+      else { out[fWSH]++; out[SPACE] += wsSpaces; }
+      wsn = 0; wsNL = false; wsTail = 0; wsSpaces = 0;
+    }
+    // 2. this code point
     if (k === SPACE) { wsn++; wsSpaces++; if (wsNL) wsTail++; }
     else if (k === TAB) { wsn++; out[TAB]++; if (wsNL) wsTail++; }
     else if (k === NL) { wsn++; out[NL]++; wsNL = true; wsTail = 0; }
     else {
-      out[k]++;
+      if (REPABLE[k] && cp === prevCp) out[fREP]++;
+      else if (k === UPPER && prevK === UPPER) out[fCAPS]++;
+      else out[k]++;
       if (alpha) {
         wl++;
-        if (k === UPPER && prevK === LOWER) out[fCAMEL]++;
+        if (wl > 8) out[fLONG]++;
+        if (k === LOWER) {
+          if (VOWEL[cp]) { vow = true; cons = 0; } else if (++cons >= 3) out[fCONS3]++;
+        } else {
+          cons = 0;
+          if (k === UPPER) {
+            if (VOWEL[cp]) vow = true;
+            if (prevK === LOWER) out[fCAMEL]++;
+          } else { vow = true; wx = true; }
+        }
         if (al > 0 && prevK === DIGIT) out[fSWITCH]++;
         al++; aL = true;
       } else if (k === DIGIT) {
         if (prevK !== DIGIT) out[fDRUN]++;
-        if (al > 0 && isAlpha(prevK)) out[fSWITCH]++;
+        if (al > 0 && prevK !== DIGIT) out[fSWITCH]++;
         al++; aD = true;
-      } else if (k === PUNCT) {
-        if (prevK !== PUNCT) out[fPRUN]++;
-        else if (cp === prevCp) out[fPREP]++;
+      } else if (k === PSTR || k === PUNCT) {
+        if (prevK !== PSTR && prevK !== PUNCT) out[fPRUN]++;
+      } else if (k === HAN) {
+        if (prevK !== HAN) out[fHANRUN]++;
       }
     }
     prevK = k; prevCp = cp;
   }
-  if (wl > 0) closeWord();
-  if (al > 0) closeAlnum();
-  if (wsn > 0) closeWS();
+  if (wl > 0) {
+    out[wl === 1 ? fW1 : wl <= 3 ? fW2 : wl <= 6 ? fW4 : wl <= 10 ? fW7 : fW11]++;
+    if (wl >= 2 && !vow) out[fNOVOW]++;
+    if (wx) out[fXWORD]++;
+  }
+  if (al > 0 && aL && aD) { out[fMIXRUN]++; out[fMIXCHR] += al; }
+  if (wsn > 0) {
+    if (wsNL) { out[fWSNL]++; if (wsTail > 0) out[fWSIND]++; out[SPACE] += wsSpaces; }
+    else if (wsn === 1 && wsSpaces === 1) out[fWS1]++;
+    else { out[fWSH]++; out[SPACE] += wsSpaces; }
+  }
   return out;
 }
 

@@ -1,0 +1,170 @@
+/* text_features.c — counts the calibrated estimator's features in one pass over UTF-8.
+ * tools/calibrate/model.mjs is the specification (classes, runs, and which count each
+ * code point adds to); this is its port, checked against the vectors it writes. */
+#include "text_features.h"
+
+#include <string.h>
+
+enum { LOWER, UPPER, DIGIT, SPACE, TAB, NL, PSTR, PUNCT, CTRL, LATIN, CYR, OTHER2, HAN, CJKP, KANA, HANGUL, SYM3,
+       OTHER3, ASTRAL };
+
+static uint8_t ascii_class[128];
+static bool ascii_ready;
+
+static void init_ascii(void)
+{
+    for (int c = 0; c < 128; c++) {
+        ascii_class[c] = c >= 'a' && c <= 'z' ? LOWER : c >= 'A' && c <= 'Z' ? UPPER : c >= '0' && c <= '9' ? DIGIT
+                       : c == ' ' ? SPACE : c == '\t' ? TAB : c == '\n' || c == '\r' ? NL
+                       : c >= 33 && c <= 126 ? PUNCT : CTRL;
+    }
+    for (const char *p = "\"'(),.:;[]{}"; *p; p++) ascii_class[(unsigned char)*p] = PSTR;
+    ascii_ready = true;
+}
+
+static int classify(uint32_t cp)
+{
+    if (cp < 0x80) return ascii_class[cp];
+    if (cp < 0x800) {
+        if (cp <= 0x24F) return LATIN;
+        if (cp >= 0x370 && cp <= 0x52F) return CYR;
+        return OTHER2;
+    }
+    if (cp < 0x10000) {
+        if ((cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0xF900 && cp <= 0xFAFF)) return HAN;
+        if ((cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF00 && cp <= 0xFFEF)) return CJKP;
+        if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x31F0 && cp <= 0x31FF)) return KANA;
+        if ((cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0x3130 && cp <= 0x318F)) return HANGUL;
+        if (cp >= 0x1E00 && cp <= 0x1EFF) return LATIN;
+        if (cp >= 0x2000 && cp <= 0x2BFF) return SYM3;
+        return OTHER3; /* U+FFFD, which invalid bytes decode to, included */
+    }
+    return ASTRAL;
+}
+
+static bool is_alpha(int k) { return k == LOWER || k == UPPER || k == LATIN || k == CYR || k == OTHER2; }
+static bool is_ws(int k) { return k == SPACE || k == TAB || k == NL; }
+static bool is_repable(int k) { return k == PSTR || k == PUNCT || k == CJKP || k == SYM3 || k == OTHER3; }
+static bool is_vowel(uint32_t cp)
+{
+    switch (cp | 0x20) {
+    case 'a': case 'e': case 'i': case 'o': case 'u': case 'y': return true;
+    }
+    return false;
+}
+
+void mf_features_begin(mf_feature_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->prev_class = -1;
+    if (!ascii_ready) init_ascii();
+}
+
+static void close_word(mf_feature_state *st, uint64_t c[])
+{
+    uint32_t n = st->word_len;
+    c[n == 1 ? MF_F_W1 : n <= 3 ? MF_F_W2 : n <= 6 ? MF_F_W4 : n <= 10 ? MF_F_W7 : MF_F_W11]++;
+    if (n >= 2 && !st->vowel) c[MF_F_NOVOW]++;
+    if (st->non_ascii) c[MF_F_XWORD]++;
+    st->word_len = st->cons = 0;
+    st->vowel = st->non_ascii = false;
+}
+
+static void close_alnum(mf_feature_state *st, uint64_t c[])
+{
+    if (st->al_letter && st->al_digit) { c[MF_F_MIXRUN]++; c[MF_F_MIXCHR] += st->al; }
+    st->al = 0;
+    st->al_letter = st->al_digit = false;
+}
+
+/* `next` is the class of the code point after the run, or -1 at the end of the text. */
+static void close_ws(mf_feature_state *st, uint64_t c[], int next)
+{
+    if (st->ws_nl) {
+        c[MF_F_WSNL]++;
+        if (st->ws_tail) c[MF_F_WSIND]++;
+        c[MF_F_SPACE] += st->ws_spaces;
+    } else if (st->wsn == 1 && st->ws_spaces == 1) {
+        c[next == DIGIT ? MF_F_WS1D : MF_F_WS1]++; /* a lone space is priced by its run */
+    } else {
+        c[MF_F_WSH]++;
+        c[MF_F_SPACE] += st->ws_spaces;
+    }
+    st->wsn = st->ws_tail = st->ws_spaces = 0;
+    st->ws_nl = false;
+}
+
+void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64_t c[MF_FEATURE_COUNT])
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < len) {
+        uint32_t cp = p[i];
+        if (cp < 0x80) i++;
+        else i += mf_utf8_decode(p + i, len - i, &cp);
+        int k = classify(cp);
+        bool alpha = is_alpha(k);
+        /* 1. close the runs that end before this code point */
+        if (st->word_len && !alpha) close_word(st, c);
+        if (st->al && !(alpha || k == DIGIT)) close_alnum(st, c);
+        if (st->wsn && !is_ws(k)) close_ws(st, c, k);
+        /* 2. this code point */
+        int pk = st->prev_class;
+        if (k == SPACE) {
+            st->wsn++;
+            st->ws_spaces++;
+            if (st->ws_nl) st->ws_tail++;
+        } else if (k == TAB) {
+            st->wsn++;
+            c[MF_F_TAB]++;
+            if (st->ws_nl) st->ws_tail++;
+        } else if (k == NL) {
+            st->wsn++;
+            c[MF_F_NL]++;
+            st->ws_nl = true;
+            st->ws_tail = 0;
+        } else {
+            if (is_repable(k) && cp == st->prev_cp && pk >= 0) c[MF_F_REP]++;
+            else if (k == UPPER && pk == UPPER) c[MF_F_CAPS]++;
+            else c[k]++;
+            if (alpha) {
+                st->word_len++;
+                if (st->word_len > 8) c[MF_F_LONG]++;
+                if (k == LOWER) {
+                    if (is_vowel(cp)) { st->vowel = true; st->cons = 0; }
+                    else if (++st->cons >= 3) c[MF_F_CONS3]++;
+                } else {
+                    st->cons = 0;
+                    if (k == UPPER) {
+                        if (is_vowel(cp)) st->vowel = true;
+                        if (pk == LOWER) c[MF_F_CAMEL]++;
+                    } else {
+                        st->vowel = st->non_ascii = true;
+                    }
+                }
+                if (st->al && pk == DIGIT) c[MF_F_SWITCH]++;
+                st->al++;
+                st->al_letter = true;
+            } else if (k == DIGIT) {
+                if (pk != DIGIT) c[MF_F_DRUN]++;
+                if (st->al && pk != DIGIT) c[MF_F_SWITCH]++;
+                st->al++;
+                st->al_digit = true;
+            } else if (k == PSTR || k == PUNCT) {
+                if (pk != PSTR && pk != PUNCT) c[MF_F_PRUN]++;
+            } else if (k == HAN) {
+                if (pk != HAN) c[MF_F_HANRUN]++;
+            }
+        }
+        st->prev_class = k;
+        st->prev_cp = cp;
+    }
+}
+
+void mf_features_end(mf_feature_state *st, uint64_t c[MF_FEATURE_COUNT])
+{
+    if (st->word_len) close_word(st, c);
+    if (st->al) close_alnum(st, c);
+    if (st->wsn) close_ws(st, c, -1);
+    mf_features_begin(st);
+}

@@ -1,0 +1,69 @@
+// The calibrated profiles from JS: every name is accepted, each prices text exactly as
+// its specification (tools/calibrate/model.mjs with the fitted weights) does — long
+// strings crossing into wasm in pieces included — and 'safe' is never below any of them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { init, estimateTokens, MidfoldError } from '../js/node.js';
+import { features, FEATURES } from '../tools/calibrate/model.mjs';
+
+await init();
+const fitted = JSON.parse(readFileSync(new URL('../tools/calibrate/profiles.json', import.meta.url), 'utf8')).profiles;
+const FITTED = ['o200k', 'cl100k', 'deepseek', 'qwen', 'claude'];
+
+/** The specification's estimate in whole tokens: the feature counts times the weights, rounded up once. */
+function specified(text, profile) {
+  const x = features(text);
+  const w = fitted[profile].weights_milli;
+  let milli = 0;
+  FEATURES.forEach((f, i) => { milli += x[i] * (w[f] || 0); });
+  return Math.ceil(milli / 1000);
+}
+
+const SAMPLES = {
+  prose: 'The compactor folds the resolved middle of the conversation into a summary and keeps the live tail verbatim.',
+  code: 'export function parseConfig(path) {\n  const raw = fs.readFileSync(path, "utf8");\n  return TOML.parse(raw); // v2.3.1\n}\n',
+  json: '{"id":"9f8e7d6c-5b4a-4321-8fed-cba987654321","created_at":"2026-11-30T08:28:17Z","items":[1,2,3],"ok":true}',
+  shell: '-rw-r--r--  1 root root  4096 Nov 30 08:28 package.json\ndrwxr-xr-x 12 root root  4096 Nov 30 08:30 node_modules\n',
+  chinese: '我们明天去昆明，天气预报说有小雨，气温十五到二十二度。请帮我把行程改到下午。',
+  mixed: '请运行 `npm test -- --grep "date"`，然后把 src/format-date.js 第 28 行的 utcToZonedTime 改成 toZonedTime。',
+  emoji: 'ship it 🚀🚀 — done ✅ (naïve café, Ελληνικά, русский)',
+};
+
+for (const profile of FITTED) {
+  test(`${profile}: every sample is priced exactly as the specification prices it`, () => {
+    for (const [name, text] of Object.entries(SAMPLES))
+      assert.equal(estimateTokens(text, { profile }), specified(text, profile), `${name}`);
+  });
+}
+
+test('a string longer than one crossing (3 million UTF-16 units) is priced as if whole', () => {
+  // Pieces of 1,048,576 units: runs (words, digits, whitespace) straddle every cut.
+  const text = (SAMPLES.code + SAMPLES.mixed + SAMPLES.shell).repeat(12000);
+  assert.ok(text.length > 3 * (1 << 20));
+  for (const profile of ['o200k', 'qwen']) assert.equal(estimateTokens(text, { profile }), specified(text, profile), profile);
+});
+
+test("'safe' is at least every fitted profile, sample by sample, and equals the largest", () => {
+  for (const text of Object.values(SAMPLES)) {
+    const each = FITTED.map((profile) => estimateTokens(text, { profile }));
+    assert.equal(estimateTokens(text, { profile: 'safe' }), Math.max(...each));
+  }
+});
+
+test("the fitted profiles count what the reference under-counts: a UUID-heavy JSON log costs more than 'bareagent' says", () => {
+  const log = Array.from({ length: 200 }, (_, i) =>
+    `{"ts":"2026-11-30T08:${String(i % 60).padStart(2, '0')}:17.${i}Z","req":"${(0x9f8e7d6c + i * 7919).toString(16)}-4b1a-9c3d-${(i * 104729).toString(16).padStart(12, '0')}","status":${200 + (i % 5)}}`).join('\n');
+  for (const profile of FITTED) assert.ok(estimateTokens(log, { profile }) > estimateTokens(log), profile);
+});
+
+test('messages are priced per profile, with its own per-message cost', () => {
+  const messages = [{ role: 'user', content: SAMPLES.chinese }, { role: 'assistant', content: SAMPLES.prose }];
+  for (const profile of FITTED) assert.ok(estimateTokens(messages, { profile }) > specified(SAMPLES.chinese, profile), profile);
+  assert.ok(estimateTokens(messages, { profile: 'safe' }) >= Math.max(...FITTED.map((profile) => estimateTokens(messages, { profile }))));
+});
+
+test('an unknown profile is a MidfoldError naming the known ones', () => {
+  assert.throws(() => estimateTokens('x', { profile: 'gpt2' }), (e) =>
+    e instanceof MidfoldError && e.code === 'invalid-option' && /bareagent, o200k, cl100k, deepseek, qwen, claude, safe/.test(e.message));
+});
