@@ -1,6 +1,6 @@
 /* test_profiles.c — the calibrated profiles: the C feature pass agrees with its
  * specification (tools/calibrate/model.mjs) on the known answers it wrote
- * (tests/fixtures/estimator-vectors.json), whole and in pieces, and every profile prices
+ * (tests/fixtures/estimator/vectors.json), whole and in pieces, and every profile prices
  * them as the fit did. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@ static size_t from_hex(const char *hex, char *out)
 void test_profiles(void)
 {
     size_t len = 0;
-    char *json = read_file("tests/fixtures/estimator-vectors.json", &len);
+    char *json = read_file("tests/fixtures/estimator/vectors.json", &len);
     CHECK("the estimator's known answers are readable (run from the repository root)", json != NULL);
     if (!json) return;
     cJSON *root = cJSON_ParseWithLength(json, len);

@@ -34,5 +34,5 @@ for (const name of order) {
 }
 fs.writeFileSync(path.join(here, '../../src/profiles_fitted.c'), out);
 // The vectors (vectors.mjs) are the C port's known answers: the native tests read them.
-fs.copyFileSync(path.join(here, 'vectors.json'), path.join(here, '../../tests/fixtures/estimator-vectors.json'));
-console.log('wrote src/profiles_fitted.c and tests/fixtures/estimator-vectors.json');
+fs.copyFileSync(path.join(here, 'vectors.json'), path.join(here, '../../tests/fixtures/estimator/vectors.json'));
+console.log('wrote src/profiles_fitted.c and tests/fixtures/estimator/vectors.json');
