@@ -477,6 +477,58 @@ export function measure(impls, { rounds, sampleMs }) {
   return out;
 }
 
+/** Thrown (by an implementation's own hook, e.g. its token counter) when a call passes its deadline. */
+export class Stopped extends Error {
+  constructor() { super('stopped at the deadline'); this.name = 'Stopped'; }
+}
+
+/**
+ * measure() for implementations that may be async (every call's result is awaited, so
+ * a sync one pays one microtask per call, far below the ms these take) and that may be
+ * too slow to repeat. An implementation may carry:
+ *   budgetMs  — time it may spend in the timed rounds; when one call takes longer than a
+ *               sample, it joins only as many rounds as fit (at least one);
+ *   deadlineMs — for its first call, which sizes the samples: run(i, deadline) may throw
+ *               Stopped once performance.now() passes `deadline` (checked by the
+ *               implementation, e.g. in the token counter it calls); the result is then
+ *               {stopped: true, ms: time until stopped} and it joins no round.
+ * Returns {name: {ms: median ms per call over its rounds, samples, calls, stopped?}}.
+ */
+export async function measureAsync(impls, { rounds, sampleMs }) {
+  const out = {};
+  const calls = {};
+  const joins = {};
+  for (const im of impls) {
+    if (im.prepare) im.prepare(1);
+    const t0 = now();
+    try {
+      consume(await im.run(0, im.deadlineMs ? t0 + im.deadlineMs : Infinity));
+    } catch (e) {
+      if (!(e instanceof Stopped)) throw e;
+      out[im.name] = { ms: now() - t0, samples: [], calls: 0, stopped: true };
+      continue;
+    }
+    const t = now() - t0;
+    calls[im.name] = Math.max(1, Math.min(100000, Math.round(sampleMs / Math.max(t, 1e-4))));
+    joins[im.name] = im.budgetMs ? Math.min(rounds, Math.max(1, Math.floor(im.budgetMs / (t * calls[im.name])))) : rounds;
+    out[im.name] = { ms: t, samples: [], calls: calls[im.name] };
+  }
+  const live = impls.filter((im) => !out[im.name].stopped);
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 ? [...live].reverse() : live;
+    for (const im of order) {
+      if (out[im.name].samples.length >= joins[im.name]) continue;
+      const k = calls[im.name];
+      if (im.prepare) im.prepare(k);
+      const t0 = now();
+      for (let i = 0; i < k; i++) consume(await im.run(i, Infinity));
+      out[im.name].samples.push((now() - t0) / k);
+    }
+  }
+  for (const im of live) out[im.name].ms = median(out[im.name].samples);
+  return out;
+}
+
 // ---------------------------------------------------------------- machine
 
 export function machine() {
@@ -485,7 +537,7 @@ export function machine() {
     const m = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
     if (m) cpu = m[1].trim();
   } catch { /* not Linux */ }
-  return { cpu, cores: os.cpus().length, node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.arch()}`, date: new Date().toISOString() };
+  return { cpu, cores: os.cpus().length, node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.arch()}`, date: new Date().toISOString(), load: os.loadavg()[0] };
 }
 
 /** Formats a number for a table: 3 significant digits, thousands separators. */
