@@ -29,7 +29,11 @@ Chat or AI SDK format); "-" reads stdin.
 
 Options:
   --format F          anthropic | openai | ai-sdk (default: detected)
-  --profile P         estimator profile (default: bareagent)
+  --profile P         estimator profile for estimate, micro and compact: safe,
+                      bareagent, o200k, cl100k, deepseek, qwen or claude. Default:
+                      bareagent for estimate and micro (estimateTokens and
+                      microCompact), safe for compact (the Compactor's, which errs
+                      high); --threshold and --keep-tail are in its tokens
   --keep-recent N     tool-result turns kept whole (default 3)
   --exclude-tools A,B tools whose results are never cleared
   --threshold N       compact above N tokens (default 50000)
@@ -157,7 +161,7 @@ async function main(argv) {
       });
       await output(values, value, messages);
       if (values.json) json({ report, messages });
-      else print(`micro-compaction: cleared ${report.cleared} tool results (${report.charsCleared} chars), ${report.tokensBefore} → ${report.tokensAfter} tokens`);
+      else print(`micro-compaction: cleared ${report.cleared} tool results (${report.charsCleared} chars), ${report.tokensBefore} → ${report.tokensAfter} tokens (${values.profile ?? 'bareagent'})`);
       return 0;
     }
     case 'compact': {
@@ -177,11 +181,11 @@ async function main(argv) {
       } else {
         print(`micro-compaction: cleared ${report.micro.cleared} tool results (${report.micro.charsCleared} chars)`);
         if (report.compacted) {
-          print(`compaction: folded ${report.summarizedMessages} messages into a summary, ${report.tokensBefore} → ${report.tokensAfter} tokens, ${messages.length} messages left`);
+          print(`compaction: folded ${report.summarizedMessages} messages into a summary, ${report.tokensBefore} → ${report.tokensAfter} tokens (${compactor.profile}), ${messages.length} messages left`);
           print('\n--- summary ---');
           print(report.summary);
         } else {
-          print(`compaction: not done (${report.reason}), ${report.tokensBefore} → ${report.tokensAfter} tokens`);
+          print(`compaction: not done (${report.reason}), ${report.tokensBefore} → ${report.tokensAfter} tokens (${compactor.profile})`);
         }
       }
       return report.compacted || !values.force ? 0 : 1;

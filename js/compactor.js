@@ -70,7 +70,7 @@ export class Compactor {
     if (options.instructions !== undefined && typeof options.instructions !== 'string') throw optionError('instructions must be a string');
     this.instructions = options.instructions;
     this.language = options.language;
-    this.profile = options.profile;
+    this.profile = options.profile === undefined ? 'safe' : options.profile;
     this.format = options.format;
     this.onWarn = callback(options.onWarn, 'onWarn');
     this.onArchive = callback(options.onArchive, 'onArchive');
@@ -245,7 +245,7 @@ export class Compactor {
     try {
       const request = {
         system: plan.system, prompt: plan.prompt, maxTokens: this.maxSummaryTokens, signal: controller.signal,
-        messages: middle, format: this.format || 'auto', language: plan.language,
+        messages: middle, format: this.format || 'auto', language: plan.language, profile: this.profile,
       };
       let answer;
       try {
@@ -277,7 +277,7 @@ export function digestSummarizer(options = {}) {
     if (!request || !Array.isArray(request.messages))
       throw new MidfoldError('invalid-input', 'digestSummarizer needs request.messages (the Compactor passes them)');
     return digest(request.messages, {
-      maxTokens: cap || request.maxTokens, language: request.language,
+      maxTokens: cap || request.maxTokens, language: request.language, profile: request.profile,
       format: request.format && request.format !== 'auto' ? request.format : undefined,
     });
   };

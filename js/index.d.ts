@@ -10,7 +10,12 @@ export * from './summarizers.js';
 export type Message = { role: string; content?: unknown; [key: string]: unknown };
 
 export type Format = 'anthropic' | 'openai' | 'ai-sdk';
-export type Profile = 'bareagent';
+/** Estimator profiles. 'bareagent' is the reference (the default of estimateTokens,
+ * microCompact, planCompaction and digest); the others are fitted to a tokenizer: 'o200k'
+ * (GPT-4o, GPT-4.1, GPT-5), 'cl100k' (GPT-4, GPT-3.5), 'deepseek' (DeepSeek-V3), 'qwen'
+ * (Qwen3), 'claude'; 'safe' is the largest of those five, text by text (the Compactor's
+ * default). */
+export type Profile = 'bareagent' | 'o200k' | 'cl100k' | 'deepseek' | 'qwen' | 'claude' | 'safe';
 
 /** The one error type of the synchronous API. */
 export declare class MidfoldError extends Error {
@@ -120,6 +125,8 @@ export interface CompactorRequest extends SummarizeRequest {
   messages: Message[];
   format: Format | 'auto';
   language: 'en' | 'zh';
+  /** The Compactor's estimator profile: maxTokens is counted in it. */
+  profile: Profile;
 }
 
 export type Summarize = (request: CompactorRequest) => Promise<string | { text: string }>;
@@ -140,6 +147,7 @@ export interface CompactorOptions {
   /** 'auto' (default), 'en', 'zh' or another language code. */
   language?: string;
   instructions?: string;
+  /** The estimator profile of the threshold, the budgets and the report ('safe': it errs high). */
   profile?: Profile;
   format?: Format | 'auto';
   /** Give up on the summarizer after this many milliseconds (no limit). */

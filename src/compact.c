@@ -60,16 +60,27 @@ static size_t grow_tail(const mf_view *v, size_t start, uint64_t budget, mf_prof
     for (size_t m = start; m < v->count; m++)
         if (v->msgs[m].role != MF_ROLE_SYSTEM) used += mf_estimate_msg(&v->msgs[m], profile);
     size_t c = start;
+    /* Hosts send system messages apart from the rest, so a cut before system messages is
+     * only as good as a cut before the next other message ([assistant call][system][user
+     * result] must not be cut after the call). `after` is that message for c. */
+    size_t after = c;
+    while (after < v->count && v->msgs[after].role == MF_ROLE_SYSTEM) after++;
     while (c > 0) {
-        size_t next = c - 1;
-        while (next > 0 && !valid_cut(&v->msgs[next])) next--;
-        if (!valid_cut(&v->msgs[next])) break; /* only an orphan result is left before */
+        size_t next = c, next_after = after;
+        bool found = false;
+        while (next > 0 && !found) {
+            next--;
+            if (v->msgs[next].role != MF_ROLE_SYSTEM) next_after = next;
+            found = next_after == v->count || valid_cut(&v->msgs[next_after]);
+        }
+        if (!found) break; /* only an orphan result is left before */
         uint64_t cost = 0;
         for (size_t m = next; m < c; m++)
             if (v->msgs[m].role != MF_ROLE_SYSTEM) cost += mf_estimate_msg(&v->msgs[m], profile);
         if (used + cost > budget) break;
         used += cost;
         c = next;
+        after = next_after;
     }
     *tail_milli = used;
     return c;
@@ -80,6 +91,20 @@ static bool is_summary_message(const mf_msg *msg)
     if (msg->role != MF_ROLE_USER || msg->count == 0 || msg->parts[0].kind != MF_PART_TEXT) return false;
     const mf_part *p = &msg->parts[0];
     return p->text_len >= sizeof MF_SUMMARY_MARK - 1 && memcmp(p->text, MF_SUMMARY_MARK, sizeof MF_SUMMARY_MARK - 1) == 0;
+}
+
+/* What a result's marker line costs in the transcript, in the plan's profile; false when
+ * memory ran out on the way. */
+static bool marker_cost(const mf_part *part, mf_profile profile, uint64_t *cost)
+{
+    size_t failures = mf_alloc_failures();
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_write_marker(&b, part->name_len ? part->name : "unknown", part->name_len ? part->name_len : 7,
+                    mf_tool_result_chars(part->content));
+    *cost = b.failed ? 0 : mf_estimate_text(b.data, b.len, profile);
+    mf_buf_free(&b);
+    return mf_alloc_failures() == failures;
 }
 
 /* Serializes the middle into b, shrinking the oldest tool results and then leaving out
@@ -96,27 +121,39 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
 
     uint8_t *shrink = mf_arena_calloc(arena, v->count, 1);
     if (!shrink) return false;
-    uint64_t total = mf_estimate_text(b->data, b->len, o->profile);
-    for (size_t i = 0; i < n && total > cap; i++) {
-        const mf_msg *msg = &v->msgs[list[i]];
-        if (!mf_msg_has_results(msg)) continue;
-        uint64_t saved = 0;
-        for (size_t p = 0; p < msg->count; p++) {
-            const mf_part *part = &msg->parts[p];
-            if (part->kind != MF_PART_TOOL_RESULT || mf_result_is_truncated(part->content)) continue;
-            uint64_t old_cost = mf_estimate_tool_result_content(part->content, o->profile);
-            uint64_t marker = 12000; /* a marker line: "[truncated: NAME result, N chars]" */
-            saved += old_cost > marker ? old_cost - marker : 0;
-            plan->shrunk_results++;
+    /* Shrink the oldest results until the estimate says it fits, then measure the real
+     * transcript: the estimate is close, not exact (a marker's cost depends on what is
+     * around it), so shrinking resumes from where it stopped until it fits or no result
+     * is left whole. Each round serializes once; rounds are few. */
+    size_t next = 0;
+    for (;;) {
+        uint64_t total = mf_estimate_text(b->data, b->len, o->profile);
+        if (total <= cap || next >= n) break;
+        for (; next < n && total > cap; next++) {
+            const mf_msg *msg = &v->msgs[list[next]];
+            if (!mf_msg_has_results(msg)) continue;
+            uint64_t saved = 0;
+            bool any = false;
+            for (size_t p = 0; p < msg->count; p++) {
+                const mf_part *part = &msg->parts[p];
+                if (part->kind != MF_PART_TOOL_RESULT || mf_result_is_truncated(part->content)) continue;
+                uint64_t old_cost = mf_estimate_tool_result_content(part->content, o->profile);
+                uint64_t marker;
+                if (!marker_cost(part, o->profile, &marker)) return false;
+                saved += old_cost > marker ? old_cost - marker : 0;
+                plan->shrunk_results++;
+                any = true;
+            }
+            if (any) shrink[list[next]] = 1;
+            total = saved < total ? total - saved : 0;
         }
-        shrink[list[i]] = 1;
-        total = saved < total ? total - saved : 0;
+        b->len = 0;
+        mf_serialize_list(b, v, list, n, shrink);
+        if (b->failed) return false;
     }
-    b->len = 0;
-    mf_serialize_list(b, v, list, n, shrink);
-    if (b->failed) return false;
     if (mf_estimate_text(b->data, b->len, o->profile) <= cap) return true;
 
+    const uint64_t separator = mf_estimate_text("\n\n", 2, o->profile);
     /* Still too long: leave out the oldest messages, measured one by one — but keep the
      * first one when it is the user's own request (it usually states the goal). */
     uint64_t *cost = mf_arena_alloc(arena, (n ? n : 1) * sizeof *cost);
@@ -127,7 +164,7 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
     for (size_t i = 0; i < n; i++) {
         one.len = 0;
         mf_serialize_list(&one, v, list + i, 1, shrink);
-        cost[i] = one.failed ? 0 : mf_estimate_text(one.data, one.len, o->profile) + 500; /* + separator */
+        cost[i] = one.failed ? 0 : mf_estimate_text(one.data, one.len, o->profile) + separator;
         sum += cost[i];
     }
     bool ok = !one.failed;
@@ -135,7 +172,10 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
     if (!ok) return false;
     const mf_msg *first = &v->msgs[list[0]];
     size_t pinned = n > 1 && first->role == MF_ROLE_USER && !mf_msg_has_results(first) ? 1 : 0;
-    const uint64_t note = 24000; /* "[N earlier messages omitted]" and its separator, at most */
+    /* "[N earlier messages omitted]" and its separator, priced at its longest. */
+    const char *longest_note = plan->language == MF_LANG_ZH ? "[省略了 99999999 条较早的消息]\n\n"
+                                                              : "[99999999 earlier messages omitted]\n\n";
+    const uint64_t note = mf_estimate_text(longest_note, strlen(longest_note), o->profile);
     size_t skip = 0;
     while (pinned + skip + 1 < n && sum + note > cap) sum -= cost[pinned + skip++];
     plan->omitted_messages = skip;

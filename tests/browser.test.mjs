@@ -60,6 +60,24 @@ async function meterTokens(page) {
   return Number(await page.getAttribute('#meter', 'data-tokens'));
 }
 
+/** The value of the result card's figure with this label ('Before', 'After', …), as a number. */
+async function figureValue(page, label) {
+  const text = await page.$$eval('#figures .figure', (figures, wanted) => {
+    const f = figures.find((x) => x.querySelector('.figure-label').textContent === wanted);
+    return f ? f.querySelector('.figure-value').textContent : null;
+  }, label);
+  return Number(String(text).replace(/,/g, ''));
+}
+
+/** estimateTokens(value, {profile}) in the page, through the library the page itself loaded. */
+function estimateInPage(page, value, profile) {
+  return page.evaluate(async ([v, p]) => {
+    const midfold = await import('/js/browser.js');
+    await midfold.init();
+    return midfold.estimateTokens(v, { profile: p });
+  }, [value, profile]);
+}
+
 async function conversation(page) {
   return JSON.parse(await page.textContent('#json'));
 }
@@ -148,10 +166,14 @@ describe('the demo page in Chromium', () => {
       assert.equal(await page.locator('#messages > li').count(), original.length);
       const shown = await conversation(page);
       assert.deepEqual(shown, original, `${sample.id}: the page holds the sample as loaded`);
+      // The meter and the Compactor use one profile, the Compactor's default.
+      assert.equal(before, await estimateInPage(page, original, 'safe'), `${sample.id}: the meter is the 'safe' estimate`);
 
       await compact(page);
 
       const afterTokens = await meterTokens(page);
+      assert.equal(await figureValue(page, 'Before'), before, `${sample.id}: the report's figures are the meter's`);
+      assert.equal(await figureValue(page, 'After'), afterTokens, `${sample.id}: the report's figures are the meter's`);
       assert.ok(afterTokens < before / 2, `${sample.id}: the meter dropped from ${before} to ${afterTokens}`);
       const compacted = await conversation(page);
       assert.ok(compacted.length < original.length, `${sample.id}: fewer messages`);
@@ -223,7 +245,37 @@ describe('the demo page in Chromium', () => {
     assert.match(await page.textContent('#status'), /Keep recent must be a whole number/);
     await page.fill('#keep-recent', '3');
     const profiles = await page.$$eval('#profile option', (options) => options.map((o) => o.value));
-    assert.ok(profiles.includes('bareagent'), `profiles: ${profiles}`);
+    assert.deepEqual([...profiles].sort(), ['bareagent', 'cl100k', 'claude', 'deepseek', 'o200k', 'qwen', 'safe'], `profiles: ${profiles}`);
+    assert.equal(await page.inputValue('#profile'), 'safe', "the Compactor's default is selected");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('the selected profile is used for the meter, micro-compaction and the Compactor', async () => {
+    const { page, problems } = await openDemo();
+    const original = await conversation(page);
+    assert.equal(await page.getAttribute('#meter', 'data-profile'), 'safe');
+    for (const profile of ['bareagent', 'o200k', 'safe']) {
+      await page.click('#reset');
+      await page.selectOption('#profile', profile);
+      await page.waitForFunction((p) => document.getElementById('meter').dataset.profile === p, profile);
+      const before = await meterTokens(page);
+      assert.equal(before, await estimateInPage(page, original, profile), `${profile}: the meter`);
+      assert.match(await page.textContent('#of'), new RegExp(`\\b${profile} profile`));
+
+      await page.click('#micro');
+      await page.waitForSelector('#result[data-kind="micro"]');
+      assert.equal(await figureValue(page, 'Before'), before, `${profile}: micro-compaction's figures`);
+      assert.equal(await figureValue(page, 'After'), await meterTokens(page), `${profile}: micro-compaction's figures`);
+
+      await page.click('#reset');
+      await page.waitForFunction((n) => document.getElementById('meter').dataset.tokens === String(n), before);
+      await compact(page);
+      const after = await meterTokens(page);
+      assert.equal(after, await estimateInPage(page, await conversation(page), profile), `${profile}: the meter after /compact`);
+      assert.equal(await figureValue(page, 'Before'), before, `${profile}: the Compactor's figures`);
+      assert.equal(await figureValue(page, 'After'), after, `${profile}: the Compactor's figures`);
+    }
     assert.deepEqual(problems, []);
     await page.close();
   });

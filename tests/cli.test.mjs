@@ -42,6 +42,18 @@ test('estimate --json lists one figure per message', async () => {
   assert.deepEqual(out.messages, messages.map((m) => estimateTokens(m)));
 });
 
+test('estimate --profile P prints estimateTokens with that profile; without it, the reference profile', async () => {
+  for (const profile of ['safe', 'o200k', 'bareagent']) {
+    const r = await run(['estimate', SESSION, '--profile', profile]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), String(estimateTokens(session, { profile })), profile);
+  }
+  assert.equal((await run(['estimate', SESSION])).stdout.trim(), String(estimateTokens(session, { profile: 'bareagent' })));
+  const json = JSON.parse((await run(['estimate', OPENAI, '--json', '--profile', 'safe'])).stdout);
+  const messages = JSON.parse(await readFile(OPENAI, 'utf8'));
+  assert.deepEqual(json.messages, messages.map((m) => estimateTokens(m, { profile: 'safe' })));
+});
+
 test('serialize prints the transcript serialize() gives', async () => {
   const r = await run(['serialize', SESSION]);
   assert.equal(r.stdout, serialize(session) + '\n');
@@ -76,6 +88,32 @@ test('compact --force without a model folds the middle with the offline digest',
   assert.equal(report.compacted, true);
   assert.match(messages[0].content, /^\[Context Compressed\]\nDigest of \d+ earlier messages/);
   assert.deepEqual(messages.at(-1), session.at(-1));
+});
+
+test('micro --profile: the figures are in that profile\'s tokens (default: the reference profile)', async () => {
+  const safe = JSON.parse((await run(['micro', SESSION, '--profile', 'safe', '--json'])).stdout);
+  assert.equal(safe.report.tokensBefore, estimateTokens(session, { profile: 'safe' }));
+  assert.equal(safe.report.tokensAfter, estimateTokens(safe.messages, { profile: 'safe' }));
+  const plain = JSON.parse((await run(['micro', SESSION, '--json'])).stdout);
+  assert.equal(plain.report.tokensBefore, estimateTokens(session, { profile: 'bareagent' }));
+  assert.match((await run(['micro', SESSION])).stdout, /tokens \(bareagent\)$/m);
+});
+
+test("compact uses the Compactor's default profile ('safe') for its figures and threshold; --profile changes it", async () => {
+  const safe = estimateTokens(session, { profile: 'safe' });
+  const reference = estimateTokens(session, { profile: 'bareagent' });
+  assert.ok(reference < safe);
+  const byDefault = JSON.parse((await run(['compact', SESSION, '--json', '--threshold', '1000000'])).stdout);
+  assert.equal(byDefault.report.tokensBefore, safe);
+  const byFlag = JSON.parse((await run(['compact', SESSION, '--json', '--threshold', '1000000', '--profile', 'bareagent'])).stdout);
+  assert.equal(byFlag.report.tokensBefore, reference);
+  // A threshold between the two estimates (no micro-compaction: --keep-recent 100): only the default compacts.
+  const threshold = String(reference);
+  const over = JSON.parse((await run(['compact', SESSION, '--json', '--keep-recent', '100', '--threshold', threshold])).stdout);
+  const under = JSON.parse((await run(['compact', SESSION, '--json', '--keep-recent', '100', '--threshold', threshold, '--profile', 'bareagent'])).stdout);
+  assert.equal(over.report.compacted, true);
+  assert.equal(under.report.reason, 'below-threshold');
+  assert.match((await run(['compact', SESSION])).stdout, /tokens \(safe\)$/m);
 });
 
 test('compact with a base URL in the environment asks that model over HTTP', async () => {
@@ -133,6 +171,7 @@ test('bad input exits 2 with one line naming the problem', async () => {
     [['frobnicate', SESSION], undefined, /^midfold: unknown command "frobnicate"/],
     [['micro', SESSION, '--keep-recent', 'three'], undefined, /^midfold: --keep-recent must be a whole number/],
     [['estimate', SESSION, '--profile', 'nope'], undefined, /^midfold: invalid-option: unknown profile "nope"/],
+    [['compact', SESSION, '--profile', 'nope'], undefined, /^midfold: invalid-option: unknown profile "nope"; known: .*\bsafe\b/],
     [['estimate'], undefined, /^midfold: estimate needs a FILE/],
   ]) {
     const r = await run(args, { input });
@@ -146,4 +185,11 @@ test('--help documents every command', async () => {
   const r = await run(['--help']);
   assert.equal(r.code, 0);
   for (const c of ['estimate', 'serialize', 'micro', 'compact', 'validate']) assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'));
+});
+
+test('--help names every profile and the defaults: bareagent for estimate and micro, safe for compact', async () => {
+  const { stdout } = await run(['--help']);
+  const option = stdout.slice(stdout.indexOf('--profile'), stdout.indexOf('--keep-recent'));
+  for (const p of ['bareagent', 'o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'safe']) assert.match(option, new RegExp(`\\b${p}\\b`), p);
+  assert.match(option.replace(/\s+/g, ' '), /bareagent for estimate and micro .*safe for compact/);
 });

@@ -12,6 +12,10 @@ import {
 
 before(async () => { await init(); });
 
+// The Compactor's default estimator profile: its reports, thresholds and tail budgets are in
+// these tokens, so the estimates these tests compare them with use it too.
+const SAFE = { profile: 'safe' };
+
 const resultMessages = (messages) => messages.filter((m) =>
   m.role === 'tool' || (m.role === 'user' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_result')));
 
@@ -114,7 +118,7 @@ describe('the seed scenario with keepTail {tokens: 0}', () => {
   test('tokensAfter is the estimate of the rebuilt conversation, smaller than tokensBefore', async () => {
     const messages = load('ledger.anthropic');
     const report = await new Compactor({ summarize: recorder(), keepTail: { tokens: 0 } }).compact(messages, { force: true });
-    assert.equal(report.tokensAfter, estimateTokens(messages));
+    assert.equal(report.tokensAfter, estimateTokens(messages, SAFE));
     assert.ok(report.tokensAfter < report.tokensBefore);
   });
 
@@ -137,26 +141,26 @@ describe('the tail budget', () => {
   const keptTail = (messages, objects) => messages.filter((m) => m.role !== 'system' && objects.includes(m));
 
   test('the tail never exceeds keepTail.tokens, unless it is only the pending turn', async () => {
-    const pendingCost = estimateTokens([load('ledger.anthropic').at(-1)]);
+    const pendingCost = estimateTokens([load('ledger.anthropic').at(-1)], SAFE);
     for (let budget = 0; budget <= 2000; budget += 50) {
       const messages = load('ledger.anthropic');
       const objects = messages.slice();
       const report = await new Compactor({ summarize: recorder(), keepTail: { tokens: budget }, keepRecent: 100 }).compact(messages, { force: true });
       assert.equal(report.compacted, true, `budget ${budget}: ${report.reason}`);
       const tail = keptTail(messages, objects);
-      assert.ok(estimateTokens(tail) <= Math.max(budget, pendingCost), `budget ${budget}: tail ${estimateTokens(tail)}`);
+      assert.ok(estimateTokens(tail, SAFE) <= Math.max(budget, pendingCost), `budget ${budget}: tail ${estimateTokens(tail, SAFE)}`);
     }
   });
 
   test('the default keepTail is a fifth of the threshold', async () => {
-    // threshold 5000: the tail holds up to 1000 tokens; the whole ledger (2,800 with keepRecent 100) does not fit it.
+    // threshold 5000: the tail holds up to 1000 tokens; the whole ledger (4,900 with keepRecent 100) does not fit it.
     const messages = load('ledger.anthropic');
     const objects = messages.slice();
     const report = await new Compactor({ summarize: recorder(), threshold: 5000, keepRecent: 100 }).compact(messages, { force: true });
     assert.equal(report.compacted, true);
     const tail = keptTail(messages, objects);
     assert.ok(tail.length > 1);
-    assert.ok(estimateTokens(tail) <= 1000);
+    assert.ok(estimateTokens(tail, SAFE) <= 1000);
     const same = load('ledger.anthropic');
     await new Compactor({ summarize: recorder(), threshold: 5000, keepTail: { tokens: 1000 }, keepRecent: 100 }).compact(same, { force: true });
     assert.equal(same.length, messages.length);
@@ -269,7 +273,7 @@ describe('mid-tool-loop: the conversation ends with tool results', () => {
 describe('cuts never separate a tool call from its result', () => {
   for (const name of ['ledger.anthropic', 'ledger.openai', 'ledger.ai-sdk', 'ledger-loop.openai', 'admin-web-zh.openai']) {
     test(`${name}: for every keepTail budget the head, the folded middle and the tail partition the original list`, async () => {
-      const total = estimateTokens(load(name));
+      const total = estimateTokens(load(name), SAFE);
       for (let budget = 0; budget <= total + 100; budget += 37) {
         const messages = load(name);
         const original = messages.slice();
@@ -293,7 +297,7 @@ describe('cuts never separate a tool call from its result', () => {
     const original = load('ledger.anthropic');
     const parallelAt = original.findIndex((m) => m.role === 'assistant' && m.content.filter((b) => b.type === 'tool_use').length === 3);
     assert.ok(parallelAt > 0);
-    const total = estimateTokens(original);
+    const total = estimateTokens(original, SAFE);
     let sawFolded = false, sawKept = false;
     for (let budget = 0; budget <= total; budget += 23) {
       const messages = load('ledger.anthropic');
@@ -310,7 +314,7 @@ describe('cuts never separate a tool call from its result', () => {
   test('OpenAI parallel calls: the assistant message and all its tool messages stay on one side', async () => {
     const original = load('ledger.openai');
     const parallelAt = original.findIndex((m) => m.tool_calls && m.tool_calls.length === 3);
-    const total = estimateTokens(original);
+    const total = estimateTokens(original, SAFE);
     for (let budget = 0; budget <= total; budget += 23) {
       const messages = load('ledger.openai');
       const objects = messages.slice();
@@ -598,7 +602,7 @@ describe('observeUsage', () => {
     ];
     messages.push(...appended);
     const report = await c.compact(messages);
-    assert.equal(report.tokensBefore, 41_873 + estimateTokens(appended, { format: 'anthropic' }));
+    assert.equal(report.tokensBefore, 41_873 + estimateTokens(appended, { ...SAFE, format: 'anthropic' }));
   });
 
   test('with nothing appended, tokensBefore is exactly the provider\'s count', async () => {
@@ -623,7 +627,7 @@ describe('observeUsage', () => {
     const messages = load('ledger.anthropic');
     const c = new Compactor({ summarize: recorder(), threshold: 1_000_000, keepRecent: 100 });
     c.observeUsage({ inputTokens: 5000, messages, count: messages.length - 1 });
-    assert.equal((await c.compact(messages)).tokensBefore, 5000 + estimateTokens([messages.at(-1)], { format: 'anthropic' }));
+    assert.equal((await c.compact(messages)).tokensBefore, 5000 + estimateTokens([messages.at(-1)], { ...SAFE, format: 'anthropic' }));
   });
 
   test('after a compaction the old provider count no longer applies', async () => {
@@ -632,7 +636,7 @@ describe('observeUsage', () => {
     c.observeUsage({ inputTokens: 90_000, messages });
     assert.equal((await c.compact(messages, { force: true })).compacted, true);
     const report = await c.compact(messages);
-    assert.equal(report.tokensBefore, estimateTokens(messages));
+    assert.equal(report.tokensBefore, estimateTokens(messages, SAFE));
   });
 
   test('once the observed prefix was changed by the host, the heuristic estimate is used again', async () => {
@@ -641,7 +645,7 @@ describe('observeUsage', () => {
     c.observeUsage({ inputTokens: 99_999, messages });
     messages[messages.length - 1] = { role: 'user', content: 'Actually, skip the changelog.' };
     const report = await c.compact(messages);
-    assert.equal(report.tokensBefore, estimateTokens(messages));
+    assert.equal(report.tokensBefore, estimateTokens(messages, SAFE));
   });
 
   test('the observation applies only to the array it was made for', async () => {
@@ -649,7 +653,7 @@ describe('observeUsage', () => {
     const other = load('ledger.anthropic');
     const c = new Compactor({ summarize: recorder(), threshold: 1_000_000, keepRecent: 100 });
     c.observeUsage({ inputTokens: 99_999, messages });
-    assert.equal((await c.compact(other)).tokensBefore, estimateTokens(other));
+    assert.equal((await c.compact(other)).tokensBefore, estimateTokens(other, SAFE));
   });
 
   test('a sub-agent\'s Compactor never touches the parent\'s messages or its usage record', async () => {
@@ -668,6 +672,37 @@ describe('observeUsage', () => {
     assert.deepStrictEqual(parent, parentCopy);
     parent.forEach((m, i) => assert.equal(m, parentObjects[i]));
     assert.equal((await parentCompactor.compact(parent)).tokensBefore, 12_345);
+  });
+});
+
+describe('the estimator profile', () => {
+  test("the default is 'safe': reports are in its tokens, which exceed the reference profile's here", async () => {
+    const report = await new Compactor({ summarize: recorder(), threshold: 1_000_000, keepRecent: 100 }).compact(load('ledger.anthropic'));
+    assert.equal(report.tokensBefore, estimateTokens(load('ledger.anthropic'), SAFE));
+    assert.ok(report.tokensBefore > estimateTokens(load('ledger.anthropic'), { profile: 'bareagent' }));
+  });
+
+  test('an explicit profile is used for the reports, the threshold and the rebuilt estimate', async () => {
+    for (const profile of ['bareagent', 'o200k', 'claude']) {
+      const messages = load('ledger.anthropic');
+      const before = estimateTokens(messages, { profile });
+      const report = await new Compactor({ summarize: recorder(), profile, keepTail: { tokens: 0 } }).compact(messages, { force: true });
+      assert.equal(report.tokensBefore, before, profile);
+      assert.equal(report.tokensAfter, estimateTokens(messages, { profile }), profile);
+    }
+  });
+
+  test('the threshold is compared in the profile in use: between the two estimates, only the default compacts', async () => {
+    const afterMicro = async (profile) =>
+      (await new Compactor({ summarize: recorder(), threshold: 1_000_000, profile }).compact(load('ledger.anthropic'))).tokensAfter;
+    const reference = await afterMicro('bareagent');
+    const safe = await afterMicro('safe');
+    assert.ok(reference < safe);
+    const threshold = reference;
+    const byDefault = await new Compactor({ summarize: recorder(), threshold }).compact(load('ledger.anthropic'));
+    const byReference = await new Compactor({ summarize: recorder(), threshold, profile: 'bareagent' }).compact(load('ledger.anthropic'));
+    assert.equal(byDefault.reason, 'compacted');
+    assert.equal(byReference.reason, 'below-threshold');
   });
 });
 

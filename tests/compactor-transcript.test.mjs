@@ -28,12 +28,18 @@ function anthropicResults(messages) {
 
 const marker = (r) => `[truncated: ${r.name} result, ${codePoints(r.text)} chars]`;
 
+// These tests are about the cap, and their caps were chosen for the reference profile's
+// estimates (the ledger's middle is about 2,900 tokens in it): the Compactor is given that
+// profile, and transcripts are measured with it. The Compactor's default profile ('safe')
+// is checked at the end of this file.
+const PROFILE = 'bareagent';
+
 async function compactWithCap(name, cap, extra = {}) {
   const summarize = recorder();
   let removed;
   const messages = load(name);
   const report = await new Compactor({
-    summarize, keepTail: { tokens: 0 }, keepRecent: 100, maxTranscriptTokens: cap, onArchive: (r) => { removed = r; }, ...extra,
+    summarize, keepTail: { tokens: 0 }, keepRecent: 100, maxTranscriptTokens: cap, profile: PROFILE, onArchive: (r) => { removed = r; }, ...extra,
   }).compact(messages, { force: true });
   return { report, messages, removed, prompt: summarize.calls[0]?.prompt };
 }
@@ -78,7 +84,7 @@ describe('the transcript cap', () => {
     const messages = load('ledger-loop.anthropic');
     const objects = messages.slice();
     const pristine = load('ledger-loop.anthropic');
-    const report = await new Compactor({ summarize: recorder(), keepTail: { tokens: 600 }, keepRecent: 100, maxTranscriptTokens: 800 })
+    const report = await new Compactor({ summarize: recorder(), keepTail: { tokens: 600 }, keepRecent: 100, maxTranscriptTokens: 800, profile: PROFILE })
       .compact(messages, { force: true });
     assert.equal(report.compacted, true);
     assert.ok(report.transcript.shrunkResults > 0);
@@ -93,7 +99,8 @@ describe('the transcript cap', () => {
         const { prompt, report } = await compactWithCap(name, cap);
         assert.equal(report.compacted, true);
         const t = transcriptOf(prompt);
-        assert.ok(estimateTokens(t) <= cap, `cap ${cap}: the transcript is ${estimateTokens(t)} tokens (${report.transcript.omittedMessages} omitted)`);
+        const tokens = estimateTokens(t, { profile: PROFILE });
+        assert.ok(tokens <= cap, `cap ${cap}: the transcript is ${tokens} tokens (${report.transcript.omittedMessages} omitted)`);
       }
     });
   }
@@ -125,11 +132,41 @@ describe('the transcript cap', () => {
 
   test('an already micro-truncated result is not counted as shrunk by the cap', async () => {
     const messages = load('ledger.anthropic');
-    const report = await new Compactor({ summarize: recorder(), keepTail: { tokens: 0 }, keepRecent: 3, maxTranscriptTokens: 800 })
+    const report = await new Compactor({ summarize: recorder(), keepTail: { tokens: 0 }, keepRecent: 3, maxTranscriptTokens: 800, profile: PROFILE })
       .compact(messages, { force: true });
     const resultsInMiddle = anthropicResults(load('ledger.anthropic')).length;
     assert.ok(report.micro.cleared > 0);
     assert.ok(report.transcript.shrunkResults <= resultsInMiddle - report.micro.cleared,
       `shrunkResults ${report.transcript.shrunkResults} includes ${report.micro.cleared} results micro-compaction had already cleared`);
+  });
+});
+
+/** Tool results in a list of messages (Anthropic blocks or OpenAI tool messages). */
+const resultCount = (messages) => messages.reduce((n, m) => n + (m.role === 'tool' ? 1
+  : Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result').length : 0), 0);
+
+describe("the transcript cap under each profile, the Compactor's default ('safe') included", () => {
+  const names = ['ledger.anthropic', 'ledger.openai', 'admin-web-zh.anthropic'];
+
+  for (const profile of ['bareagent', 'safe']) {
+    test(`${profile}: messages are left out of the transcript only once every tool result has shrunk`, async () => {
+        for (const name of names) {
+          for (let cap = 200; cap <= 5000; cap += 100) {
+            const { report, removed } = await compactWithCap(name, cap, { profile });
+            if (report.transcript.omittedMessages > 0)
+              assert.equal(report.transcript.shrunkResults, resultCount(removed), `${name}, cap ${cap}: ${report.transcript.omittedMessages} left out`);
+          }
+        }
+      });
+  }
+
+  test('safe: the transcript fits the cap (caps from 200 to 2600)', async () => {
+    for (const name of names) {
+      for (const cap of [200, 300, 500, 800, 1000, 1500, 2600]) {
+        const { prompt } = await compactWithCap(name, cap, { profile: 'safe' });
+        const tokens = estimateTokens(transcriptOf(prompt), { profile: 'safe' });
+        assert.ok(tokens <= cap, `${name}, cap ${cap}: the transcript is ${tokens} tokens`);
+      }
+    }
   });
 });

@@ -20,6 +20,9 @@ const SHIPPED_CONFIG = path.join(ROOT, 'web-demo/edge/config.capnp');
 const THRESHOLD = 3000;
 const UPSTREAM_KEY = 'test-key-123';
 const COMPAT_DATE = '2025-09-01';
+// The worker's Compactor runs with the Compactor's default profile unless PROFILE says
+// otherwise; its x-midfold-tokens-* figures are in that profile's tokens.
+const SAFE = { profile: 'safe' };
 
 // ---------------------------------------------------------------------------------------------------------
 // Conversations
@@ -140,6 +143,8 @@ const config :Workerd.Config = (
   services = [
     (name = "edge", worker = .edge),
     (name = "edge-decoy", worker = .edgeDecoy),
+    (name = "edge-o200k", worker = .edgeO200k),
+    (name = "edge-bad-profile", worker = .edgeBadProfile),
     (name = "readme", worker = .readme),
     (name = "explicit", worker = .explicit),
     (name = "loopback", network = (allow = ["127.0.0.1/32"])),
@@ -147,6 +152,8 @@ const config :Workerd.Config = (
   sockets = [
     (name = "edge", address = "127.0.0.1:0", http = (), service = "edge"),
     (name = "edge-decoy", address = "127.0.0.1:0", http = (), service = "edge-decoy"),
+    (name = "edge-o200k", address = "127.0.0.1:0", http = (), service = "edge-o200k"),
+    (name = "edge-bad-profile", address = "127.0.0.1:0", http = (), service = "edge-bad-profile"),
     (name = "readme", address = "127.0.0.1:0", http = (), service = "readme"),
     (name = "explicit", address = "127.0.0.1:0", http = (), service = "explicit"),
   ],
@@ -154,6 +161,8 @@ const config :Workerd.Config = (
 
 ${workerConfig('edge', WORKER, tmp, edgeBindings)}
 ${workerConfig('edgeDecoy', WORKER, tmp, [['UPSTREAM_URL', `http://127.0.0.2:${decoy.address().port}/v1`]])}
+${workerConfig('edgeO200k', WORKER, tmp, [...edgeBindings, ['PROFILE', 'o200k']])}
+${workerConfig('edgeBadProfile', WORKER, tmp, [...edgeBindings, ['PROFILE', 'gpt-17']])}
 ${workerConfig('readme', path.join(tmp, 'readme-worker.js'), tmp)}
 ${workerConfig('explicit', path.join(tmp, 'explicit-worker.js'), tmp, [],
     [`(name = "wasm-bytes.bin", data = embed ${capnpString(path.relative(tmp, WASM))})`])}
@@ -209,7 +218,7 @@ test('a small request is forwarded byte for byte, with figures and no compaction
   const f = figures(res);
   assert.equal(f.compacted, 'false');
   assert.equal(f.reason, 'below-threshold');
-  assert.equal(f.before, estimateTokens(body.messages));
+  assert.equal(f.before, estimateTokens(body.messages, SAFE));
   assert.equal(f.after, f.before);
 
   assert.equal(llm.requests.length, 1, 'no summarization request');
@@ -227,13 +236,13 @@ test('old tool results are micro-compacted below the threshold, without a summar
   await res.arrayBuffer();
 
   const expected = clone(messages);
-  const micro = microCompact(expected, { keepRecent: 3 });
+  const micro = microCompact(expected, { keepRecent: 3, ...SAFE });
   assert.ok(micro.cleared > 0 && micro.tokensAfter <= THRESHOLD, 'the fixture needs micro-compaction only');
 
   const f = figures(res);
   assert.equal(f.compacted, 'false');
-  assert.equal(f.before, estimateTokens(messages));
-  assert.equal(f.after, estimateTokens(expected));
+  assert.equal(f.before, estimateTokens(messages, SAFE));
+  assert.equal(f.after, estimateTokens(expected, SAFE));
   assert.ok(f.after < f.before);
 
   assert.equal(llm.requests.length, 1, 'no summarization request');
@@ -275,9 +284,34 @@ test('a large request is compacted: the upstream summarizes first, then gets the
   const f = figures(res);
   assert.equal(f.compacted, 'true');
   assert.equal(f.reason, 'compacted');
-  assert.equal(f.before, estimateTokens(messages));
-  assert.equal(f.after, estimateTokens(sent));
+  assert.equal(f.before, estimateTokens(messages, SAFE));
+  assert.equal(f.after, estimateTokens(sent, SAFE));
   assert.ok(f.after < f.before / 4, `${f.after} tokens after, ${f.before} before`);
+});
+
+test('PROFILE chooses the profile: the figures and the threshold are in its tokens', async () => {
+  // toolLoop(6, 900): micro-compaction alone brings it under THRESHOLD in either profile.
+  const messages = toolLoop(6, 900);
+  const res = await post(`${wd.url('edge-o200k')}/v1/chat/completions`, { model: 'gpt-test', messages });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  const expected = clone(messages);
+  microCompact(expected, { keepRecent: 3, profile: 'o200k' });
+  const f = figures(res);
+  assert.equal(f.reason, 'below-threshold');
+  assert.equal(f.before, estimateTokens(messages, { profile: 'o200k' }));
+  assert.equal(f.after, estimateTokens(expected, { profile: 'o200k' }));
+  assert.notEqual(f.before, estimateTokens(messages, SAFE));
+  assert.deepEqual(llm.requests[0].body.messages, expected);
+});
+
+test('an unknown PROFILE is a 500 naming the known profiles, and nothing reaches the upstream', async () => {
+  const res = await post(`${wd.url('edge-bad-profile')}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  assert.equal(res.status, 500);
+  const { error } = await res.json();
+  assert.equal(error.type, 'server_error');
+  assert.match(error.message, /unknown profile "gpt-17"; known: .*\bsafe\b/);
+  assert.equal(llm.requests.length, 0);
 });
 
 test('a failed summary leaves the request as it was (compaction is never a reason to fail)', async () => {
@@ -410,16 +444,18 @@ test('the shipped config runs the worker with settings from the environment', as
   const shipped = await startWorkerd({
     config: SHIPPED_CONFIG,
     args: ['--socket-addr', 'http=127.0.0.1:0'],
-    env: { UPSTREAM_URL: `${llm.url}/v1`, THRESHOLD: String(THRESHOLD), SUMMARY_MODEL: 'summary-model' },
+    env: { UPSTREAM_URL: `${llm.url}/v1`, THRESHOLD: String(THRESHOLD), SUMMARY_MODEL: 'summary-model', PROFILE: 'bareagent' },
   });
   try {
     const url = `${shipped.url('http')}/v1/chat/completions`;
     // No UPSTREAM_KEY: the client's own key is passed on, to the summary request too.
     const auth = { authorization: 'Bearer client-key' };
-    let res = await post(url, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }, auth);
+    const small = toolLoop(6, 900);
+    let res = await post(url, { model: 'gpt-test', messages: small }, auth);
     assert.equal(res.status, 200);
     await res.arrayBuffer();
     assert.equal(res.headers.get('x-midfold-compacted'), 'false');
+    assert.equal(figures(res).before, estimateTokens(small, { profile: 'bareagent' }), 'PROFILE comes from the environment');
 
     const messages = toolLoop(14, 5000);
     res = await post(url, { model: 'gpt-test', messages }, auth);

@@ -23,6 +23,18 @@ const SAMPLES = [
 ];
 
 const SUMMARY_MARK = '[Context Compressed]';
+// The estimator profiles (src/midfold.h), with what each is fitted to. The page lists those
+// the library accepts, and selects the Compactor's default, 'safe' (a trigger must err high).
+const DEFAULT_PROFILE = 'safe';
+const PROFILE_NOTES = {
+  safe: 'the largest of the five fitted profiles (the default)',
+  bareagent: 'the reference profile (estimateTokens\' default)',
+  o200k: 'fitted to o200k_base: GPT-4o, GPT-4.1, GPT-5',
+  cl100k: 'fitted to cl100k_base: GPT-4, GPT-3.5',
+  deepseek: 'fitted to DeepSeek-V3',
+  qwen: 'fitted to Qwen3',
+  claude: 'fitted to the legacy public Claude vocabulary, plus a margin',
+};
 const PREVIEW_CHARS = 220;
 const ENDPOINT_DEFAULTS = {
   openai: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
@@ -197,15 +209,16 @@ function readSettings() {
     threshold: threshold.value,
     keepRecent: keepRecent.value,
     keepTail: keepTail.value ?? Math.floor(threshold.value / 5),
-    profile: $('profile').value || undefined,
+    // One profile for everything: the meter, the plan, micro-compaction and the Compactor.
+    profile: $('profile').value || DEFAULT_PROFILE,
     language: $('language').value,
     format: state.format === 'unknown' ? undefined : state.format,
   };
 }
 
-/** The estimator profiles this build knows: the names it lists, checked one by one. */
+/** The estimator profiles this build knows: the names it lists (and the documented ones), checked one by one. */
 function discoverProfiles() {
-  const candidates = new Set(['bareagent']);
+  const candidates = new Set([DEFAULT_PROFILE, ...Object.keys(PROFILE_NOTES)]);
   try {
     estimateTokens('x', { profile: '\u0000probe' });
   } catch (error) {
@@ -310,6 +323,7 @@ function renderMeter(total, perMessage, zones, settings) {
   }
   meter.dataset.tokens = String(total);
   meter.dataset.threshold = String(threshold);
+  meter.dataset.profile = settings.profile;
   meter.setAttribute('aria-valuenow', String(total));
   meter.setAttribute('aria-valuemax', String(threshold));
   meter.setAttribute('aria-valuetext', `${num(total)} of ${num(threshold)} tokens`);
@@ -318,7 +332,7 @@ function renderMeter(total, perMessage, zones, settings) {
   $('total').textContent = num(total);
   $('total').classList.toggle('over', over);
   const pct = Math.round((total / threshold) * 100);
-  $('of').textContent = `of ${num(threshold)} · ${pct}% of the threshold${over ? ' — over' : ''}`;
+  $('of').textContent = `of ${num(threshold)} · ${pct}% of the threshold${over ? ' — over' : ''} · ${settings.profile} profile`;
 }
 
 function renderMessages(perMessage, zones) {
@@ -746,8 +760,10 @@ async function main() {
   }
   $('engine').textContent = `WebAssembly core ready · ${Math.max(1, Math.round(performance.now() - started))} ms`;
   state.profiles = discoverProfiles();
-  $('profile').replaceChildren(...state.profiles.map((p) => el('option', { value: p, text: p })));
-  if (!state.profiles.length) $('profile').append(el('option', { value: '', text: 'default' }));
+  $('profile').replaceChildren(...state.profiles.map((p) => el('option', {
+    value: p, text: p, title: PROFILE_NOTES[p], selected: p === DEFAULT_PROFILE,
+  })));
+  $('profile').value = state.profiles.includes(DEFAULT_PROFILE) ? DEFAULT_PROFILE : state.profiles[0];
   await loadSample(SAMPLES[0].id);
 }
 

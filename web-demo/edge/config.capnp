@@ -6,7 +6,7 @@
 #        -d '{"model":"local","messages":[{"role":"user","content":"Hello"}]}' -D -
 #
 # The worker's settings come from environment variables: UPSTREAM_URL (required),
-# UPSTREAM_KEY, THRESHOLD, SUMMARY_MODEL (see worker.js).
+# UPSTREAM_KEY, THRESHOLD, PROFILE (default safe), SUMMARY_MODEL (see worker.js).
 #
 # Module names mirror the package, so `import ... from 'midfold'` resolves as it does
 # with a bundler, through the package's `workerd` entry, which imports the .wasm itself.
@@ -49,6 +49,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "UPSTREAM_URL", fromEnvironment = "UPSTREAM_URL"),
     (name = "UPSTREAM_KEY", fromEnvironment = "UPSTREAM_KEY"),
     (name = "THRESHOLD", fromEnvironment = "THRESHOLD"),
+    (name = "PROFILE", fromEnvironment = "PROFILE"),
     (name = "SUMMARY_MODEL", fromEnvironment = "SUMMARY_MODEL"),
   ],
   globalOutbound = "upstream",

@@ -11,10 +11,13 @@
  *   UPSTREAM_URL   the upstream's base URL, e.g. http://127.0.0.1:8080/v1 (required)
  *   UPSTREAM_KEY   its API key; when unset, the client's own Authorization header is passed on
  *   THRESHOLD      compact above this many estimated tokens (default 50000)
+ *   PROFILE        the estimator profile: safe (default, the Compactor's), bareagent, o200k,
+ *                  cl100k, deepseek, qwen or claude
  *   SUMMARY_MODEL  the model that writes summaries (default: the request's model)
  *
  * Headers added to every forwarded answer:
- *   x-midfold-tokens-before, x-midfold-tokens-after   the estimates before and after
+ *   x-midfold-tokens-before, x-midfold-tokens-after   the estimates before and after, in PROFILE's
+ *                                                    tokens (the Compactor's own figures)
  *   x-midfold-compacted                              "true" when the middle was summarized
  *   x-midfold-reason                                 the compactor's reason (below-threshold, compacted, summarizer-error, …)
  *
@@ -25,6 +28,7 @@ import { init, Compactor, MidfoldError, openAISummarizer } from 'midfold';
 
 const ROUTE = '/v1/chat/completions';
 const DEFAULT_THRESHOLD = 50000;
+const DEFAULT_PROFILE = 'safe'; // the Compactor's default: a compaction trigger must err high
 const SUMMARY_TIMEOUT_MS = 60000;
 
 function jsonError(status, message, type, headers = {}) {
@@ -68,8 +72,10 @@ async function chatCompletions(request, env) {
 
   const auth = authorization(env, request);
   let summarizer = null;
-  const compactor = new Compactor({
+  const options = {
     threshold: wholeNumber(env.THRESHOLD, DEFAULT_THRESHOLD),
+    // The x-midfold-tokens-* headers are this Compactor's own figures: they are in this profile's tokens.
+    profile: env.PROFILE && String(env.PROFILE).trim() ? String(env.PROFILE).trim() : DEFAULT_PROFILE,
     timeoutMs: SUMMARY_TIMEOUT_MS,
     // Built on first use (requests under the threshold never need it); the same upstream
     // writes the summary, with the same credentials as the request itself.
@@ -84,7 +90,15 @@ async function chatCompletions(request, env) {
       return summarizer(req);
     },
     onWarn: (message, error) => console.warn(message, error && error.message ? error.message : ''),
-  });
+  };
+  let compactor;
+  try {
+    compactor = new Compactor(options);
+  } catch (e) {
+    // A misconfigured worker (an unknown PROFILE) is the server's fault, not the client's.
+    if (e instanceof MidfoldError) return jsonError(500, `the worker is misconfigured: ${e.message}`, 'server_error');
+    throw e;
+  }
 
   const messages = body.messages;
   let report;
