@@ -124,7 +124,7 @@ void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64
             st->ws_nl = true;
             st->ws_tail = 0;
         } else {
-            if (is_repable(k) && cp == st->prev_cp && pk >= 0) c[MF_F_REP]++;
+            if (is_repable(k) && cp == st->prev_cp && pk >= 0) c[k == PSTR || k == PUNCT ? MF_F_REP : MF_F_REPX]++;
             else if (k == UPPER && pk == UPPER) c[MF_F_CAPS]++;
             else c[k]++;
             if (alpha) {
@@ -146,7 +146,8 @@ void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64
                 st->al++;
                 st->al_letter = true;
             } else if (k == DIGIT) {
-                if (pk != DIGIT) c[MF_F_DRUN]++;
+                if (pk != DIGIT) { c[MF_F_DRUN]++; st->digits = 0; }
+                if (st->digits++ % 3 == 0) c[MF_F_DGRP]++; /* tokenizers split numbers in threes */
                 if (st->al && pk != DIGIT) c[MF_F_SWITCH]++;
                 st->al++;
                 st->al_digit = true;

@@ -19,11 +19,12 @@ const opt = (name, def) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : def;
 };
-const PER_CLASS = Number(opt('--per-class', 600));
+const PER_CLASS = Number(opt('--per-class', 1000));
+const S = PER_CLASS / 600; // scales the number of source documents
 const SEED = Number(opt('--seed', 20261130));
 const FORCE = args.includes('--force');
 const MIN_CHUNK = 200, MAX_CHUNK = 20000;
-const DOC_CAP = 40000; // at most this many bytes of one document go into a stream (keeps sources diverse)
+const DOC_CAP = 24000; // at most this many bytes of one document go into a stream (keeps sources diverse)
 const OUT = path.join(CACHE, 'corpus.jsonl');
 
 if (fs.existsSync(OUT) && !FORCE) {
@@ -130,8 +131,13 @@ function manPages(dirs, n) {
   return docs;
 }
 
+// Character-set tables (iconv-lite's encodings/, Python's encodings/cp*.py, ...) list every character of a code
+// page, rare ideographs included (2-3 tokens each on every vocabulary). They are not what an agent reads as code or
+// JSON, and no per-class weight could cover them without doubling the estimate of ordinary Chinese: left out.
+const CHARSET_TABLE = /\/encodings\/|\/charsets?\/|sbcs-data|dbcs-data/;
+
 function fileDocs(files, n, filter = () => true) {
-  const list = R.shuffle(files.slice());
+  const list = R.shuffle(files.filter((f) => !CHARSET_TABLE.test(f)));
   const docs = [];
   for (const f of list) {
     if (docs.length >= n) break;
@@ -143,9 +149,9 @@ function fileDocs(files, n, filter = () => true) {
 
 function prose() {
   const man = manPages(['/usr/share/man/man1', '/usr/share/man/man5', '/usr/share/man/man7', '/usr/share/man/man8',
-    '/usr/share/man/man3'], 300);
+    '/usr/share/man/man3'], Math.round(420 * S));
   const docFiles = walk('/usr/share/doc', (p) => /\/(README|NEWS|FAQ|TODO|AUTHORS|THANKS|HACKING)[^/]*$|\.(md|txt)(\.gz)?$/i.test(p));
-  const docs = fileDocs(docFiles, 160, (t) => (t.match(/[a-z]{3,}/g) || []).length > 50);
+  const docs = fileDocs(docFiles, Math.round(220 * S), (t) => (t.match(/[a-z]{3,}/g) || []).length > 50);
   const lic = fileDocs(walk('/usr/share/common-licenses', () => true), 6);
   return [...man, ...docs, ...lic];
 }
@@ -166,8 +172,9 @@ function code() {
   const mk = walk('/usr/share/emscripten', (p) => /(Makefile|CMakeLists\.txt|\.cmake)$/.test(p));
   const isCode = (t) => !/\x1b/.test(t);
   return [
-    ...fileDocs(c, 70, isCode), ...fileDocs(cpp, 45, isCode), ...fileDocs(py, 90, isCode),
-    ...fileDocs(js, 60, isCode), ...fileDocs(ts, 12, isCode), ...fileDocs(shFiles, 30, isCode), ...fileDocs(mk, 8, isCode),
+    ...fileDocs(c, Math.round(95 * S), isCode), ...fileDocs(cpp, Math.round(60 * S), isCode), ...fileDocs(py, Math.round(125 * S), isCode),
+    ...fileDocs(js, Math.round(85 * S), isCode), ...fileDocs(ts, Math.round(16 * S), isCode), ...fileDocs(shFiles, Math.round(40 * S), isCode),
+    ...fileDocs(mk, Math.round(10 * S), isCode),
   ];
 }
 
@@ -244,6 +251,7 @@ function jsonDocs() {
   const skipNM = (p) => p.includes('/.git/') || p.endsWith('/tokenizer.json') || p.endsWith('/claude.json') || p.includes('/tiktoken/encoders/') || p.includes('/.cache/') || p.includes('/proc/');
   const roots = ['/usr', '/etc', '/root', '/var/lib', path.join(HERE, 'node_modules')];
   const files = roots.flatMap((r) => walk(r, (p) => /\.json$/.test(p), { skip: (p) => skipNM(p) || p.startsWith('/root/.npm') || (r !== roots[4] && p.startsWith('/work')) }))
+    .filter((p) => !CHARSET_TABLE.test(p))
     .filter((p) => { try { const s = fs.statSync(p).size; return s > 250 && s < 20e6; } catch { return false; } });
   // Bucket by source root so one big folder (e.g. 1,300 schema files) cannot dominate.
   const buckets = new Map();
@@ -255,9 +263,10 @@ function jsonDocs() {
   const keys = [...buckets.keys()].sort();
   const docs = [];
   const seen = new Set();
-  for (let round = 0; docs.length < 190 && round < 50; round++) {
+  const nReal = Math.round(260 * S);
+  for (let round = 0; docs.length < nReal && round < 50; round++) {
     for (const k of R.shuffle(keys.slice())) {
-      if (docs.length >= 190) break;
+      if (docs.length >= nReal) break;
       const f = R.pick(buckets.get(k));
       if (seen.has(f)) continue;
       seen.add(f);
@@ -276,7 +285,7 @@ function jsonDocs() {
     const t = readText(f);
     if (t) docs.push({ name: f, text: capDoc(t) });
   }
-  for (let i = 0; i < 170; i++) {
+  for (let i = 0; i < Math.round(230 * S); i++) {
     const v = genJSONDoc();
     const style = R.int(4);
     const text = style === 0 ? JSON.stringify(v) : style === 1 ? JSON.stringify(v, null, 2) : style === 2 ? JSON.stringify(v, null, 4) : JSON.stringify(v, null, '\t');
@@ -326,11 +335,15 @@ function shellDocs() {
     add('git ls-files -s', sh('git', ['-C', '/root/.pyenv', 'ls-files', '-s']));
     add('git show-ref', sh('git', ['-C', '/root/.pyenv', 'rev-list', '--all', '--max-count=1500', '--parents']));
   }
-  add('ps auxww', sh('ps', ['auxww']));
+  // Process table and environment without command-line arguments or inherited variables: the real ones could
+  // carry secrets into the cache. The layout is the same.
+  add('ps -eo', sh('ps', ['-eo', 'user,pid,ppid,%cpu,%mem,vsz,rss,tty,stat,lstart,time,comm']));
   add('sha256sum', sh('sha256sum', someBins.slice(0, 150)));
   add('md5sum', sh('md5sum', someBins.slice(150, 300)));
   add('sha1sum', sh('sha1sum', libs.slice(0, 150)));
-  add('env', sh('env', []));
+  add('env', sh('env', [], { env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root',
+    LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'xterm-256color', SHELL: '/bin/bash', USER: 'root', LOGNAME: 'root', PWD: HERE,
+    NODE_PATH: '/usr/share/nodejs', EDITOR: 'vi', PAGER: 'less', TZ: 'UTC', HOSTNAME: 'build-7f3c9a', SHLVL: '1' } }));
   add('df mount', sh('sh', ['-c', 'df -h; mount; free -m; uname -a; lscpu']));
   add('cpuinfo', sh('cat', ['/proc/cpuinfo']));
   add('maps', sh('cat', ['/proc/self/maps']));
@@ -340,7 +353,9 @@ function shellDocs() {
   add('objdump -d ls', sh('objdump', ['-d', '/usr/bin/ls'], { maxBytes: 200000 }));
   add('od', sh('od', ['-A', 'x', '-t', 'x1z', '-N', '30000', '/usr/bin/ls']));
   add('xxd', sh('xxd', ['-l', '30000', '/usr/bin/cat']));
-  add('base64', sh('base64', ['/usr/bin/true']));
+  for (const b of R.shuffle(bins.slice()).slice(0, Math.round(5 * S))) {
+    add(`base64 ${b}`, sh('base64', R.next() < 0.5 ? [b] : ['-w', '0', b], { maxBytes: 60000 }));
+  }
   add('stat', sh('stat', someBins.slice(300, 360)));
   add('dpkg.log', readText('/var/log/dpkg.log'));
   add('apt history', readText('/var/log/apt/history.log'));
@@ -362,38 +377,52 @@ function shellDocs() {
   add('grep -rn', sh('grep', ['-rn', 'TODO', '/usr/share/emscripten/src'], { maxBytes: 200000 }));
   add('file', sh('sh', ['-c', `file ${someBins.slice(0, 120).join(' ')}`]));
   add('systemctl-like ls /etc/systemd', sh('find', ['/etc', '-maxdepth', '2', '-printf', '%M %u %g %s %TY-%Tm-%Td %TT %p\\n']));
-  for (let i = 0; i < 60; i++) add(`gen:log:${i}`, genLog(i));
+  for (let i = 0; i < Math.round(90 * S); i++) add(`gen:log:${i}`, genLog(i));
+  // more real command output over seeded picks of folders, packages, binaries and libraries
+  const someDirs = R.shuffle(fs.readdirSync('/usr/share').sort().map((d) => '/usr/share/' + d)).slice(0, Math.round(25 * S));
+  for (const d of someDirs) add(`ls -la ${d}`, sh('ls', ['-la', '--time-style=' + R.pick(['locale', 'long-iso', 'full-iso']), d]));
+  const pkgs = sh('dpkg-query', ['-W', '-f=${Package}\\n']).split('\n').filter(Boolean).sort();
+  for (const p of R.shuffle(pkgs).slice(0, Math.round(20 * S))) add(`dpkg -L ${p}`, sh('dpkg', ['-L', p]));
+  for (const p of R.shuffle(pkgs).slice(0, Math.round(8 * S))) add(`apt-cache show ${p}`, sh('apt-cache', ['show', '--no-all-versions', p]));
+  for (const l of R.shuffle(libs.slice()).slice(0, Math.round(8 * S))) add(`nm -D ${l}`, sh('nm', ['-D', '--defined-only', l]));
+  for (const l of R.shuffle(libs.slice()).slice(0, Math.round(6 * S))) add(`readelf -Ws ${l}`, sh('readelf', ['-W', '-s', l], { maxBytes: 300000 }));
+  for (const b of R.shuffle(bins.slice()).slice(0, Math.round(5 * S))) add(`objdump -d ${b}`, sh('objdump', ['-d', b], { maxBytes: 200000 }));
+  for (const b of R.shuffle(bins.slice()).slice(0, Math.round(4 * S))) add(`xxd ${b}`, sh('xxd', ['-s', String(R.int(4096)), '-l', '20000', b]));
+  for (let i = 0; i < Math.round(6 * S); i++) add(`sha256sum #${i}`, sh(R.pick(['sha256sum', 'sha1sum', 'md5sum', 'b2sum']), R.shuffle(bins.slice()).slice(0, 120)));
+  if (fs.existsSync('/root/.pyenv/.git')) {
+    for (let i = 0; i < Math.round(6 * S); i++) add(`git log --stat --skip #${i}`, sh('git', ['-C', '/root/.pyenv', 'log', '--stat', '--skip', String(R.int(3000)), '-n', '60']));
+    for (let i = 0; i < Math.round(3 * S); i++) add(`git log --format #${i}`, sh('git', ['-C', '/root/.pyenv', 'log', '--skip', String(R.int(3000)), '-n', '300', '--format=%H %an <%ae> %ad %s', '--date=iso']));
+  }
+  for (const r of ['/usr/lib/python3.11', '/etc', '/usr/share/nodejs', '/var/lib/dpkg', '/usr/include']) add(`find -ls ${r}`, sh('find', [r, '-maxdepth', '3', '-ls']));
   return docs;
 }
 
 // ---- Chinese
-let ZH_LINES = null;
-function zhLines() {
-  if (ZH_LINES) return ZH_LINES;
-  const lines = [];
-  for (const loc of ['zh_CN', 'zh_TW']) {
-    const dir = `/usr/share/locale/${loc}/LC_MESSAGES`;
-    let fl = [];
-    try { fl = fs.readdirSync(dir).filter((f) => f.endsWith('.mo')).sort(); } catch { /* none */ }
-    for (const f of fl) lines.push({ cat: `${loc}/${f}`, strs: moStrings(path.join(dir, f)).filter((s) => HAN.test(s)) });
-  }
-  ZH_LINES = lines.filter((c) => c.strs.length > 0);
-  return ZH_LINES;
+const ZH_LINES = {};
+function zhLines(loc) {
+  if (ZH_LINES[loc]) return ZH_LINES[loc];
+  const dir = `/usr/share/locale/${loc}/LC_MESSAGES`;
+  let fl = [];
+  try { fl = fs.readdirSync(dir).filter((f) => f.endsWith('.mo')).sort(); } catch { /* none */ }
+  ZH_LINES[loc] = fl.map((f) => ({ cat: `${loc}/${f}`, strs: moStrings(path.join(dir, f)).filter((s) => HAN.test(s)) }))
+    .filter((c) => c.strs.length > 0);
+  return ZH_LINES[loc];
 }
 
-function zhDocs() {
+// Simplified Chinese (zh_CN): catalogs' translated strings, man pages, vim tutor, gnupg help, systemd catalog.
+// Traditional Chinese (zh_TW) goes to its own report-only class: it costs 10-15 % more tokens per ideograph
+// on most vocabularies, and no vocabulary-free feature can tell the two apart.
+function zhDocs(loc) {
   const docs = [];
-  for (const c of zhLines()) {
-    const strs = c.strs.slice();
-    const text = strs.join('\n');
-    if (text.length > 300) docs.push({ name: `mo:${c.cat}`, text: capDoc(text, 90000) });
+  for (const c of zhLines(loc)) {
+    const text = c.strs.join('\n');
+    if (text.length > 300) docs.push({ name: `mo:${c.cat}`, text: capDoc(text, 250000) });
   }
-  for (const loc of ['zh_CN', 'zh_TW']) {
-    const d = manPages([`/usr/share/man/${loc}/man1`, `/usr/share/man/${loc}/man5`, `/usr/share/man/${loc}/man8`], 60);
-    docs.push(...d);
-  }
-  for (const f of ['/usr/share/vim/vim90/tutor/tutor.zh_cn.utf-8', '/usr/share/vim/vim90/tutor/tutor.zh.utf-8', '/usr/share/gnupg/help.zh_CN.txt',
-    '/usr/share/gnupg/help.zh_TW.txt', '/usr/lib/systemd/catalog/systemd.zh_CN.catalog', '/usr/lib/systemd/catalog/systemd.zh_TW.catalog']) {
+  docs.push(...manPages([`/usr/share/man/${loc}/man1`, `/usr/share/man/${loc}/man5`, `/usr/share/man/${loc}/man8`], 80));
+  const extra = loc === 'zh_CN'
+    ? ['/usr/share/vim/vim90/tutor/tutor.zh_cn.utf-8', '/usr/share/gnupg/help.zh_CN.txt', '/usr/lib/systemd/catalog/systemd.zh_CN.catalog']
+    : ['/usr/share/vim/vim90/tutor/tutor.zh.utf-8', '/usr/share/gnupg/help.zh_TW.txt', '/usr/lib/systemd/catalog/systemd.zh_TW.catalog'];
+  for (const f of extra) {
     const t = readText(f);
     if (t) docs.push({ name: f, text: capDoc(t) });
   }
@@ -402,7 +431,7 @@ function zhDocs() {
 
 // Chinese mixed with code, shaped like a chat answer: Chinese explanation, fenced code, inline code, lists.
 function zhCodeDocs(codeDocs, shDocs) {
-  const sentences = zhLines().flatMap((c) => c.strs.filter((s) => s.length >= 6 && s.length < 300));
+  const sentences = zhLines('zh_CN').flatMap((c) => c.strs.filter((s) => s.length >= 6 && s.length < 300));
   const snippet = (docs) => {
     const d = R.pick(docs);
     const lines = d.text.split('\n');
@@ -412,7 +441,7 @@ function zhCodeDocs(codeDocs, shDocs) {
   };
   const lang = (name) => (/\.py$/.test(name) ? 'python' : /\.(js|mjs|cjs)$/.test(name) ? 'javascript' : /\.d\.ts$/.test(name) ? 'typescript' : /\.(c|h)$/.test(name) ? 'c' : /\.(cc|cpp)$/.test(name) ? 'cpp' : 'bash');
   const docs = [];
-  for (let i = 0; i < 420; i++) {
+  for (let i = 0; i < Math.round(600 * S); i++) {
     const parts = [];
     const paras = R.range(4, 22);
     for (let p = 0; p < paras; p++) {
@@ -445,14 +474,14 @@ function intlDocs() {
     let fl = [];
     try { fl = fs.readdirSync(dir).filter((f) => f.endsWith('.mo')).sort(); } catch { continue; }
     R.shuffle(fl);
-    for (const f of fl.slice(0, 12)) {
+    for (const f of fl.slice(0, Math.round(16 * S))) {
       const strs = moStrings(path.join(dir, f));
       const text = strs.join('\n');
       if (text.length > 300) docs.push({ name: `mo:${loc}/${f}`, text: capDoc(text, 25000) });
     }
   }
   const EMO = ['😀', '🎉', '🚀', '✅', '❌', '⚠️', '🔥', '👍', '👍🏽', '❤️', '🤖', '📦', '🐛', '✨', '💡', '📝', '👩‍💻', '🇨🇳', '🇺🇸', '⭐', '→', '•', '…', '—', '“', '”'];
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < Math.round(40 * S); i++) {
     const lines = [];
     for (let k = R.range(40, 200); k > 0; k--) {
       const w = sentence().split(' ');
@@ -511,9 +540,9 @@ const all = [];
 const codeD = code();
 const shellD = shellDocs();
 const sources = {
-  prose: prose(), code: codeD, json: jsonDocs(), shell: shellD, zh: zhDocs(),
+  prose: prose(), code: codeD, json: jsonDocs(), shell: shellD, zh: zhDocs('zh_CN'), zhtw: zhDocs('zh_TW'),
   zhcode: zhCodeDocs(codeD, shellD), intl: intlDocs(),
 };
-for (const cls of CLASSES) all.push(...chunkClass(cls, sources[cls], PER_CLASS));
+for (const cls of CLASSES) all.push(...chunkClass(cls, sources[cls], cls === 'zhtw' ? Math.round(PER_CLASS / 2) : PER_CLASS));
 writeJSONL(OUT, all);
 console.log(`wrote ${all.length} chunks to ${path.relative(process.cwd(), OUT)} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

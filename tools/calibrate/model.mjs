@@ -46,7 +46,8 @@
 //                    CONS3 += 1 for each LOWER consonant (a-z minus the vowels) that is at least the third in an
 //                    unbroken sequence of LOWER consonants (any other code point resets the sequence).
 //    - CAMEL       += 1 for each UPPER whose previous code point is LOWER.
-//    - digit run   = maximal run of DIGIT: DRUN += 1 when it starts.
+//    - digit run   = maximal run of DIGIT: DRUN += 1 when it starts; DGRP += 1 at its 1st, 4th, 7th, ... digit
+//                    (a run of n digits adds ceil(n/3): numbers are split in groups of three by most tokenizers).
 //    - alnum run   = maximal run of ALNUM. SWITCH += 1 for each code point inside it whose group (ALPHA or DIGIT)
 //                    differs from the previous code point's. When it closes, if it held at least one ALPHA and at
 //                    least one DIGIT: MIXRUN += 1 and MIXCHR += its length.
@@ -59,21 +60,22 @@
 //    - Han run     = maximal run of HAN: HANRUN += 1 when it starts.
 //
 // 4. Per-code-point counts (exactly one per code point):
-//      a REPABLE code point equal to the previous code point  -> c_REP
-//      an UPPER whose previous code point is UPPER             -> c_CAPS
-//      a SPACE in a single-space ws run                        -> nothing (priced by WS1 / WS1D)
-//      any other code point                                    -> c_<its class>
+//      a PSTR/PUNCT code point equal to the previous code point        -> c_REP   ("-----", "****")
+//      a CJKP/SYM3/OTHER3 code point equal to the previous code point  -> c_REPX  ("───", "。。", U+FFFD runs)
+//      an UPPER whose previous code point is UPPER                      -> c_CAPS
+//      a SPACE in a single-space ws run                                 -> nothing (priced by WS1 / WS1D)
+//      any other code point                                             -> c_<its class>
 //
 // The feature vector is the per-code-point counts followed by the run counts, in the order of FEATURES below.
 // One left-to-right pass with O(1) state: previous class and code point, letter-run length, vowel flag,
-// non-ASCII flag and consonant streak, alnum-run length and has-letter/has-digit flags, ws-run length, has-NL flag,
+// non-ASCII flag and consonant streak, digit-run length, alnum-run length and has-letter/has-digit flags, ws-run length, has-NL flag,
 // SPACE/TAB-after-last-NL count, and the number of SPACEs in the ws run.
 // ---------------------------------------------------------------------------------------------------------------
 
 export const CLASS_NAMES = ['LOWER', 'UPPER', 'DIGIT', 'SPACE', 'TAB', 'NL', 'PSTR', 'PUNCT', 'CTRL', 'LATIN', 'CYR',
   'OTHER2', 'HAN', 'CJKP', 'KANA', 'HANGUL', 'SYM3', 'OTHER3', 'ASTRAL'];
-export const CHAR_NAMES = [...CLASS_NAMES, 'REP', 'CAPS'];
-export const RUN_NAMES = ['W1', 'W2', 'W4', 'W7', 'W11', 'LONG', 'NOVOW', 'CONS3', 'CAMEL', 'DRUN', 'SWITCH',
+export const CHAR_NAMES = [...CLASS_NAMES, 'REP', 'REPX', 'CAPS'];
+export const RUN_NAMES = ['W1', 'W2', 'W4', 'W7', 'W11', 'LONG', 'NOVOW', 'CONS3', 'CAMEL', 'DRUN', 'DGRP', 'SWITCH',
   'MIXRUN', 'MIXCHR', 'WS1', 'WS1D', 'WSH', 'WSNL', 'WSIND', 'PRUN', 'HANRUN', 'XWORD'];
 export const FEATURES = [...CHAR_NAMES.map((c) => 'c_' + c), ...RUN_NAMES];
 export const NF = FEATURES.length;
@@ -81,8 +83,8 @@ export const NF = FEATURES.length;
 const [LOWER, UPPER, DIGIT, SPACE, TAB, NL, PSTR, PUNCT, CTRL, LATIN, CYR, OTHER2, HAN, CJKP, KANA, HANGUL, SYM3, OTHER3,
   ASTRAL] = CLASS_NAMES.map((_, i) => i);
 const F = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
-const fREP = F.c_REP, fCAPS = F.c_CAPS;
-const [fW1, fW2, fW4, fW7, fW11, fLONG, fNOVOW, fCONS3, fCAMEL, fDRUN, fSWITCH, fMIXRUN, fMIXCHR, fWS1, fWS1D,
+const fREP = F.c_REP, fREPX = F.c_REPX, fCAPS = F.c_CAPS;
+const [fW1, fW2, fW4, fW7, fW11, fLONG, fNOVOW, fCONS3, fCAMEL, fDRUN, fDGRP, fSWITCH, fMIXRUN, fMIXCHR, fWS1, fWS1D,
   fWSH, fWSNL, fWSIND, fPRUN, fHANRUN, fXWORD] = RUN_NAMES.map((n) => F[n]);
 
 const ASCII_CLASS = new Uint8Array(128);
@@ -123,6 +125,7 @@ export function features(text, out = new Float64Array(NF)) {
   let prevK = -1, prevCp = -1;
   let wl = 0, vow = false, cons = 0, wx = false; // letter run: length, has vowel, LOWER-consonant streak, non-ASCII
   let al = 0, aL = false, aD = false; // alnum run: length, has letter, has digit
+  let dl = 0; // digit run length so far
   let wsn = 0, wsNL = false, wsTail = 0, wsSpaces = 0; // ws run
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -160,7 +163,7 @@ export function features(text, out = new Float64Array(NF)) {
     else if (k === TAB) { wsn++; out[TAB]++; if (wsNL) wsTail++; }
     else if (k === NL) { wsn++; out[NL]++; wsNL = true; wsTail = 0; }
     else {
-      if (REPABLE[k] && cp === prevCp) out[fREP]++;
+      if (REPABLE[k] && cp === prevCp) out[k === PSTR || k === PUNCT ? fREP : fREPX]++;
       else if (k === UPPER && prevK === UPPER) out[fCAPS]++;
       else out[k]++;
       if (alpha) {
@@ -178,7 +181,8 @@ export function features(text, out = new Float64Array(NF)) {
         if (al > 0 && prevK === DIGIT) out[fSWITCH]++;
         al++; aL = true;
       } else if (k === DIGIT) {
-        if (prevK !== DIGIT) out[fDRUN]++;
+        if (prevK !== DIGIT) { out[fDRUN]++; dl = 0; }
+        if (dl++ % 3 === 0) out[fDGRP]++;
         if (al > 0 && prevK !== DIGIT) out[fSWITCH]++;
         al++; aD = true;
       } else if (k === PSTR || k === PUNCT) {

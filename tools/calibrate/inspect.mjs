@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Shows the held-out chunks a profile estimates worst, to see what the features miss.
+//
+//   node inspect.mjs PROFILE CLASS [low|high] [N]     e.g. node inspect.mjs o200k code low 10
+import fs from 'node:fs';
+import path from 'node:path';
+import { CACHE, HERE, fnv1a, readJSONL } from './lib.mjs';
+import { FEATURES, features, dot } from './model.mjs';
+
+const [name = 'o200k', cls = 'prose', which = 'low', n = '10'] = process.argv.slice(2);
+const prof = JSON.parse(fs.readFileSync(path.join(HERE, 'profiles.json'), 'utf8')).profiles[name];
+if (!prof) throw new Error(`no profile ${name} in profiles.json`);
+const w = Float64Array.from(FEATURES, (f) => prof.weights_milli[f] / 1000);
+const counts = new Map(readJSONL(path.join(CACHE, 'counts.jsonl')).map((r) => [r.id, r]));
+const rows = readJSONL(path.join(CACHE, 'corpus.jsonl'))
+  .filter((c) => c.cls === cls && (fnv1a(`${c.cls}|${c.group}`) & 1) === 1)
+  .map((c) => ({ c, y: counts.get(c.id)[prof.tokenizer], est: dot(features(c.text), w) }))
+  .map((r) => ({ ...r, r: r.est / r.y }))
+  .sort((a, b) => (which === 'high' ? b.r - a.r : a.r - b.r));
+for (const { c, y, est, r } of rows.slice(0, Number(n))) {
+  console.log(`${r.toFixed(3)}  est ${est.toFixed(0)} exact ${y}  ${c.group}\n    ${JSON.stringify(c.text.slice(0, 200))}`);
+}
