@@ -20,8 +20,9 @@
 //       constraint still holds.
 // The per-class margins m_class come from cross-validation inside the FIT half (folds by document, `folds` x
 // `cv-repeats` fits): every class whose pooled out-of-fold under-estimation rate is above `target-under` gets
-// its margin raised by `step`, until none is (or `max-margin` is reached). Weights are then rounded UP to whole
-// milli-tokens (what the C core stores) and the report uses those rounded weights.
+// its margin raised by `step`, until none is (or `max-margin` is reached); a class whose rate has not dropped by a
+// fifth over the last `plateau` raises gets those raises back and is not raised again. Weights are then rounded
+// UP to whole milli-tokens (what the C core stores) and the report uses those rounded weights.
 import fs from 'node:fs';
 import path from 'node:path';
 import { CACHE, CLASSES, CLASS_LABEL, HERE, REPORT_ONLY, fnv1a, quantile, readJSONL } from './lib.mjs';
