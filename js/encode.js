@@ -12,6 +12,7 @@
 import { MidfoldError } from './errors.js';
 
 const MAX_DEPTH = 512;
+const MAX_INPUT_BYTES = 2 ** 30; // MF_MAX_INPUT_BYTES in src/midfold.h
 const SHORT = 64; // strings shorter than this are copied by hand when they are ASCII
 const encoder = new TextEncoder();
 
@@ -108,7 +109,7 @@ export function encodeValue(scratch, value) {
     throw new MidfoldError(code, `${message} at ${pathOf(keys)}`, { path: pathOf(keys), cause });
   }
 
-  function write(v) {
+  function write(v, fromToJSON = false) {
     switch (typeof v) {
       case 'string': putTag(scratch, 4); putText(scratch, v); return;
       case 'number':
@@ -120,7 +121,13 @@ export function encodeValue(scratch, value) {
       default: putTag(scratch, 0); return; // undefined, function, symbol inside an array
     }
     if (v === null) { putTag(scratch, 0); return; }
-    if (typeof v.toJSON === 'function') { write(v.toJSON()); return; }
+    // As JSON.stringify: toJSON() once (not again on what it returns, which may be `this`),
+    // then boxed primitives by their value (new String('a') is "a", not {"0": "a"}).
+    if (!fromToJSON && typeof v.toJSON === 'function') { write(v.toJSON(), true); return; }
+    if (v instanceof String) { write(String(v)); return; }
+    if (v instanceof Number) { write(Number(v)); return; }
+    if (v instanceof Boolean) { write(Boolean.prototype.valueOf.call(v)); return; }
+    if (v instanceof BigInt) return fail('unsupported-value', 'a BigInt cannot be encoded as JSON');
     if (ancestors.length >= MAX_DEPTH) {
       // Only now look for a cycle (cheap while nesting is sane): name where it closes.
       ancestors.push(v);
@@ -135,6 +142,8 @@ export function encodeValue(scratch, value) {
     ancestors.push(v);
     if (Array.isArray(v)) {
       const n = v.length;
+      // Every item takes a byte at least: longer than the 1 GiB input limit (MF_MAX_INPUT_BYTES).
+      if (n > MAX_INPUT_BYTES) fail('too-large', `an array of ${n} items is over the ${MAX_INPUT_BYTES} byte input limit`);
       scratch.ensure(5);
       scratch.u8[scratch.ptr + scratch.pos] = 5;
       putCount(scratch, scratch.pos + 1, n);

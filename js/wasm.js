@@ -34,7 +34,8 @@ export class Wasm {
 
   /** Allocates n bytes in wasm memory; throws MidfoldError('out-of-memory') on failure. */
   alloc(n) {
-    const p = this.x.mfw_alloc(n);
+    // size_t is 32 bits in wasm: a larger n would wrap (2^32 becomes 0) and "succeed".
+    const p = n <= 0xffffffff ? this.x.mfw_alloc(n) : 0;
     if (!p) throw new MidfoldError('out-of-memory', `cannot allocate ${n} bytes in wasm memory`);
     return p;
   }
@@ -44,8 +45,15 @@ export class Wasm {
   u32(p) { return new DataView(this.memory.buffer).getUint32(p, true); }
   f64(p) { return new DataView(this.memory.buffer).getFloat64(p, true); }
 
-  /** UTF-8 bytes [p, p + n) as a string. */
-  text(p, n) { return decoder.decode(this.bytes().subarray(p, p + n)); }
+  /** UTF-8 bytes [p, p + n) as a string; MidfoldError('too-large') past the engine's longest string. */
+  text(p, n) {
+    try {
+      return decoder.decode(this.bytes().subarray(p, p + n));
+    } catch (e) {
+      if (!(e instanceof RangeError) && !(e && e.code === 'ERR_STRING_TOO_LONG')) throw e;
+      throw new MidfoldError('too-large', `the result (${n} bytes of text) is longer than the longest string this JavaScript engine can hold`, { cause: e });
+    }
+  }
 
   /** Throws the MidfoldError for a non-zero status, from the error record. */
   check(status) {

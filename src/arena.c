@@ -16,6 +16,7 @@ void mf_arena_init(mf_arena *arena) { arena->head = NULL; arena->used = arena->c
 
 void *mf_arena_alloc(mf_arena *arena, size_t size)
 {
+    if (size > SIZE_MAX - 7u) return NULL; /* rounding up would wrap to a tiny chunk */
     size = (size + 7u) & ~(size_t)7u;
     if (size == 0) size = 8;
     if (!arena->head || arena->cap - arena->used < size) {

@@ -73,7 +73,9 @@ static mf_status read_value(reader *r, mf_node *node, unsigned depth)
         if (count > (r->len - r->pos) / min_item) return bad(r, "count larger than the data");
         node->kind = tag;
         node->count = count;
-        node->items = mf_arena_alloc(r->arena, (size_t)count * sizeof(mf_node));
+        /* In wasm32 the product can pass SIZE_MAX (2^32) for a count the data allows. */
+        size_t items = count;
+        node->items = items > SIZE_MAX / sizeof(mf_node) ? NULL : mf_arena_alloc(r->arena, items * sizeof(mf_node));
         if (count && !node->items)
             return mf_fail(r->err, MF_ERR_NOMEM, SIZE_MAX, "out of memory while reading input");
         for (uint32_t i = 0; i < count; i++) {

@@ -127,21 +127,92 @@ static void answer_window(const mf_view *v, size_t a, size_t *from, size_t *to)
     *to = i;
 }
 
-/* The assistant message whose calls message `m`'s results answer, or SIZE_MAX. */
-static size_t asking_message(const mf_view *v, size_t m)
+/* Lookups that would make validation quadratic if done naively: every call of an
+ * assistant message asks the same answer window, every result in a run of tool messages
+ * asks the same assistant message. A run of 100,000 tool messages (or one message with
+ * 100,000 parallel calls) must not mean 10^10 steps, so the answers are cached. */
+#define SCAN_LIMIT 16 /* up to this many ids a range is scanned, beyond it hashed */
+
+typedef struct id_range {
+    size_t from, to;
+    mf_part_kind kind;
+    bool ready, mapped;
+    size_t ids;       /* parts of `kind` with an id in [from, to) */
+    mf_idmap map;
+    mf_arena arena;   /* the map's memory; only the latest range's is kept */
+} id_range;
+
+typedef struct pair_cache {
+    id_range window, own_results, asker_calls, own_calls;
+    size_t asker_of, asker; /* asking_message(asker_of) == asker, when asker_of != SIZE_MAX */
+} pair_cache;
+
+static void pair_cache_init(pair_cache *c)
 {
-    size_t i = m;
-    while (i-- > 0) {
-        mf_role r = v->msgs[i].role;
-        if (r == MF_ROLE_SYSTEM && v->format == MF_FORMAT_ANTHROPIC) continue;
-        if (r == MF_ROLE_TOOL && v->format != MF_FORMAT_ANTHROPIC) continue;
-        return r == MF_ROLE_ASSISTANT ? i : SIZE_MAX;
-    }
-    return SIZE_MAX;
+    memset(c, 0, sizeof *c);
+    id_range *all[] = {&c->window, &c->own_results, &c->asker_calls, &c->own_calls};
+    for (int i = 0; i < 4; i++) mf_arena_init(&all[i]->arena);
+    c->asker_of = SIZE_MAX;
 }
 
-static bool has_part(const mf_view *v, size_t from, size_t to, mf_part_kind kind, const mf_part *like)
+static void pair_cache_free(pair_cache *c)
 {
+    id_range *all[] = {&c->window, &c->own_results, &c->asker_calls, &c->own_calls};
+    for (int i = 0; i < 4; i++) mf_arena_free(&all[i]->arena);
+}
+
+static bool skipped_when_asking(const mf_view *v, size_t i)
+{
+    mf_role r = v->msgs[i].role;
+    return v->format == MF_FORMAT_ANTHROPIC ? r == MF_ROLE_SYSTEM : r == MF_ROLE_TOOL;
+}
+
+/* The assistant message whose calls message `m`'s results answer, or SIZE_MAX. */
+static size_t asking_message(pair_cache *c, const mf_view *v, size_t m)
+{
+    if (c->asker_of != SIZE_MAX && c->asker_of + 1 == m && skipped_when_asking(v, m - 1)) {
+        c->asker_of = m; /* the same as for the message before */
+        return c->asker;
+    }
+    size_t i = m, found = SIZE_MAX;
+    while (i-- > 0) {
+        if (skipped_when_asking(v, i)) continue;
+        found = v->msgs[i].role == MF_ROLE_ASSISTANT ? i : SIZE_MAX;
+        break;
+    }
+    c->asker_of = m;
+    c->asker = found;
+    return found;
+}
+
+/* Whether messages [from, to) hold a part of `kind` with the id of `like`. */
+static bool has_part(id_range *r, bool *failed, const mf_view *v, size_t from, size_t to, mf_part_kind kind,
+                     const mf_part *like)
+{
+    if (!r->ready || r->from != from || r->to != to || r->kind != kind) {
+        mf_arena_free(&r->arena);
+        *r = (id_range){.from = from, .to = to, .kind = kind, .ready = true};
+        for (size_t m = from; m < to; m++)
+            for (size_t p = 0; p < v->msgs[m].count; p++)
+                r->ids += v->msgs[m].parts[p].kind == kind && v->msgs[m].parts[p].id;
+        if (r->ids > SCAN_LIMIT) {
+            if (!mf_idmap_init(&r->map, &r->arena, r->ids)) {
+                r->ready = false;
+                *failed = true;
+                return false;
+            }
+            for (size_t m = from; m < to; m++)
+                for (size_t p = 0; p < v->msgs[m].count; p++) {
+                    const mf_part *q = &v->msgs[m].parts[p];
+                    if (q->kind != kind || !q->id) continue;
+                    mf_idslot *s = mf_idmap_slot(&r->map, q->id, q->id_len);
+                    s->id = q->id;
+                    s->len = q->id_len;
+                }
+            r->mapped = true;
+        }
+    }
+    if (r->mapped) return mf_idmap_slot(&r->map, like->id, like->id_len)->id != NULL;
     for (size_t m = from; m < to; m++)
         for (size_t p = 0; p < v->msgs[m].count; p++) {
             const mf_part *q = &v->msgs[m].parts[p];
@@ -152,7 +223,7 @@ static bool has_part(const mf_view *v, size_t from, size_t to, mf_part_kind kind
 }
 
 /* Pairing rules for message m; `seen` collects call ids across messages for duplicates. */
-static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *seen)
+static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *seen, pair_cache *c)
 {
     {
         const mf_msg *msg = &v->msgs[m];
@@ -168,16 +239,18 @@ static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *s
                 s->len = part->id_len;
                 if (!window_ready) { answer_window(v, m, &from, &to); window_ready = true; }
                 /* AI SDK lets a provider-executed tool's result sit in the same message. */
-                bool answered = has_part(v, from, to, MF_PART_TOOL_RESULT, part) ||
-                                (v->format == MF_FORMAT_AISDK && has_part(v, m, m + 1, MF_PART_TOOL_RESULT, part));
+                bool answered = has_part(&c->window, &box->failed, v, from, to, MF_PART_TOOL_RESULT, part) ||
+                                (v->format == MF_FORMAT_AISDK &&
+                                 has_part(&c->own_results, &box->failed, v, m, m + 1, MF_PART_TOOL_RESULT, part));
                 if (!answered)
                     add(box, MF_PROBLEM_CALL_WITHOUT_RESULT, m, part->index,
                         "tool call \"%s\" has no result right after it", part->id, part->id_len);
             } else if (part->kind == MF_PART_TOOL_RESULT) {
-                if (v->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_ASSISTANT && has_part(v, m, m + 1, MF_PART_TOOL_CALL, part))
+                if (v->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_ASSISTANT &&
+                    has_part(&c->own_calls, &box->failed, v, m, m + 1, MF_PART_TOOL_CALL, part))
                     continue;
-                if (!asker_ready) { asker = asking_message(v, m); asker_ready = true; }
-                if (asker == SIZE_MAX || !has_part(v, asker, asker + 1, MF_PART_TOOL_CALL, part))
+                if (!asker_ready) { asker = asking_message(c, v, m); asker_ready = true; }
+                if (asker == SIZE_MAX || !has_part(&c->asker_calls, &box->failed, v, asker, asker + 1, MF_PART_TOOL_CALL, part))
                     add(box, MF_PROBLEM_RESULT_WITHOUT_CALL, m, part->index,
                         "tool result \"%s\" answers no call in the assistant message before it", part->id, part->id_len);
             }
@@ -222,11 +295,14 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             for (size_t m = 0; m < view.count; m++) calls += view.msgs[m].count;
             mf_idmap seen;
             if (!mf_idmap_init(&seen, &box->arena, calls)) box->failed = true;
+            pair_cache cache;
+            pair_cache_init(&cache);
             /* Message by message, so problems come out in message order. */
             for (size_t m = 0; m < view.count && !box->failed; m++) {
                 check_shape(box, &view, m);
-                check_pairs(box, &view, m, &seen);
+                check_pairs(box, &view, m, &seen, &cache);
             }
+            pair_cache_free(&cache);
             mf_view_free(&view);
         } else if (st == MF_ERR_FORMAT) {
             /* Mixed formats are a finding, not a failure. */
