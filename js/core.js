@@ -12,7 +12,7 @@ import { MidfoldError } from './errors.js';
 import { IMPORTS, Wasm } from './wasm.js';
 import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { applyEdits } from './apply.js';
-import { FORMAT_NAMES, count, formatIndex, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
+import { FORMAT_NAMES, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
 
@@ -309,7 +309,7 @@ export function digest(messages, options) {
 export function validate(messages, options) {
   const o = optionsObject(options, 'validate');
   const format = formatIndex(o.format);
-  const value = Array.isArray(messages) ? messages : messages === undefined ? null : messages;
+  const value = isArray(messages) ? messages : messages === undefined ? null : messages;
   const report = withDoc(value, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_validate(doc, format, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))));
   const problems = report.problems.map((p) => {
@@ -328,7 +328,7 @@ export function validate(messages, options) {
  * @returns {'anthropic' | 'openai' | 'ai-sdk' | 'unknown'}
  */
 export function detectFormat(messages) {
-  if (!Array.isArray(messages)) return 'unknown';
+  if (!isArray(messages)) return 'unknown';
   return /** @type {any} */ (withDoc(messages, (w, doc) => FORMAT_NAMES[w.x.mfw_doc_detect(doc)] || 'unknown'));
 }
 

@@ -49,9 +49,21 @@ export function stringList(value, name) {
   return value;
 }
 
+/**
+ * Array.isArray that never throws: a revoked Proxy makes it throw a TypeError, which
+ * becomes MidfoldError('invalid-input') like any other unreadable input.
+ */
+export function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch (e) {
+    throw new MidfoldError('invalid-input', `the input cannot be read (${e && e.message})`, { cause: e });
+  }
+}
+
 /** The messages argument: an array. */
 export function messagesArray(messages, fn) {
-  if (!Array.isArray(messages))
+  if (!isArray(messages))
     throw new MidfoldError('invalid-input', `${fn}: messages must be an array, got ${messages === null ? 'null' : typeof messages}`);
   return messages;
 }
