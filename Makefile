@@ -1,6 +1,6 @@
 # midfold — build the wasm module, run the native and JS tests.
 #   make          build wasm/midfold.wasm (fetches cJSON from Debian's archive first)
-#   make test     native tests under ASan+UBSan, then the node --test suites
+#   make test     native tests under ASan+UBSan and valgrind, fuzz smoke, the node --test suites
 #   make demo     serve the demo page on 127.0.0.1 and print its URL (no API key needed)
 #   make demo-cli compact the bundled sample conversation in the terminal
 #   make bench    benchmark tables (never part of make test)
@@ -37,7 +37,7 @@ WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMOR
   -sEXPORTED_FUNCTIONS=$(WASM_EXPORT_LIST)
 WASM_OBJ := $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/bridge.o $(BUILD)/wasm/cJSON.o
 
-.PHONY: all wasm cjson deps test test-native test-js demo demo-cli bench clean fuzz fuzz-smoke
+.PHONY: all wasm cjson deps test test-native test-valgrind test-js demo demo-cli bench clean fuzz fuzz-smoke
 
 all: wasm
 
@@ -64,6 +64,15 @@ $(BUILD)/wasm/cJSON.o: $(CJSON_DIR)/cJSON.c
 $(BUILD)/test_native: $(SRC) $(HDR) $(wildcard tests/native/*.c tests/native/*.h) $(BUILD)/native/cJSON.o
 	$(CC_NATIVE) $(CWARN) $(SAN) -g -O1 -Isrc -I$(CJSON_DIR) -Itests/native \
 	  $(SRC) $(wildcard tests/native/*.c) $(BUILD)/native/cJSON.o -o $@ -lm
+# The same tests without sanitizers, under valgrind memcheck (valgrind 3.19 cannot read
+# clang 14's default DWARF 5, hence -gdwarf-4).
+$(BUILD)/test_native_vg: $(SRC) $(HDR) $(wildcard tests/native/*.c tests/native/*.h) $(CJSON_DIR)/cJSON.c
+	@mkdir -p $(BUILD)
+	$(CC_NATIVE) $(CWARN) -gdwarf-4 -O1 $(CJSON_FLAGS) -Isrc -I$(CJSON_DIR) -Itests/native \
+	  $(SRC) $(wildcard tests/native/*.c) $(CJSON_DIR)/cJSON.c -o $@ -lm
+test-valgrind: $(BUILD)/test_native_vg
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect $(BUILD)/test_native_vg
+
 $(BUILD)/native/cJSON.o: $(CJSON_DIR)/cJSON.c
 	@mkdir -p $(dir $@)
 	$(CC_NATIVE) -std=c11 $(SAN) -g -O1 $(CJSON_FLAGS) -c $< -o $@
@@ -87,7 +96,7 @@ test-js: wasm/midfold.wasm
 
 # deps first (it installs what is missing), then everything else.
 test: deps
-	$(MAKE) test-native fuzz-smoke test-js
+	$(MAKE) test-native test-valgrind fuzz-smoke test-js
 
 # The demo page on http://127.0.0.1:$(DEMO_PORT)/web-demo/ (Ctrl-C stops it; DEMO_PORT=0 picks a free port).
 DEMO_PORT ?= 8765

@@ -8,6 +8,7 @@ need=()
 command -v emcc >/dev/null || need+=(emscripten)
 command -v clang >/dev/null || need+=(clang)
 command -v dpkg-source >/dev/null || need+=(dpkg-dev)
+command -v valgrind >/dev/null || need+=(valgrind)
 command -v node >/dev/null || need+=(nodejs npm)
 # Debian's Chromium for the browser tests (tests/browser.test.mjs), and a small CJK font so
 # the Chinese sample renders in their screenshots.
