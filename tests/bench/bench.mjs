@@ -22,8 +22,7 @@
  * Every figure is the median of several interleaved samples; ratios compare
  * implementations measured in the same run. Nothing here asserts on time; the only
  * check is that midfold and the plain JS reference count exactly the same.
- * The diagnostics behind the analysis are boundary.mjs (where estimateTokens' time goes)
- * and proto/kernel.mjs (a faster text kernel, prototyped).
+ * The diagnostic behind the analysis is boundary.mjs (where estimateTokens' time goes).
  */
 import fs from 'node:fs';
 import path from 'node:path';
