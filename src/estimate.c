@@ -152,9 +152,7 @@ size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64
     if (text) {
         uint64_t counts[MF_CLASS_COUNT] = {0, 0, 0, 0};
         mf_count_classes(text->str, text->len, counts);
-        const mf_profile_def *def = mf_profile_get(profile);
-        *milli = 0;
-        for (int k = 0; k < MF_CLASS_COUNT; k++) *milli += counts[k] * def->class_milli[k];
+        *milli = mf_price_classes(profile, counts);
         return (size_t)(counts[0] + counts[1] + counts[2] + counts[3]);
     }
     *milli = mf_estimate_tool_result_content(content, profile);

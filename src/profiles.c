@@ -109,6 +109,11 @@ uint64_t mf_estimate_text(const char *text, size_t len, mf_profile profile)
     }
     uint64_t counts[MF_CLASS_COUNT] = {0, 0, 0, 0};
     mf_count_classes(text, len, counts);
+    return mf_price_classes(profile, counts);
+}
+
+uint64_t mf_price_classes(mf_profile profile, const uint64_t counts[MF_CLASS_COUNT])
+{
     const mf_profile_def *def = mf_profile_get(profile);
     uint64_t milli = 0;
     for (int k = 0; k < MF_CLASS_COUNT; k++) milli += counts[k] * def->class_milli[k];

@@ -18,6 +18,9 @@ typedef struct mf_profile_def {
 extern const uint32_t mf_weights_o200k[], mf_weights_cl100k[], mf_weights_deepseek[], mf_weights_qwen[],
     mf_weights_claude[];
 
+/* The estimate of class counts (mf_count_classes) under a profile's class weights. */
+uint64_t mf_price_classes(mf_profile profile, const uint64_t counts[MF_CLASS_COUNT]);
+
 /* The estimate of feature counts under a profile (MF_PROFILE_SAFE: the largest). */
 uint64_t mf_profile_price(mf_profile profile, const uint64_t *feature_counts);
 
