@@ -26,11 +26,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { init, estimateTokens, microCompact, planCompaction, serialize } from '../../js/node.js';
-import { Scratch } from '../../js/encode.js';
-import { Wasm } from '../../js/wasm.js';
 import {
   asciiText, chineseConversation, chineseText, conversation, conversationOfSize, consume, fmt, jsEstimateMessages, jsEstimateText,
   machine, measure, measureAsync, rng, Stopped, table,
@@ -73,37 +70,6 @@ if (aiSdk && typeof aiSdk.pruneMessages !== 'function') peerProblems.push('ai do
 const version = (name) => {
   try { return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version; } catch { return '?'; }
 };
-
-// Workaround, in this process only, for a bug js/encode.js had when this was written
-// (probed first in a child process, installed only if it shows): Scratch cached a view
-// of wasm memory and re-read it only when the scratch itself grew, so after a call whose
-// parse grew memory, the next call that fit the scratch wrote through a detached view
-// ("Cannot perform Construct on a detached ArrayBuffer"), and so did every call after.
-// The workaround refreshes the view after each checked wasm call (one comparison).
-const PROBE = `
-  import { init, estimateTokens } from ${JSON.stringify(new URL('../../js/node.js', import.meta.url).href)};
-  import { conversation } from ${JSON.stringify(new URL('./lib.mjs', import.meta.url).href)};
-  await init();
-  const small = conversation(100);
-  estimateTokens('x'.repeat(3_000_000));
-  for (let i = 0; i < 3; i++) estimateTokens(small);
-  estimateTokens('hello');`;
-const staleViewBug = spawnSync(process.execPath, ['--input-type=module', '-e', PROBE], { encoding: 'utf8' }).status !== 0;
-let scratchRef = null, staleViews = 0;
-if (staleViewBug) {
-  const ensure = Scratch.prototype.ensure;
-  Scratch.prototype.ensure = function capture(extra) {
-    scratchRef = this;
-    Scratch.prototype.ensure = ensure;
-    return ensure.call(this, extra);
-  };
-  const check = Wasm.prototype.check;
-  Wasm.prototype.check = function refreshThenCheck(status) {
-    const s = scratchRef;
-    if (s && s.u8.buffer !== this.memory.buffer) { s.u8 = this.bytes(); staleViews++; }
-    return check.call(this, status);
-  };
-}
 
 await init();
 
@@ -469,6 +435,5 @@ log('The files of each row are its import graph, computed (tests/bench/size.mjs)
 
 log(checks.length ? `**Check failed** (midfold and the JS reference disagree):\n- ${checks.join('\n- ')}\n`
   : 'Check: midfold and the plain JS reference gave identical counts on every text and conversation measured.\n');
-if (staleViewBug) log(`**Bug**: after a large estimateTokens(string), midfold's next calls throw "Cannot perform Construct on a detached ArrayBuffer" (js/encode.js's Scratch keeps a stale view of wasm memory once memory grows inside a wasm call). This run worked around it in-process (top of bench.mjs; the view was stale ${staleViews} times).\n`);
 if (networkAttempts.length) log(`**Network**: something tried to fetch ${networkAttempts.join(', ')} (refused).\n`);
 log(`Total run ${((performance.now() - t0) / 1e3).toFixed(0)} s; load average (1 min) at the end ${machine().load.toFixed(2)}.`);
