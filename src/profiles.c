@@ -47,11 +47,18 @@ static const mf_profile_def PROFILES[MF_PROFILE_COUNT] = {
 static const uint32_t *const FITTED_WEIGHTS[] = {mf_weights_o200k, mf_weights_cl100k, mf_weights_deepseek,
                                                  mf_weights_qwen, mf_weights_claude};
 
+/* Milli-tokens of feature counts (the rule of tools/calibrate/model.mjs priceMilli): whole
+ * features' products summed, plus the boundary features' products summed and divided by
+ * their scale, rounded up. */
+_Static_assert(MF_F_BND + 1 == MF_F_BNDU && MF_F_BNDU + 1 == MF_FEATURE_COUNT,
+               "the scaled boundary features are the last two");
+
 static uint64_t dot(const uint32_t *w, const uint64_t *counts)
 {
     uint64_t sum = 0;
-    for (int f = 0; f < MF_FEATURE_COUNT; f++) sum += counts[f] * w[f];
-    return sum;
+    for (int f = 0; f < MF_F_BND; f++) sum += counts[f] * w[f];
+    uint64_t scaled = counts[MF_F_BND] * w[MF_F_BND] + counts[MF_F_BNDU] * w[MF_F_BNDU];
+    return sum + scaled / MF_BOUNDARY_SCALE + (scaled % MF_BOUNDARY_SCALE != 0);
 }
 
 uint64_t mf_profile_price(mf_profile profile, const uint64_t *counts)

@@ -14,12 +14,34 @@ enum {
     MF_F_REP,   /* a repeated ASCII punctuation mark ("-----") */
     MF_F_REPX,  /* a repeated CJK punctuation, symbol or other code point ("───", "。。") */
     MF_F_CAPS,  /* an upper-case letter after another */
+    MF_F_HANR,  /* an ideograph that is not one of the common ones (mf_common_han) */
     /* runs */
     MF_F_W1, MF_F_W2, MF_F_W4, MF_F_W7, MF_F_W11, MF_F_LONG, MF_F_NOVOW, MF_F_CONS3, MF_F_CAMEL, MF_F_DRUN,
     MF_F_DGRP, MF_F_SWITCH, MF_F_MIXRUN, MF_F_MIXCHR, MF_F_WS1, MF_F_WS1D, MF_F_WSH, MF_F_WSNL, MF_F_WSIND, MF_F_PRUN,
     MF_F_HANRUN, MF_F_XWORD,
+    /* letter-pair boundaries, in 1/MF_BOUNDARY_SCALE of an expected token boundary */
+    MF_F_BND,   /* between two letters (case-folded), except lower -> upper and upper -> upper */
+    MF_F_BNDU,  /* between two capitals (ALL_CAPS words split more often) */
     MF_FEATURE_COUNT
 };
+
+/* BND and BNDU count probabilities in 1/255 steps; a weight of theirs is in milli-tokens per
+ * expected boundary, so their products are summed and divided by this, rounded up. */
+#define MF_BOUNDARY_SCALE 255u
+
+/* P(a token starts between two adjacent ASCII letters) x 255, index (first - 'a') * 26 +
+ * (second - 'a'), case-folded: `lower` for BND, `caps` for BNDU. Measured from a tokenizer's
+ * output by tools/calibrate/boundaries.mjs; generated into profiles_fitted.c. */
+extern const uint8_t mf_letter_boundary_lower[26 * 26];
+extern const uint8_t mf_letter_boundary_caps[26 * 26];
+
+/* The common ideographs, one bit per code point from U+4E00 (bit (cp - 0x4E00) & 7 of byte
+ * (cp - 0x4E00) >> 3): the most frequent ones of the calibration corpus, which byte-level
+ * vocabularies mostly hold as single tokens (tools/calibrate/common-han.mjs); generated
+ * into profiles_fitted.c. Other ideographs count as MF_F_HANR. */
+#define MF_COMMON_HAN_FIRST 0x4E00u
+#define MF_COMMON_HAN_LAST 0x9FFFu
+extern const uint8_t mf_common_han[(MF_COMMON_HAN_LAST - MF_COMMON_HAN_FIRST + 1) / 8];
 
 /* The pass's state, so text given in pieces counts exactly as text given whole. */
 typedef struct mf_feature_state {

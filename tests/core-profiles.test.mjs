@@ -3,22 +3,18 @@
 // strings crossing into wasm in pieces included — and 'safe' is never below any of them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { encode as o200kEncode } from 'gpt-tokenizer/encoding/o200k_base';
+import { encode as cl100kEncode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { init, estimateTokens, MidfoldError } from '../js/node.js';
-import { features, FEATURES } from '../tools/calibrate/model.mjs';
+import { features, priceMilli } from '../tools/calibrate/model.mjs';
 
 await init();
 const fitted = JSON.parse(readFileSync(new URL('../tools/calibrate/profiles.json', import.meta.url), 'utf8')).profiles;
 const FITTED = ['o200k', 'cl100k', 'deepseek', 'qwen', 'claude'];
 
-/** The specification's estimate in whole tokens: the feature counts times the weights, rounded up once. */
-function specified(text, profile) {
-  const x = features(text);
-  const w = fitted[profile].weights_milli;
-  let milli = 0;
-  FEATURES.forEach((f, i) => { milli += x[i] * (w[f] || 0); });
-  return Math.ceil(milli / 1000);
-}
+/** The specification's estimate in whole tokens: its milli-token price of the feature counts, rounded up once. */
+const specified = (text, profile) => Math.ceil(priceMilli(features(text), fitted[profile].weights_milli) / 1000);
 
 const SAMPLES = {
   prose: 'The compactor folds the resolved middle of the conversation into a summary and keeps the live tail verbatim.',
@@ -36,6 +32,38 @@ for (const profile of FITTED) {
       assert.equal(estimateTokens(text, { profile }), specified(text, profile), `${name}`);
   });
 }
+
+/** Every string of the bundled conversations (tool outputs: file reads, greps, test runs; Chinese answers; code). */
+function fixtureTexts() {
+  const texts = new Set();
+  const walk = (v) => {
+    if (typeof v === 'string') texts.add(v);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  const dir = new URL('./fixtures/', import.meta.url);
+  for (const f of readdirSync(dir)) if (f.endsWith('.json')) walk(JSON.parse(readFileSync(new URL(f, dir), 'utf8')));
+  return [...texts];
+}
+
+test('every string of the bundled conversations is priced by every fitted profile as the specification prices it', () => {
+  // The C pass has fast paths for lower-case and ideograph runs; real text exercises every way into and out of them.
+  const texts = fixtureTexts();
+  assert.ok(texts.length >= 200, `${texts.length} strings`);
+  for (const profile of FITTED)
+    for (const text of texts) assert.equal(estimateTokens(text, { profile }), specified(text, profile), `${profile}: ${JSON.stringify(text.slice(0, 60))}`);
+});
+
+test('o200k and cl100k are at or above the exact count (gpt-tokenizer) on every text of 200 bytes or more in the bundled conversations', () => {
+  // The texts a compaction trigger sums; below 200 bytes is outside the calibrated range (no constant term).
+  const texts = fixtureTexts().filter((t) => Buffer.byteLength(t) >= 200);
+  assert.ok(texts.length >= 30, `${texts.length} texts`);
+  for (const [profile, encode] of [['o200k', o200kEncode], ['cl100k', cl100kEncode]]) {
+    for (const text of texts) {
+      const exact = encode(text, { disallowedSpecial: new Set() }).length;
+      assert.ok(estimateTokens(text, { profile }) >= exact, `${profile} under on ${JSON.stringify(text.slice(0, 60))}`);
+    }
+  }
+});
 
 test('a string longer than one crossing (3 million UTF-16 units) is priced as if whole', () => {
   // Pieces of 1,048,576 units: runs (words, digits, whitespace) straddle every cut.

@@ -41,6 +41,39 @@ static size_t from_hex(const char *hex, char *out)
     return n;
 }
 
+static uint64_t feature_of(const char *text, int feature)
+{
+    uint64_t counts[MF_FEATURE_COUNT] = {0};
+    mf_feature_state st;
+    mf_features_begin(&st);
+    mf_features_feed(&st, text, strlen(text), counts);
+    mf_features_end(&st, counts);
+    return counts[feature];
+}
+
+/* Facts the two vocabulary-free refinements exist for: a word made of letter pairs that
+ * vocabularies merge costs less than one of the same shape made of pairs they split, and an
+ * ideograph outside the common set costs more than a common one. */
+static void letter_pairs_and_rare_ideographs(void)
+{
+    CHECK("common letter pairs (\"station\") expect fewer boundaries than rare ones (\"stqxjvn\")",
+          feature_of("station", MF_F_BND) < feature_of("stqxjvn", MF_F_BND));
+    CHECK("a camel-case step adds no letter-pair boundary, an ALL_CAPS pair counts as a capital pair",
+          feature_of("aB", MF_F_BND) == 0 && feature_of("aB", MF_F_BNDU) == 0 && feature_of("AB", MF_F_BNDU) > 0 &&
+          feature_of("AB", MF_F_BND) == 0);
+    CHECK("letters apart (\"a b\", \"a1b\", \"é\") make no pair",
+          feature_of("a b", MF_F_BND) + feature_of("a1b", MF_F_BND) + feature_of("caf\xC3\xA9s", MF_F_BND) ==
+          feature_of("caf", MF_F_BND));
+    CHECK("the o200k profile prices a rare-pair word above a common word of the same length",
+          mf_estimate_text("information", 11, MF_PROFILE_O200K) < mf_estimate_text("infqxzvjkon", 11, MF_PROFILE_O200K));
+    CHECK_EQ_U64("\"的\" (U+7684) is a common ideograph", feature_of("\xE7\x9A\x84", MF_F_HANR), 0);
+    CHECK_EQ_U64("\"龘\" (U+9F98) and the ideographs outside U+4E00-U+9FFF are rare",
+                 feature_of("\xE9\xBE\x98\xE3\x90\x80\xEF\xA4\x80", MF_F_HANR), 3);
+    CHECK("cl100k prices rare ideographs above common ones (it spells them in bytes)",
+          mf_estimate_text("\xE9\xBE\x98\xE9\xBE\x98\xE9\xBE\x98", 9, MF_PROFILE_CL100K) >
+              mf_estimate_text("\xE7\x9A\x84\xE7\x9A\x84\xE7\x9A\x84", 9, MF_PROFILE_CL100K));
+}
+
 void test_profiles(void)
 {
     size_t len = 0;
@@ -111,4 +144,5 @@ void test_profiles(void)
           mf_profile_parse("bareagent", 9, &p) == MF_OK && p == MF_PROFILE_BAREAGENT);
     CHECK("an unknown profile name is refused", mf_profile_parse("gpt2", 4, &p) == MF_ERR_INVALID_ARG);
     CHECK_EQ_U64("the empty text costs nothing in every profile", mf_estimate_text("", 0, MF_PROFILE_SAFE), 0);
+    letter_pairs_and_rare_ideographs();
 }

@@ -4,7 +4,7 @@
 //   node inspect.mjs PROFILE CLASS [low|high] [N]     e.g. node inspect.mjs o200k code low 10
 import fs from 'node:fs';
 import path from 'node:path';
-import { CACHE, HERE, fnv1a, readJSONL } from './lib.mjs';
+import { CACHE, HERE, isHeldOut, readJSONL } from './lib.mjs';
 import { FEATURES, features, dot } from './model.mjs';
 
 const [name = 'o200k', cls = 'prose', which = 'low', n = '10'] = process.argv.slice(2);
@@ -13,7 +13,7 @@ if (!prof) throw new Error(`no profile ${name} in profiles.json`);
 const w = Float64Array.from(FEATURES, (f) => prof.weights_milli[f] / 1000);
 const counts = new Map(readJSONL(path.join(CACHE, 'counts.jsonl')).map((r) => [r.id, r]));
 const rows = readJSONL(path.join(CACHE, 'corpus.jsonl'))
-  .filter((c) => c.cls === cls && (fnv1a(`${c.cls}|${c.group}`) & 1) === 1)
+  .filter((c) => c.cls === cls && isHeldOut(c))
   .map((c) => ({ c, y: counts.get(c.id)[prof.tokenizer], est: dot(features(c.text), w) }))
   .map((r) => ({ ...r, r: r.est / r.y }))
   .sort((a, b) => (which === 'high' ? b.r - a.r : a.r - b.r));

@@ -49,6 +49,10 @@ export function fnv1a(str) {
   return h >>> 0;
 }
 
+// The fit/held-out split, by document: a chunk is held out when the hash of (class, document) is odd, so nothing of a
+// held-out document is seen by any step that learns from the corpus (boundaries.mjs, fit.mjs).
+export const isHeldOut = (chunk) => (fnv1a(`${chunk.cls}|${chunk.group}`) & 1) === 1;
+
 export function ensureCache() { fs.mkdirSync(CACHE, { recursive: true }); }
 
 export function readJSONL(file) {

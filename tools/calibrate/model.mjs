@@ -63,8 +63,18 @@
 //      a PSTR/PUNCT code point equal to the previous code point        -> c_REP   ("-----", "****")
 //      a CJKP/SYM3/OTHER3 code point equal to the previous code point  -> c_REPX  ("───", "。。", U+FFFD runs)
 //      an UPPER whose previous code point is UPPER                      -> c_CAPS
+//      a HAN code point that is not one of the common ideographs        -> c_HANR
+//        (common-han.json, chosen by frequency by common-han.mjs; all in U+4E00-U+9FFF)
 //      a SPACE in a single-space ws run                                 -> nothing (priced by WS1 / WS1D)
 //      any other code point                                             -> c_<its class>
+//
+// 5. Letter-pair boundaries (boundaries.json, measured by boundaries.mjs): for each code point that is LOWER or UPPER
+//    and whose previous code point is LOWER or UPPER, except LOWER -> UPPER (a camel-case step, priced by CAMEL):
+//      UPPER -> UPPER   BNDU += caps[(prev - 'A') * 26 + (cur - 'A')]
+//      otherwise        BND  += lower[(prev | 0x20) - 'a') * 26 + ((cur | 0x20) - 'a')]
+//    Table entries are the probability that a token starts between the two letters, in 1/255 steps (0..255), so
+//    BND and BNDU count in units of 1/255 of an expected boundary: their FEATURE_SCALE is 255, and a weight w of
+//    theirs (tokens per expected boundary) prices count * w / 255 (see priceMilli for the exact integer rule).
 //
 // The feature vector is the per-code-point counts followed by the run counts, in the order of FEATURES below.
 // One left-to-right pass with O(1) state: previous class and code point, letter-run length, vowel flag,
@@ -72,20 +82,30 @@
 // SPACE/TAB-after-last-NL count, and the number of SPACEs in the ws run.
 // ---------------------------------------------------------------------------------------------------------------
 
+import fs from 'node:fs';
+
 export const CLASS_NAMES = ['LOWER', 'UPPER', 'DIGIT', 'SPACE', 'TAB', 'NL', 'PSTR', 'PUNCT', 'CTRL', 'LATIN', 'CYR',
   'OTHER2', 'HAN', 'CJKP', 'KANA', 'HANGUL', 'SYM3', 'OTHER3', 'ASTRAL'];
-export const CHAR_NAMES = [...CLASS_NAMES, 'REP', 'REPX', 'CAPS'];
+export const CHAR_NAMES = [...CLASS_NAMES, 'REP', 'REPX', 'CAPS', 'HANR'];
 export const RUN_NAMES = ['W1', 'W2', 'W4', 'W7', 'W11', 'LONG', 'NOVOW', 'CONS3', 'CAMEL', 'DRUN', 'DGRP', 'SWITCH',
-  'MIXRUN', 'MIXCHR', 'WS1', 'WS1D', 'WSH', 'WSNL', 'WSIND', 'PRUN', 'HANRUN', 'XWORD'];
+  'MIXRUN', 'MIXCHR', 'WS1', 'WS1D', 'WSH', 'WSNL', 'WSIND', 'PRUN', 'HANRUN', 'XWORD', 'BND', 'BNDU'];
 export const FEATURES = [...CHAR_NAMES.map((c) => 'c_' + c), ...RUN_NAMES];
 export const NF = FEATURES.length;
+/** Units per feature count: BND and BNDU count 1/255ths of an expected boundary; everything else counts whole. */
+export const FEATURE_SCALE = Float64Array.from(FEATURES, (f) => (f === 'BND' || f === 'BNDU' ? 255 : 1));
+export const BOUNDARIES = JSON.parse(fs.readFileSync(new URL('./boundaries.json', import.meta.url), 'utf8'));
+const LOWER_PAIRS = Uint8Array.from(BOUNDARIES.lower), CAPS_PAIRS = Uint8Array.from(BOUNDARIES.caps);
+if (LOWER_PAIRS.length !== 676 || CAPS_PAIRS.length !== 676) throw new Error('boundaries.json: expected 2 x 676 entries');
+export const COMMON_HAN_LIST = JSON.parse(fs.readFileSync(new URL('./common-han.json', import.meta.url), 'utf8')).codePoints;
+const COMMON_HAN = new Set(COMMON_HAN_LIST);
+if (COMMON_HAN_LIST.some((cp) => cp < 0x4e00 || cp > 0x9fff)) throw new Error('common-han.json: only U+4E00-U+9FFF');
 
 const [LOWER, UPPER, DIGIT, SPACE, TAB, NL, PSTR, PUNCT, CTRL, LATIN, CYR, OTHER2, HAN, CJKP, KANA, HANGUL, SYM3, OTHER3,
   ASTRAL] = CLASS_NAMES.map((_, i) => i);
 const F = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
-const fREP = F.c_REP, fREPX = F.c_REPX, fCAPS = F.c_CAPS;
+const fREP = F.c_REP, fREPX = F.c_REPX, fCAPS = F.c_CAPS, fHANR = F.c_HANR;
 const [fW1, fW2, fW4, fW7, fW11, fLONG, fNOVOW, fCONS3, fCAMEL, fDRUN, fDGRP, fSWITCH, fMIXRUN, fMIXCHR, fWS1, fWS1D,
-  fWSH, fWSNL, fWSIND, fPRUN, fHANRUN, fXWORD] = RUN_NAMES.map((n) => F[n]);
+  fWSH, fWSNL, fWSIND, fPRUN, fHANRUN, fXWORD, fBND, fBNDU] = RUN_NAMES.map((n) => F[n]);
 
 const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -165,6 +185,7 @@ export function features(text, out = new Float64Array(NF)) {
     else {
       if (REPABLE[k] && cp === prevCp) out[k === PSTR || k === PUNCT ? fREP : fREPX]++;
       else if (k === UPPER && prevK === UPPER) out[fCAPS]++;
+      else if (k === HAN && !COMMON_HAN.has(cp)) out[fHANR]++;
       else out[k]++;
       if (alpha) {
         wl++;
@@ -177,6 +198,11 @@ export function features(text, out = new Float64Array(NF)) {
             if (VOWEL[cp]) vow = true;
             if (prevK === LOWER) out[fCAMEL]++;
           } else { vow = true; wx = true; }
+        }
+        if ((k === LOWER || k === UPPER) && (prevK === UPPER || (prevK === LOWER && k === LOWER))) {
+          const pair = ((prevCp | 32) - 97) * 26 + ((cp | 32) - 97);
+          if (prevK === UPPER && k === UPPER) out[fBNDU] += CAPS_PAIRS[pair];
+          else out[fBND] += LOWER_PAIRS[pair];
         }
         if (al > 0 && prevK === DIGIT) out[fSWITCH]++;
         al++; aL = true;
@@ -207,11 +233,26 @@ export function features(text, out = new Float64Array(NF)) {
   return out;
 }
 
-/** Estimate in tokens (float) from a feature vector and a weight vector (tokens per feature unit). */
+/** Estimate in tokens (float) from feature counts and a weight vector (tokens per unit: count / FEATURE_SCALE). */
 export function dot(x, w) {
   let s = 0;
-  for (let j = 0; j < NF; j++) s += x[j] * w[j];
+  for (let j = 0; j < NF; j++) s += (x[j] * w[j]) / FEATURE_SCALE[j];
   return s;
+}
+
+/** The feature counts in units (count / FEATURE_SCALE), the vector the fit's linear program works on. */
+export const units = (x) => Float64Array.from(x, (v, j) => v / FEATURE_SCALE[j]);
+
+/** The estimate in milli-tokens exactly as the C core computes it from integer counts and whole milli-token weights
+ *  (`weightsMilli`: feature name -> milli-tokens per unit): the unscaled features' products summed, plus the scaled
+ *  features' products summed and divided by 255, rounded up. */
+export function priceMilli(x, weightsMilli) {
+  let whole = 0, scaled = 0;
+  FEATURES.forEach((f, j) => {
+    if (FEATURE_SCALE[j] === 1) whole += x[j] * (weightsMilli[f] || 0);
+    else scaled += x[j] * (weightsMilli[f] || 0);
+  });
+  return whole + Math.ceil(scaled / 255);
 }
 
 export function estimate(text, weights) {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HERE } from './lib.mjs';
-import { FEATURES, features } from './model.mjs';
+import { FEATURES, features, priceMilli } from './model.mjs';
 
 // Decoder with src/utf8.c semantics (not TextDecoder's): an invalid lead byte, a truncated or bad sequence, an
 // overlong form, a surrogate or a value above U+10FFFF yields U+FFFD and consumes one byte.
@@ -40,6 +40,7 @@ const inputs = [
   enc('한국어 텍스트'), enc('Привет, мир! Ελληνικά'), enc('naïve café façade Việt Nam'), enc('emoji 😀👍🏽 🇨🇳 ❤️ ✅'),
   enc('arrows → ⇒ and box ─│┌┐ “quotes” — dash…'), enc('𠀀𠀁 astral ideographs'), enc('\x00\x01\x7f control'),
   Buffer.from([0x61, 0xff, 0x62, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98]), // invalid UTF-8 + truncated emoji
+  enc('The XMLHttpRequest thinks xzqpf; GLUT_FORCE_DIRECT mIxEd'), enc('測試繁體字與罕見字：龘 的 㐀 豈'),
   enc('ends with space '), enc('digits after space 42'), enc('\n\n\n'), enc('Ωmega αβγ'),
 ];
 const prof = JSON.parse(fs.readFileSync(path.join(HERE, 'profiles.json'), 'utf8'));
@@ -48,7 +49,7 @@ const vectors = inputs.map((b) => {
   const x = features(text);
   const counts = Object.fromEntries(FEATURES.map((f, j) => [f, x[j]]).filter(([, v]) => v !== 0));
   const estimates = Object.fromEntries(Object.entries(prof.profiles).map(([name, p]) =>
-    [name, FEATURES.reduce((a, f, j) => a + x[j] * p.weights_milli[f], 0)]));
+    [name, priceMilli(x, p.weights_milli)]));
   return { utf8_hex: b.toString('hex'), text, counts, estimates_milli: estimates };
 });
 // Lone surrogates exist only on the JS side: they must count like U+FFFD.
