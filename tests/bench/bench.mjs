@@ -6,7 +6,8 @@
  *   node tests/bench/bench.mjs [--quick]
  *
  * 1. Text estimation (MB/s of UTF-8 input, MB = 10^6 bytes) on ASCII (English prose and
- *    code) and Chinese at 1 KB, 100 KB and 10 MB.
+ *    code) and Chinese at 1 KB, 100 KB and 10 MB, with the default profile and with the
+ *    fitted ones.
  * 2. Conversations (Anthropic format, coding agent) of 100, 1,000 and 10,000 messages, one
  *    of ~5.3 MB (as in shared/MEASUREMENTS.md) and one of 1,000 messages whose texts and
  *    tool outputs are Chinese: estimate, micro-compact, plan a compaction, serialize,
@@ -92,6 +93,9 @@ function encodeIntoOnly(s) {
 }
 const TEXT_IMPLS = [
   { name: 'midfold estimateTokens', fn: (s) => estimateTokens(s) },
+  // The fitted profiles run the feature pass (classes, runs, letter pairs) instead of the class counts.
+  { name: "midfold estimateTokens, profile 'o200k'", fn: (s) => estimateTokens(s, { profile: 'o200k' }) },
+  { name: "midfold estimateTokens, profile 'safe' (5 profiles)", fn: (s) => estimateTokens(s, { profile: 'safe' }) },
   { name: 'plain JS loop (same weights)', fn: jsEstimateText },
   ...(tokenx ? [{ name: `tokenx estimateTokenCount`, fn: (s) => tokenx.estimateTokenCount(s) }] : []),
   ...(gpt ? [{ name: 'gpt-tokenizer countTokens (o200k, exact)', fn: (s) => gpt.countTokens(s), maxBytes: 200_000 }] : []),

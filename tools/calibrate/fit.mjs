@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Fits conservative estimator weights per tokenizer profile and reports held-out accuracy.
 //
-//   node fit.mjs [--target-under 0.005] [--drop 0.005] [--folds 5] [--cv-repeats 2] [--max-margin 0.3]
+//   node fit.mjs [--target-under 0.005] [--drop 0.005] [--drop2 0.02] [--folds 5] [--cv-repeats 2] [--max-margin 0.3]
 //                [--step 0.01] [--md .cache/report.md] [--out profiles.json]
 //
 // Split: every chunk belongs to the document it starts in (`group`); a document goes to the FIT half or the
@@ -16,8 +16,9 @@
 //                  the costliest binding chunks (largest dual value) are dropped one per class per round.
 //   stage 2, only the weights of scripts the main classes barely contain (LATIN, CYR, OTHER2, KANA, HANGUL, SYM3,
 //       OTHER3, ASTRAL, XWORD), on the "other scripts" class, starting from and never below the stage-1 values,
-//       with upper bounds (UPPER_BOUND); the same kind of LP. Stage 2 only raises estimates, so every stage-1
-//       constraint still holds.
+//       with upper bounds (UPPER_BOUND); the same kind of LP, dropping up to `drop2` (2 %) of its chunks: a chunk
+//       of one script with a stray code point of another must not set that other script's weight. Stage 2 only
+//       raises estimates, so every stage-1 constraint still holds.
 // The per-class margins m_class come from cross-validation inside the FIT half (folds by document, `folds` x
 // `cv-repeats` fits): every class whose pooled out-of-fold under-estimation rate is above `target-under` gets
 // its margin raised by `step`, until none is (or `max-margin` is reached); a class whose rate has not dropped by a
@@ -40,6 +41,7 @@ const args = process.argv.slice(2);
 const opt = (name, def) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : def; };
 const TARGET_UNDER = Number(opt('--target-under', 0.005));
 const DROP_FRAC = Number(opt('--drop', 0.005));
+const DROP2_FRAC = Number(opt('--drop2', 0.02));
 const MARGIN_STEP = Number(opt('--step', 0.01));
 const FOLDS = Number(opt('--folds', 5));
 const MAX_MARGIN = Number(opt('--max-margin', 0.3));
@@ -164,7 +166,7 @@ function fitWeights(set, tok, safety, margin, dropFrac = DROP_FRAC) {
   const rows2 = extra.map((r) => ({ cls: r.cls, id: r.id, a: Float64Array.from(STAGE2, (j) => r.a[j]), rhs: r.b - dot(r.a, w) }));
   const cost2 = new Float64Array(STAGE2.length);
   for (const r of rows2) for (let k = 0; k < STAGE2.length; k++) cost2[k] += r.a[k] / Math.max(1, rows2.length);
-  const s2 = solveBounded(rows2, cost2, Float64Array.from(STAGE2, (j) => ub[j] - w[j]), dropFrac);
+  const s2 = solveBounded(rows2, cost2, Float64Array.from(STAGE2, (j) => ub[j] - w[j]), Math.max(dropFrac, DROP2_FRAC));
   STAGE2.forEach((j, k) => { w[j] += s2.v[k]; });
   return { w, dropped: s1.dropped + s2.dropped };
 }
@@ -241,7 +243,7 @@ function stats(set, est, tok, safety = 1) {
 const result = {
   model: 'midfold-estimator-v1', spec: 'tools/calibrate/model.mjs', features: FEATURES,
   unit: 'milli-tokens per feature count; estimate = sum(count * weight), rounded up to whole tokens by the caller',
-  fit: { targetUnder: TARGET_UNDER, drop: DROP_FRAC, folds: FOLDS, cvRepeats: REPEATS, maxMargin: MAX_MARGIN,
+  fit: { targetUnder: TARGET_UNDER, drop: DROP_FRAC, drop2: DROP2_FRAC, folds: FOLDS, cvRepeats: REPEATS, maxMargin: MAX_MARGIN,
     fitChunks: fitSet.length, heldOutChunks: heldSet.length },
   profiles: {},
 };
