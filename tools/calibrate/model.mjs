@@ -71,7 +71,7 @@
 // 5. Letter-pair boundaries (boundaries.json, measured by boundaries.mjs): for each code point that is LOWER or UPPER
 //    and whose previous code point is LOWER or UPPER, except LOWER -> UPPER (a camel-case step, priced by CAMEL):
 //      UPPER -> UPPER   BNDU += caps[(prev - 'A') * 26 + (cur - 'A')]
-//      otherwise        BND  += lower[(prev | 0x20) - 'a') * 26 + ((cur | 0x20) - 'a')]
+//      otherwise        BND  += lower[((prev | 0x20) - 'a') * 26 + ((cur | 0x20) - 'a')]
 //    Table entries are the probability that a token starts between the two letters, in 1/255 steps (0..255), so
 //    BND and BNDU count in units of 1/255 of an expected boundary: their FEATURE_SCALE is 255, and a weight w of
 //    theirs (tokens per expected boundary) prices count * w / 255 (see priceMilli for the exact integer rule).
