@@ -50,14 +50,13 @@ static const uint32_t *const FITTED_WEIGHTS[] = {mf_weights_o200k, mf_weights_cl
 /* Milli-tokens of feature counts (the rule of tools/calibrate/model.mjs priceMilli): whole
  * features' products summed, plus the boundary features' products summed and divided by
  * their scale, rounded up. */
-_Static_assert(MF_F_BND + 1 == MF_F_BNDU && MF_F_BNDU + 1 == MF_FEATURE_COUNT,
-               "the scaled boundary features are the last two");
+_Static_assert(MF_F_BND + 2 * MF_BOUNDARY_TABLES == MF_FEATURE_COUNT, "the scaled boundary features come last");
 
 static uint64_t dot(const uint32_t *w, const uint64_t *counts)
 {
-    uint64_t sum = 0;
+    uint64_t sum = 0, scaled = 0;
     for (int f = 0; f < MF_F_BND; f++) sum += counts[f] * w[f];
-    uint64_t scaled = counts[MF_F_BND] * w[MF_F_BND] + counts[MF_F_BNDU] * w[MF_F_BNDU];
+    for (int f = MF_F_BND; f < MF_FEATURE_COUNT; f++) scaled += counts[f] * w[f];
     return sum + scaled / MF_BOUNDARY_SCALE + (scaled % MF_BOUNDARY_SCALE != 0);
 }
 

@@ -102,6 +102,9 @@ static void close_ws(mf_feature_state *st, uint64_t c[], int next)
     st->ws_nl = false;
 }
 
+_Static_assert(MF_F_BNDU == MF_F_BND + 1 && MF_F_BND_DS == MF_F_BND + 2 && MF_F_BND_QW == MF_F_BND + 4,
+               "table t's boundary counts are MF_F_BND + 2t (letters) and MF_F_BND + 2t + 1 (capitals)");
+
 /* The rest of a lower-case run, from p[i], after its first letter went through the general
  * path: the most common stretch of prose and code, and one where no run closes and only the
  * word's counts move, so it is counted without classifying. Returns where the run ends. */
@@ -109,7 +112,7 @@ static size_t lower_run(mf_feature_state *st, const unsigned char *p, size_t i, 
 {
     uint32_t prev = st->prev_cp, word_len = st->word_len, cons = st->cons;
     bool vowel = st->vowel;
-    uint64_t n = 0, longer = 0, cons3 = 0, boundaries = 0;
+    uint64_t n = 0, longer = 0, cons3 = 0, b0 = 0, b1 = 0, b2 = 0;
     while (i < len && (unsigned)(p[i] - 'a') < 26u) {
         uint32_t b = p[i++];
         n++;
@@ -118,14 +121,19 @@ static size_t lower_run(mf_feature_state *st, const unsigned char *p, size_t i, 
         vowel |= v;
         cons = v ? 0 : cons + 1;
         cons3 += cons >= 3;
-        boundaries += mf_letter_boundary_lower[(prev - 'a') * 26 + (b - 'a')];
+        uint32_t pair = (prev - 'a') * 26 + (b - 'a');
+        b0 += mf_letter_boundary[0][0][pair];
+        b1 += mf_letter_boundary[1][0][pair];
+        b2 += mf_letter_boundary[2][0][pair];
         prev = b;
     }
     if (n) {
         c[MF_F_LOWER] += n;
         c[MF_F_LONG] += longer;
         c[MF_F_CONS3] += cons3;
-        c[MF_F_BND] += boundaries;
+        c[MF_F_BND] += b0;
+        c[MF_F_BND_DS] += b1;
+        c[MF_F_BND_QW] += b2;
         st->word_len = word_len;
         st->cons = cons;
         st->vowel = vowel;
@@ -212,8 +220,9 @@ void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64
                 /* letter-pair boundaries; lower -> upper is a camel-case step, priced by CAMEL */
                 if ((k == LOWER || k == UPPER) && (pk == UPPER || (pk == LOWER && k == LOWER))) {
                     unsigned pair = ((st->prev_cp | 0x20) - 'a') * 26 + ((cp | 0x20) - 'a');
-                    if (pk == UPPER && k == UPPER) c[MF_F_BNDU] += mf_letter_boundary_caps[pair];
-                    else c[MF_F_BND] += mf_letter_boundary_lower[pair];
+                    int caps = pk == UPPER && k == UPPER;
+                    for (int t = 0; t < MF_BOUNDARY_TABLES; t++)
+                        c[MF_F_BND + 2 * t + caps] += mf_letter_boundary[t][caps][pair];
                 }
                 if (st->al && pk == DIGIT) c[MF_F_SWITCH]++;
                 st->al++;

@@ -19,21 +19,26 @@ enum {
     MF_F_W1, MF_F_W2, MF_F_W4, MF_F_W7, MF_F_W11, MF_F_LONG, MF_F_NOVOW, MF_F_CONS3, MF_F_CAMEL, MF_F_DRUN,
     MF_F_DGRP, MF_F_SWITCH, MF_F_MIXRUN, MF_F_MIXCHR, MF_F_WS1, MF_F_WS1D, MF_F_WSH, MF_F_WSNL, MF_F_WSIND, MF_F_PRUN,
     MF_F_HANRUN, MF_F_XWORD,
-    /* letter-pair boundaries, in 1/MF_BOUNDARY_SCALE of an expected token boundary */
-    MF_F_BND,   /* between two letters (case-folded), except lower -> upper and upper -> upper */
-    MF_F_BNDU,  /* between two capitals (ALL_CAPS words split more often) */
+    /* letter-pair boundaries, in 1/MF_BOUNDARY_SCALE of an expected token boundary, one pair
+     * of counts per table (o200k's, DeepSeek-V3's, Qwen3's): BND between two letters
+     * (case-folded) except lower -> upper and upper -> upper; BNDU between two capitals
+     * (ALL_CAPS words split more often). A profile prices one table's pair. */
+    MF_F_BND, MF_F_BNDU, MF_F_BND_DS, MF_F_BNDU_DS, MF_F_BND_QW, MF_F_BNDU_QW,
     MF_FEATURE_COUNT
 };
 
-/* BND and BNDU count probabilities in 1/255 steps; a weight of theirs is in milli-tokens per
- * expected boundary, so their products are summed and divided by this, rounded up. */
+/* The boundary features count probabilities in 1/255 steps; a weight of theirs is in
+ * milli-tokens per expected boundary, so their products are summed and divided by this,
+ * rounded up. */
 #define MF_BOUNDARY_SCALE 255u
+#define MF_BOUNDARY_TABLES 3
 
-/* P(a token starts between two adjacent ASCII letters) x 255, index (first - 'a') * 26 +
- * (second - 'a'), case-folded: `lower` for BND, `caps` for BNDU. Measured from a tokenizer's
- * output by tools/calibrate/boundaries.mjs; generated into profiles_fitted.c. */
-extern const uint8_t mf_letter_boundary_lower[26 * 26];
-extern const uint8_t mf_letter_boundary_caps[26 * 26];
+/* P(a token starts between two adjacent ASCII letters) x 255, per table (o200k, DeepSeek-V3,
+ * Qwen3), then [0] for lower/mixed-case pairs (feature MF_F_BND + 2 * table) or [1] for
+ * capital pairs (MF_F_BNDU + 2 * table), then index (first - 'a') * 26 + (second - 'a'),
+ * case-folded. Measured from each tokenizer's output by tools/calibrate/boundaries.mjs;
+ * generated into profiles_fitted.c. */
+extern const uint8_t mf_letter_boundary[MF_BOUNDARY_TABLES][2][26 * 26];
 
 /* The common ideographs, one bit per code point from U+4E00 (bit (cp - 0x4E00) & 7 of byte
  * (cp - 0x4E00) >> 3): the most frequent ones of the calibration corpus, which byte-level

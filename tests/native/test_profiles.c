@@ -64,6 +64,9 @@ static void letter_pairs_and_rare_ideographs(void)
     CHECK("letters apart (\"a b\", \"a1b\", \"é\") make no pair",
           feature_of("a b", MF_F_BND) + feature_of("a1b", MF_F_BND) + feature_of("caf\xC3\xA9s", MF_F_BND) ==
           feature_of("caf", MF_F_BND));
+    CHECK("each vocabulary's table has its own view: DeepSeek-V3 splits \"gethostbyname\" more than o200k does",
+          feature_of("gethostbyname", MF_F_BND_DS) > feature_of("gethostbyname", MF_F_BND) &&
+          feature_of("gethostbyname", MF_F_BND_QW) > 0);
     CHECK("the o200k profile prices a rare-pair word above a common word of the same length",
           mf_estimate_text("information", 11, MF_PROFILE_O200K) < mf_estimate_text("infqxzvjkon", 11, MF_PROFILE_O200K));
     CHECK_EQ_U64("\"的\" (U+7684) is a common ideograph", feature_of("\xE7\x9A\x84", MF_F_HANR), 0);

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BOUNDARIES, COMMON_HAN_LIST, FEATURES } from './model.mjs';
+import { BOUNDARIES, BOUNDARY_TABLES, COMMON_HAN_LIST, FEATURES } from './model.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const profiles = JSON.parse(fs.readFileSync(path.join(here, 'profiles.json'), 'utf8'));
@@ -36,13 +36,18 @@ for (const name of order) {
   for (const f of FEATURES) out += `    [${cName(f)}] = ${Math.round(w[f] || 0)},\n`;
   out += `};\n\n`;
 }
-const table = (name, bytes) => {
-  let t = `const uint8_t ${name}[26 * 26] = {\n`;
-  for (let a = 0; a < 26; a++) t += `    /* ${String.fromCharCode(97 + a)} */ ${bytes.slice(a * 26, a * 26 + 26).join(', ')},\n`;
-  return t + '};\n\n';
+const rows = (bytes) => {
+  let t = '';
+  for (let a = 0; a < 26; a++) t += `            /* ${String.fromCharCode(97 + a)} */ ${bytes.slice(a * 26, a * 26 + 26).join(', ')},\n`;
+  return t;
 };
-out += `/* P(a token starts between two letters) x 255 under ${BOUNDARIES.tokenizer}, rows: first letter. */\n`;
-out += table('mf_letter_boundary_lower', BOUNDARIES.lower) + table('mf_letter_boundary_caps', BOUNDARIES.caps);
+out += `/* P(a token starts between two letters) x 255 under ${BOUNDARY_TABLES.join(', ')}; rows: first letter. */\n`;
+out += 'const uint8_t mf_letter_boundary[MF_BOUNDARY_TABLES][2][26 * 26] = {\n';
+for (const t of BOUNDARY_TABLES) {
+  out += `    { /* ${t} */\n        { /* lower and mixed case */\n${rows(BOUNDARIES[t].lower)}        },\n`;
+  out += `        { /* capitals */\n${rows(BOUNDARIES[t].caps)}        },\n    },\n`;
+}
+out += '};\n\n';
 const bits = new Uint8Array((0x9fff - 0x4e00 + 1) / 8);
 for (const cp of COMMON_HAN_LIST) bits[(cp - 0x4e00) >> 3] |= 1 << ((cp - 0x4e00) & 7);
 out += `/* The ${COMMON_HAN_LIST.length} common ideographs, a bit per code point from U+4E00. */\n`;

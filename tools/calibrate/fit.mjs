@@ -19,6 +19,8 @@
 //       with upper bounds (UPPER_BOUND); the same kind of LP, dropping up to `drop2` (2 %) of its chunks: a chunk
 //       of one script with a stray code point of another must not set that other script's weight. Stage 2 only
 //       raises estimates, so every stage-1 constraint still holds.
+// Each profile prices the letter-pair boundary features of one table (PROFILES[].boundaries: o200k's for o200k,
+// cl100k and claude, its own for deepseek and qwen); the other tables' features are masked out of its LP.
 // The per-class margins m_class come from cross-validation inside the FIT half (folds by document, `folds` x
 // `cv-repeats` fits): every class whose pooled out-of-fold under-estimation rate is above `target-under` gets
 // its margin raised by `step`, until none is (or `max-margin` is reached); a class whose rate has not dropped by a
@@ -27,7 +29,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CACHE, CLASSES, CLASS_LABEL, HERE, REPORT_ONLY, fnv1a, isHeldOut, quantile, readJSONL } from './lib.mjs';
-import { FEATURES, NF, features, units, bareagent, charsOver4 } from './model.mjs';
+import { BOUNDARY_FEATURES, FEATURES, NF, features, units, bareagent, charsOver4 } from './model.mjs';
 
 // Feature vectors here are in units (model.mjs `units`), so an estimate is a plain dot product.
 const dot = (x, w) => {
@@ -50,11 +52,11 @@ const PLATEAU = Number(opt('--plateau', 5));
 const MD_OUT = opt('--md', path.join(CACHE, 'report.md'));
 const OUT = opt('--out', path.join(HERE, 'profiles.json'));
 const PROFILES = [
-  { name: 'o200k', tok: 'o200k', safety: 1.0 },
-  { name: 'cl100k', tok: 'cl100k', safety: 1.0 },
-  { name: 'deepseek', tok: 'deepseek', safety: 1.0 },
-  { name: 'qwen', tok: 'qwen', safety: 1.0 },
-  { name: 'claude', tok: 'claude', safety: 1.1 },
+  { name: 'o200k', tok: 'o200k', safety: 1.0, boundaries: 'o200k' },
+  { name: 'cl100k', tok: 'cl100k', safety: 1.0, boundaries: 'o200k' },
+  { name: 'deepseek', tok: 'deepseek', safety: 1.0, boundaries: 'deepseek' },
+  { name: 'qwen', tok: 'qwen', safety: 1.0, boundaries: 'qwen' },
+  { name: 'claude', tok: 'claude', safety: 1.1, boundaries: 'o200k' },
 ];
 // Lower bounds (tokens) for weights of classes the corpora barely exercise; a byte-level BPE never needs more
 // tokens than UTF-8 bytes, so these stay below the byte counts.
@@ -148,10 +150,15 @@ function solveBounded(rows, cost, ub, dropFrac) {
 }
 
 // Two-stage fit of all NF weights on `set`: est_i >= y_i * (1 + margin[class]) (y_i: exact count x safety).
-function fitWeights(set, tok, safety, margin, dropFrac = DROP_FRAC) {
+// Which features a profile may use: all but the boundary features of the other vocabularies' letter-pair tables.
+const usable = (table) => Float64Array.from(FEATURES, (f) => (f.startsWith('BND') && !BOUNDARY_FEATURES[table].includes(f) ? 0 : 1));
+
+function fitWeights(set, p, margin, dropFrac = DROP_FRAC) {
+  const { tok, safety } = p;
+  const mask = usable(p.boundaries);
   const prep = (c) => {
     const y = c.exact[tok] * safety;
-    return { cls: c.cls, id: c.id, a: Float64Array.from(c.x, (v) => v / y), b: 1 + (margin[c.cls] || 0) };
+    return { cls: c.cls, id: c.id, a: Float64Array.from(c.x, (v, j) => (v * mask[j]) / y), b: 1 + (margin[c.cls] || 0) };
   };
   // stage 1: all weights, main classes; w = lb + v
   const main = set.filter((c) => !STAGE2_CLASSES.includes(c.cls)).map(prep);
@@ -168,6 +175,7 @@ function fitWeights(set, tok, safety, margin, dropFrac = DROP_FRAC) {
   for (const r of rows2) for (let k = 0; k < STAGE2.length; k++) cost2[k] += r.a[k] / Math.max(1, rows2.length);
   const s2 = solveBounded(rows2, cost2, Float64Array.from(STAGE2, (j) => ub[j] - w[j]), Math.max(dropFrac, DROP2_FRAC));
   STAGE2.forEach((j, k) => { w[j] += s2.v[k]; });
+  mask.forEach((m, j) => { if (!m) w[j] = 0; });
   return { w, dropped: s1.dropped + s2.dropped };
 }
 
@@ -183,7 +191,8 @@ const under = (set, w, tok, safety) => {
 };
 
 // Margins by k-fold cross-validation inside the FIT half (folds by document).
-function chooseMargins(tok, safety) {
+function chooseMargins(p) {
+  const { tok, safety } = p;
   const m = Object.fromEntries(FIT_CLASSES.map((c) => [c, 0]));
   const hist = {}, frozen = new Set();
   let rates = {};
@@ -192,7 +201,7 @@ function chooseMargins(tok, safety) {
     const tally = {};
     for (let rep = 0; rep < REPEATS; rep++) {
       for (let f = 0; f < FOLDS; f++) {
-        const { w } = fitWeights(fitSet.filter((c) => c.folds[rep] !== f), tok, safety, m);
+        const { w } = fitWeights(fitSet.filter((c) => c.folds[rep] !== f), p, m);
         for (const [cls, [nu, n]] of Object.entries(under(fitSet.filter((c) => c.folds[rep] === f), w, tok, safety))) {
           tally[cls] ??= [0, 0];
           tally[cls][0] += nu; tally[cls][1] += n;
@@ -250,8 +259,8 @@ const result = {
 const report = [];
 for (const p of PROFILES) {
   const t1 = Date.now();
-  const { m: k, rounds, note, rates } = chooseMargins(p.tok, p.safety);
-  const { w, dropped } = fitWeights(fitSet, p.tok, p.safety, k);
+  const { m: k, rounds, note, rates } = chooseMargins(p);
+  const { w, dropped } = fitWeights(fitSet, p, k);
   const iter = `dropped=${dropped} cv-under=${JSON.stringify(Object.fromEntries(Object.entries(rates).map(([c, r]) => [c, +(100 * r).toFixed(1)])))}`;
   const milli = Array.from(w, (v) => Math.ceil(v * 1000 - 1e-6));
   const wr = Float64Array.from(milli, (v) => v / 1000);
@@ -260,7 +269,7 @@ for (const p of PROFILES) {
   const base = Object.fromEntries(['tokenx', 'chars/4', 'bareagent'].map((bn) => [bn, stats(heldSet, (c) => c.base[bn], p.tok)]));
   const r3 = (v) => Math.round(v * 1000) / 1000;
   result.profiles[p.name] = {
-    tokenizer: p.tok, safety: p.safety, margins: k,
+    tokenizer: p.tok, boundaries: p.boundaries, safety: p.safety, margins: k,
     weights_milli: Object.fromEntries(FEATURES.map((f, j) => [f, milli[j]])),
     heldout: Object.fromEntries(Object.entries(ours).map(([cls, o]) => [cls, { chunks: o.n, median: r3(o.median), p1: r3(o.p1), under: r3(o.under) }])),
   };

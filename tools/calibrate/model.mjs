@@ -68,14 +68,18 @@
 //      a SPACE in a single-space ws run                                 -> nothing (priced by WS1 / WS1D)
 //      any other code point                                             -> c_<its class>
 //
-// 5. Letter-pair boundaries (boundaries.json, measured by boundaries.mjs): for each code point that is LOWER or UPPER
-//    and whose previous code point is LOWER or UPPER, except LOWER -> UPPER (a camel-case step, priced by CAMEL):
-//      UPPER -> UPPER   BNDU += caps[(prev - 'A') * 26 + (cur - 'A')]
-//      otherwise        BND  += lower[((prev | 0x20) - 'a') * 26 + ((cur | 0x20) - 'a')]
-//    Table entries are the probability that a token starts between the two letters, in 1/255 steps (0..255), so
-//    BND and BNDU count in units of 1/255 of an expected boundary: their FEATURE_SCALE is 255, and a weight w of
-//    theirs (tokens per expected boundary) prices count * w / 255 (see priceMilli for the exact integer rule).
-//
+// 5. Letter-pair boundaries (boundaries.json, measured by boundaries.mjs): three tables, one per vocabulary family
+//    (o200k, deepseek, qwen; BOUNDARY_TABLES), each a `lower` and a `caps` array of 676 bytes. For each code point
+//    that is LOWER or UPPER and whose previous code point is LOWER or UPPER, except LOWER -> UPPER (a camel-case step,
+//    priced by CAMEL), with pair = ((prev | 0x20) - 'a') * 26 + ((cur | 0x20) - 'a'), for each table t:
+//      UPPER -> UPPER   BNDU<t> += t.caps[pair]
+//      otherwise        BND<t>  += t.lower[pair]
+//    (<t> is '' for o200k, '_DS' for deepseek, '_QW' for qwen.) Table entries are the probability that a token
+//    starts between the two letters, in 1/255 steps (0..255), so these six features count in units of 1/255 of an
+//    expected boundary: their FEATURE_SCALE is 255, and a weight w of theirs (tokens per expected boundary) prices
+//    count * w / 255 (see priceMilli for the exact integer rule). A profile uses one table's pair of features; its
+//    weights for the other two are 0.
+
 // The feature vector is the per-code-point counts followed by the run counts, in the order of FEATURES below.
 // One left-to-right pass with O(1) state: previous class and code point, letter-run length, vowel flag,
 // non-ASCII flag and consonant streak, digit-run length, alnum-run length and has-letter/has-digit flags, ws-run length, has-NL flag,
@@ -88,14 +92,22 @@ export const CLASS_NAMES = ['LOWER', 'UPPER', 'DIGIT', 'SPACE', 'TAB', 'NL', 'PS
   'OTHER2', 'HAN', 'CJKP', 'KANA', 'HANGUL', 'SYM3', 'OTHER3', 'ASTRAL'];
 export const CHAR_NAMES = [...CLASS_NAMES, 'REP', 'REPX', 'CAPS', 'HANR'];
 export const RUN_NAMES = ['W1', 'W2', 'W4', 'W7', 'W11', 'LONG', 'NOVOW', 'CONS3', 'CAMEL', 'DRUN', 'DGRP', 'SWITCH',
-  'MIXRUN', 'MIXCHR', 'WS1', 'WS1D', 'WSH', 'WSNL', 'WSIND', 'PRUN', 'HANRUN', 'XWORD', 'BND', 'BNDU'];
+  'MIXRUN', 'MIXCHR', 'WS1', 'WS1D', 'WSH', 'WSNL', 'WSIND', 'PRUN', 'HANRUN', 'XWORD',
+  'BND', 'BNDU', 'BND_DS', 'BNDU_DS', 'BND_QW', 'BNDU_QW'];
 export const FEATURES = [...CHAR_NAMES.map((c) => 'c_' + c), ...RUN_NAMES];
 export const NF = FEATURES.length;
-/** Units per feature count: BND and BNDU count 1/255ths of an expected boundary; everything else counts whole. */
-export const FEATURE_SCALE = Float64Array.from(FEATURES, (f) => (f === 'BND' || f === 'BNDU' ? 255 : 1));
-export const BOUNDARIES = JSON.parse(fs.readFileSync(new URL('./boundaries.json', import.meta.url), 'utf8'));
-const LOWER_PAIRS = Uint8Array.from(BOUNDARIES.lower), CAPS_PAIRS = Uint8Array.from(BOUNDARIES.caps);
-if (LOWER_PAIRS.length !== 676 || CAPS_PAIRS.length !== 676) throw new Error('boundaries.json: expected 2 x 676 entries');
+/** Units per feature count: the boundary features count 1/255ths of an expected boundary; the others count whole. */
+export const FEATURE_SCALE = Float64Array.from(FEATURES, (f) => (f.startsWith('BND') ? 255 : 1));
+/** The letter-pair tables, in the order the C core stores them, and the two features each one feeds. */
+export const BOUNDARY_TABLES = ['o200k', 'deepseek', 'qwen'];
+export const BOUNDARY_FEATURES = { o200k: ['BND', 'BNDU'], deepseek: ['BND_DS', 'BNDU_DS'], qwen: ['BND_QW', 'BNDU_QW'] };
+export const BOUNDARIES = JSON.parse(fs.readFileSync(new URL('./boundaries.json', import.meta.url), 'utf8')).tables;
+const PAIR_TABLES = BOUNDARY_TABLES.map((t) => {
+  const b = BOUNDARIES[t];
+  if (!b || b.lower.length !== 676 || b.caps.length !== 676) throw new Error(`boundaries.json: table ${t} needs 2 x 676 entries`);
+  return { lower: Uint8Array.from(b.lower), caps: Uint8Array.from(b.caps),
+    fLower: FEATURES.indexOf(BOUNDARY_FEATURES[t][0]), fCaps: FEATURES.indexOf(BOUNDARY_FEATURES[t][1]) };
+});
 export const COMMON_HAN_LIST = JSON.parse(fs.readFileSync(new URL('./common-han.json', import.meta.url), 'utf8')).codePoints;
 const COMMON_HAN = new Set(COMMON_HAN_LIST);
 if (COMMON_HAN_LIST.some((cp) => cp < 0x4e00 || cp > 0x9fff)) throw new Error('common-han.json: only U+4E00-U+9FFF');
@@ -105,7 +117,7 @@ const [LOWER, UPPER, DIGIT, SPACE, TAB, NL, PSTR, PUNCT, CTRL, LATIN, CYR, OTHER
 const F = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 const fREP = F.c_REP, fREPX = F.c_REPX, fCAPS = F.c_CAPS, fHANR = F.c_HANR;
 const [fW1, fW2, fW4, fW7, fW11, fLONG, fNOVOW, fCONS3, fCAMEL, fDRUN, fDGRP, fSWITCH, fMIXRUN, fMIXCHR, fWS1, fWS1D,
-  fWSH, fWSNL, fWSIND, fPRUN, fHANRUN, fXWORD, fBND, fBNDU] = RUN_NAMES.map((n) => F[n]);
+  fWSH, fWSNL, fWSIND, fPRUN, fHANRUN, fXWORD] = RUN_NAMES.map((n) => F[n]);
 
 const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -201,8 +213,11 @@ export function features(text, out = new Float64Array(NF)) {
         }
         if ((k === LOWER || k === UPPER) && (prevK === UPPER || (prevK === LOWER && k === LOWER))) {
           const pair = ((prevCp | 32) - 97) * 26 + ((cp | 32) - 97);
-          if (prevK === UPPER && k === UPPER) out[fBNDU] += CAPS_PAIRS[pair];
-          else out[fBND] += LOWER_PAIRS[pair];
+          const caps = prevK === UPPER && k === UPPER;
+          for (const t of PAIR_TABLES) {
+            if (caps) out[t.fCaps] += t.caps[pair];
+            else out[t.fLower] += t.lower[pair];
+          }
         }
         if (al > 0 && prevK === DIGIT) out[fSWITCH]++;
         al++; aL = true;
