@@ -9,6 +9,12 @@ enum { LOWER, UPPER, DIGIT, SPACE, TAB, NL, PSTR, PUNCT, CTRL, LATIN, CYR, OTHER
        OTHER3, ASTRAL };
 
 static uint8_t ascii_class[128];
+/* The three tables' lower-case entries of each letter pair in one word, 21 bits each, so the
+ * lower-case loop adds once per letter instead of three times; a field holds the sum of
+ * LOWER_RUN_MAX letters of at most 255. */
+#define PACK_BITS 21
+#define LOWER_RUN_MAX 8192
+static uint64_t packed_lower[26 * 26];
 static bool ascii_ready;
 
 static void init_ascii(void)
@@ -19,6 +25,10 @@ static void init_ascii(void)
                        : c >= 33 && c <= 126 ? PUNCT : CTRL;
     }
     for (const char *p = "\"'(),.:;[]{}"; *p; p++) ascii_class[(unsigned char)*p] = PSTR;
+    for (int pair = 0; pair < 26 * 26; pair++)
+        packed_lower[pair] = (uint64_t)mf_letter_boundary[0][0][pair] |
+                             (uint64_t)mf_letter_boundary[1][0][pair] << PACK_BITS |
+                             (uint64_t)mf_letter_boundary[2][0][pair] << 2 * PACK_BITS;
     ascii_ready = true;
 }
 
@@ -102,18 +112,22 @@ static void close_ws(mf_feature_state *st, uint64_t c[], int next)
     st->ws_nl = false;
 }
 
+_Static_assert(MF_BOUNDARY_TABLES == 3 && (uint64_t)LOWER_RUN_MAX * 255 < (uint64_t)1 << PACK_BITS,
+               "three packed fields, none of which can carry into the next");
 _Static_assert(MF_F_BNDU == MF_F_BND + 1 && MF_F_BND_DS == MF_F_BND + 2 && MF_F_BND_QW == MF_F_BND + 4,
                "table t's boundary counts are MF_F_BND + 2t (letters) and MF_F_BND + 2t + 1 (capitals)");
 
 /* The rest of a lower-case run, from p[i], after its first letter went through the general
  * path: the most common stretch of prose and code, and one where no run closes and only the
- * word's counts move, so it is counted without classifying. Returns where the run ends. */
+ * word's counts move, so it is counted without classifying. Returns where the run ends, or
+ * where LOWER_RUN_MAX letters end (the general path then carries on with the same run). */
 static size_t lower_run(mf_feature_state *st, const unsigned char *p, size_t i, size_t len, uint64_t c[])
 {
     uint32_t prev = st->prev_cp, word_len = st->word_len, cons = st->cons;
     bool vowel = st->vowel;
-    uint64_t n = 0, longer = 0, cons3 = 0, b0 = 0, b1 = 0, b2 = 0;
-    while (i < len && (unsigned)(p[i] - 'a') < 26u) {
+    uint64_t n = 0, longer = 0, cons3 = 0, boundaries = 0;
+    size_t end = len - i > LOWER_RUN_MAX ? i + LOWER_RUN_MAX : len;
+    while (i < end && (unsigned)(p[i] - 'a') < 26u) {
         uint32_t b = p[i++];
         n++;
         longer += ++word_len > 8;
@@ -121,19 +135,17 @@ static size_t lower_run(mf_feature_state *st, const unsigned char *p, size_t i, 
         vowel |= v;
         cons = v ? 0 : cons + 1;
         cons3 += cons >= 3;
-        uint32_t pair = (prev - 'a') * 26 + (b - 'a');
-        b0 += mf_letter_boundary[0][0][pair];
-        b1 += mf_letter_boundary[1][0][pair];
-        b2 += mf_letter_boundary[2][0][pair];
+        boundaries += packed_lower[(prev - 'a') * 26 + (b - 'a')];
         prev = b;
     }
     if (n) {
         c[MF_F_LOWER] += n;
         c[MF_F_LONG] += longer;
         c[MF_F_CONS3] += cons3;
-        c[MF_F_BND] += b0;
-        c[MF_F_BND_DS] += b1;
-        c[MF_F_BND_QW] += b2;
+        const uint64_t field = ((uint64_t)1 << PACK_BITS) - 1;
+        c[MF_F_BND] += boundaries & field;
+        c[MF_F_BND_DS] += boundaries >> PACK_BITS & field;
+        c[MF_F_BND_QW] += boundaries >> 2 * PACK_BITS;
         st->word_len = word_len;
         st->cons = cons;
         st->vowel = vowel;

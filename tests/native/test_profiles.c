@@ -67,6 +67,18 @@ static void letter_pairs_and_rare_ideographs(void)
     CHECK("each vocabulary's table has its own view: DeepSeek-V3 splits \"gethostbyname\" more than o200k does",
           feature_of("gethostbyname", MF_F_BND_DS) > feature_of("gethostbyname", MF_F_BND) &&
           feature_of("gethostbyname", MF_F_BND_QW) > 0);
+    {
+        /* Longer than the lower-case loop's 8,192-letter stretch: the count must not depend on where it stops. */
+        enum { N = 20000 };
+        char *run = malloc(N + 1);
+        for (int i = 0; i < N; i++) run[i] = "ab"[i % 2];
+        run[N] = 0;
+        uint64_t ab = mf_letter_boundary[1][0][0 * 26 + 1], ba = mf_letter_boundary[1][0][1 * 26 + 0];
+        CHECK_EQ_U64("a 20,000-letter lower-case run counts every one of its letter pairs (DeepSeek's table)",
+                     feature_of(run, MF_F_BND_DS), (N / 2) * ab + (N / 2 - 1) * ba);
+        CHECK_EQ_U64("... and every letter", feature_of(run, MF_F_LOWER), N);
+        free(run);
+    }
     CHECK("the o200k profile prices a rare-pair word above a common word of the same length",
           mf_estimate_text("information", 11, MF_PROFILE_O200K) < mf_estimate_text("infqxzvjkon", 11, MF_PROFILE_O200K));
     CHECK_EQ_U64("\"的\" (U+7684) is a common ideograph", feature_of("\xE7\x9A\x84", MF_F_HANR), 0);
