@@ -3,11 +3,12 @@
 // strings crossing into wasm in pieces included — and 'safe' is never below any of them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { encode as o200kEncode } from 'gpt-tokenizer/encoding/o200k_base';
 import { encode as cl100kEncode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { init, estimateTokens, MidfoldError } from '../js/node.js';
 import { features, priceMilli } from '../tools/calibrate/model.mjs';
+import { fixtureNames, loadFixture } from './helpers/fixtures.mjs';
 
 await init();
 const fitted = JSON.parse(readFileSync(new URL('../tools/calibrate/profiles.json', import.meta.url), 'utf8')).profiles;
@@ -40,8 +41,7 @@ function fixtureTexts() {
     if (typeof v === 'string') texts.add(v);
     else if (v && typeof v === 'object') Object.values(v).forEach(walk);
   };
-  const dir = new URL('./fixtures/', import.meta.url);
-  for (const f of readdirSync(dir)) if (f.endsWith('.json')) walk(JSON.parse(readFileSync(new URL(f, dir), 'utf8')));
+  for (const name of fixtureNames()) walk(loadFixture(name));
   return [...texts];
 }
 
