@@ -15,9 +15,10 @@ static uint8_t ascii_class[128];
 #define PACK_BITS 21
 #define LOWER_RUN_MAX 8192
 static uint64_t packed_lower[26 * 26];
-static bool ascii_ready;
+static bool tables_ready;
 
-static void init_ascii(void)
+/* Fills the tables derived at first use: ASCII classes and the packed letter-pair entries. */
+static void init_tables(void)
 {
     for (int c = 0; c < 128; c++) {
         ascii_class[c] = c >= 'a' && c <= 'z' ? LOWER : c >= 'A' && c <= 'Z' ? UPPER : c >= '0' && c <= '9' ? DIGIT
@@ -29,7 +30,7 @@ static void init_ascii(void)
         packed_lower[pair] = (uint64_t)mf_letter_boundary[0][0][pair] |
                              (uint64_t)mf_letter_boundary[1][0][pair] << PACK_BITS |
                              (uint64_t)mf_letter_boundary[2][0][pair] << 2 * PACK_BITS;
-    ascii_ready = true;
+    tables_ready = true;
 }
 
 static int classify(uint32_t cp)
@@ -75,7 +76,7 @@ void mf_features_begin(mf_feature_state *st)
 {
     memset(st, 0, sizeof *st);
     st->prev_class = -1;
-    if (!ascii_ready) init_ascii();
+    if (!tables_ready) init_tables();
 }
 
 static void close_word(mf_feature_state *st, uint64_t c[])

@@ -30,6 +30,15 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* Adds every feature count of the text, given whole, to counts. */
+static void count_whole(const char *text, size_t len, uint64_t counts[MF_FEATURE_COUNT])
+{
+    mf_feature_state st;
+    mf_features_begin(&st);
+    mf_features_feed(&st, text, len, counts);
+    mf_features_end(&st, counts);
+}
+
 static size_t from_hex(const char *hex, char *out)
 {
     size_t n = strlen(hex) / 2;
@@ -44,10 +53,7 @@ static size_t from_hex(const char *hex, char *out)
 static uint64_t feature_of(const char *text, int feature)
 {
     uint64_t counts[MF_FEATURE_COUNT] = {0};
-    mf_feature_state st;
-    mf_features_begin(&st);
-    mf_features_feed(&st, text, strlen(text), counts);
-    mf_features_end(&st, counts);
+    count_whole(text, strlen(text), counts);
     return counts[feature];
 }
 
@@ -108,11 +114,9 @@ void test_profiles(void)
         char *bytes = malloc(strlen(hex) / 2 + 1);
         size_t n = from_hex(hex, bytes);
         uint64_t whole[MF_FEATURE_COUNT] = {0}, pieces[MF_FEATURE_COUNT] = {0};
-        mf_feature_state st;
-        mf_features_begin(&st);
-        mf_features_feed(&st, bytes, n, whole);
-        mf_features_end(&st, whole);
+        count_whole(bytes, n, whole);
         /* The same text in pieces, each cut between code points. */
+        mf_feature_state st;
         mf_features_begin(&st);
         size_t at = 0;
         while (at < n) {
