@@ -343,6 +343,27 @@ static bool is_hidden(const char *rel, size_t len)
 
 typedef struct entry { mf_memory_str path; uint64_t size; } entry;
 
+/* Where the path segment of rel that starts at `from` ends (a '/' or the end). */
+static size_t segment_end(const char *rel, size_t from, size_t len)
+{
+    while (from < len && rel[from] != '/') from++;
+    return from;
+}
+
+/* Adds `size` to the listing's entry for `path`: the entry at *last when it is that path
+ * (the keys are sorted, so a path's keys are adjacent), else a new one appended. Returns
+ * whether the entry is new. */
+static bool tally(entry *entries, size_t *count, size_t *last, mf_memory_str path, uint64_t size)
+{
+    bool fresh = *last == SIZE_MAX || !str_eq(entries[*last].path, path);
+    if (fresh) {
+        entries[*count] = (entry){.path = path, .size = 0};
+        *last = (*count)++;
+    }
+    entries[*last].size += size;
+    return fresh;
+}
+
 static void view_dir(ctx *c, mf_memory_str key)
 {
     mf_memory_str prefix;
@@ -378,27 +399,12 @@ static void view_dir(ctx *c, mf_memory_str key)
     uint64_t sum = 0;
     for (size_t i = 0; i < n; i++) {
         const char *rel = keys[i].ptr + prefix.len;
-        size_t rel_len = keys[i].len - prefix.len, end1 = 0;
-        while (end1 < rel_len && rel[end1] != '/') end1++;
-        mf_memory_str p1 = str_of(keys[i].ptr, prefix.len + end1);
-        if (last1 == SIZE_MAX || !str_eq(entries[last1].path, p1)) {
-            entries[count].path = p1;
-            entries[count].size = 0;
-            last1 = count++;
-            last2 = SIZE_MAX;
-        }
-        entries[last1].size += sizes[i];
+        size_t rel_len = keys[i].len - prefix.len, end1 = segment_end(rel, 0, rel_len);
+        if (tally(entries, &count, &last1, str_of(keys[i].ptr, prefix.len + end1), sizes[i])) last2 = SIZE_MAX;
         sum += sizes[i];
         if (end1 == rel_len) continue;
-        size_t end2 = end1 + 1;
-        while (end2 < rel_len && rel[end2] != '/') end2++;
-        mf_memory_str p2 = str_of(keys[i].ptr, prefix.len + end2);
-        if (last2 == SIZE_MAX || !str_eq(entries[last2].path, p2)) {
-            entries[count].path = p2;
-            entries[count].size = 0;
-            last2 = count++;
-        }
-        entries[last2].size += sizes[i];
+        size_t end2 = segment_end(rel, end1 + 1, rel_len);
+        tally(entries, &count, &last2, str_of(keys[i].ptr, prefix.len + end2), sizes[i]);
     }
 
     say(c, false, "Here're the files and directories up to 2 levels deep in %.*s, excluding hidden items and node_modules:\n",
