@@ -30,7 +30,7 @@ space := $(empty) $(empty)
 WASM_EXPORT_LIST := $(subst $(space),$(comma),$(foreach f,$(WASM_EXPORTS),_$(f)))
 # Size matters more than speed everywhere but the hot loops: those files get -O3, the
 # rest -Oz; emmalloc is small, and the core allocates little (arenas).
-WASM_HOT := text_class text_features tree_decode estimate profiles
+WASM_HOT := text_class text_features text_features_ascii tree_decode estimate profiles
 WASM_CFLAGS := -msimd128 -DNDEBUG -Isrc -I$(CJSON_DIR)
 WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 \
   -sABORTING_MALLOC=0 -sTOTAL_STACK=262144 -sINITIAL_MEMORY=4194304 -sMAXIMUM_MEMORY=2147483648 \

@@ -7,6 +7,10 @@
 
 enum { LOWER, UPPER, DIGIT, SPACE, TAB, NL, PSTR, PUNCT, CTRL, LATIN, CYR, OTHER2, HAN, CJKP, KANA, HANGUL, SYM3,
        OTHER3, ASTRAL };
+/* A class's number is its per-code-point feature's (`c[k]++` below; the ASCII path,
+ * text_features_ascii.c, names the ASCII ones by their features). */
+_Static_assert(LOWER == MF_F_LOWER && CTRL == MF_F_CTRL && HAN == MF_F_HAN && ASTRAL == MF_F_ASTRAL,
+               "classes and per-code-point features share their numbers");
 
 static uint8_t ascii_class[128];
 /* The three tables' lower-case entries of each letter pair in one word, 21 bits each, so the
@@ -185,6 +189,11 @@ void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64
     size_t i = 0;
     while (i < len) {
         uint32_t cp = p[i];
+        if (cp < 0x80 && len - i >= 16) {
+            i += mf_features_ascii(st, p + i, len - i, c);
+            if (i == len) break;
+            cp = p[i];
+        }
         if (cp < 0x80) i++;
         else i += mf_utf8_decode(p + i, len - i, &cp);
         int k = classify(cp);

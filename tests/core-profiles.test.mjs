@@ -53,6 +53,33 @@ test('every string of the bundled conversations is priced by every fitted profil
     for (const text of texts) assert.equal(estimateTokens(text, { profile }), specified(text, profile), `${profile}: ${JSON.stringify(text.slice(0, 60))}`);
 });
 
+// The wasm module counts stretches of ASCII 64 bytes at a time with SIMD masks (src/text_features_ascii.c); native
+// tests compare that path with the code-point path on a scalar build of the masks, so the SIMD masks are checked here.
+test('every ASCII byte, in a stretch long enough for the 64-byte mask path, is priced as the specification prices it', () => {
+  for (let b = 0; b < 128; b++) {
+    const ch = String.fromCharCode(b);
+    // the byte after a letter, doubled (repeats), before a digit and a capital, eight times over (differences add up)
+    const text = `ab${ch}${ch}1 ${ch}Qz${ch}\n  ${ch}x`.repeat(8);
+    for (const profile of FITTED) assert.equal(estimateTokens(text, { profile }), specified(text, profile), `${profile}: byte ${b}`);
+  }
+});
+
+test('random mixes of runs, punctuation, whitespace and non-ASCII hand-overs are priced as the specification prices them', () => {
+  const pieces = ['the', 'station', 'rhythm', 'I', 'getHostByName', 'HTTPServer', 'README', 'CONSTANT_NAME',
+    'antidisestablishmentarianism', '7', '42', '2026', '1234567', '0x7f3a9c', 'a1b2c3', 'sha256', ' ', ' ', ' ', '  ',
+    '    ', '\t', '\n', '\r\n', '\n    ', '\n\t', ' \n ', '----------', '**', '...', ',', '.', ':', '"', '(', ')',
+    '[', ']', '{', '}', '{"key": ', '/usr/lib/x86_64-linux-gnu/', '&&', '\\', '@', '`', '~', '_', '\x01', '\x7f',
+    'café', 'ещё', '中文', '。', '🚀', '─', 'naïve'];
+  let seed = 20261130;
+  const random = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % n; };
+  for (let round = 0; round < 150; round++) {
+    let text = '';
+    const target = 16 + random(round < 75 ? 200 : 4000);
+    while (text.length < target) text += pieces[random(pieces.length)];
+    for (const profile of FITTED) assert.equal(estimateTokens(text, { profile }), specified(text, profile), `${profile}: ${JSON.stringify(text.slice(0, 80))}`);
+  }
+});
+
 test('o200k and cl100k are at or above the exact count (gpt-tokenizer) on every text of 200 bytes or more in the bundled conversations', () => {
   // The texts a compaction trigger sums; below 200 bytes is outside the calibrated range (no constant term).
   const texts = fixtureTexts().filter((t) => Buffer.byteLength(t) >= 200);

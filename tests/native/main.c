@@ -21,6 +21,7 @@ int main(void)
     test_alloc_failure();
     test_known_bugs();
     test_profiles();
+    test_features_ascii();
     test_memory();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
     return check_summary();

@@ -13,6 +13,7 @@ void test_mutations(void);     /* test_mutations.c: random shapes, every operati
 void test_alloc_failure(void); /* test_alloc_failure.c: every allocation failing in turn */
 void test_known_bugs(void);    /* test_known_bugs.c: facts that do not hold yet (-DMIDFOLD_KNOWN_BUGS) */
 void test_profiles(void);      /* test_profiles.c: the calibrated profiles against their specification */
+void test_features_ascii(void); /* test_features_ascii.c: the ASCII mask path against the code-point path */
 void test_memory(void);        /* test_memory.c: the memory tool: path checks and commands */
 
 #endif
