@@ -1,6 +1,8 @@
 /* text_features.c — counts the calibrated estimator's features in one pass over UTF-8.
  * tools/calibrate/model.mjs is the specification (classes, runs, and which count each
- * code point adds to); this is its port, checked against the vectors it writes. */
+ * code point adds to); this is its port, checked against the vectors it writes. This is
+ * the code-point path; stretches of 16 or more ASCII bytes are handed to the mask path
+ * (text_features_ascii.c), which keeps the same state. */
 #include "text_features.h"
 
 #include <string.h>
