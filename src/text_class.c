@@ -103,6 +103,22 @@ static void unpack(uint64_t *acc, uint64_t counts[])
 
 #define ONE(cls) (1ull << (16 * (cls)))
 
+/* Ideographs U+4000-U+9FFF from p[i]: three-byte sequences with lead bytes E4-E9, all CJK
+ * except the Yijing hexagrams U+4DC0-U+4DFF (E4 B7 xx). Chinese text is mostly runs of
+ * these, so they are counted by their bytes' shape without decoding or a table lookup.
+ * Returns where the run ends: before `stop`, and after at most `max` ideographs. */
+static size_t ideograph_run(const unsigned char *p, size_t i, size_t stop, size_t len, size_t max)
+{
+    if (len - i < 3) return i;
+    size_t limit = len - 2; /* a sequence starting before it is whole */
+    if (limit > stop) limit = stop;
+    if (limit - i > 3 * max) limit = i + 3 * max;
+    while (i < limit && p[i] - 0xE4u <= 0xE9u - 0xE4u && (p[i + 1] & 0xC0) == 0x80 && (p[i + 2] & 0xC0) == 0x80 &&
+           !(p[i] == 0xE4 && p[i + 1] == 0xB7))
+        i += 3;
+    return i;
+}
+
 /* Counts from p[i] until `stop` (a sequence that starts before it is finished), decoding
  * UTF-8 inline. Invalid bytes count as one "other" each, exactly as mf_utf8_decode says. */
 static size_t count_scalar(const unsigned char *p, size_t i, size_t stop, size_t len, uint64_t counts[])
@@ -113,6 +129,18 @@ static size_t count_scalar(const unsigned char *p, size_t i, size_t stop, size_t
         if (++run == PACKED_LIMIT) { unpack(&acc, counts); run = 0; }
         unsigned b = p[i];
         if (b < 0x80) { acc += ONE(bmp_class[b]); i++; continue; }
+        if (b - 0xE4u <= 0xE9u - 0xE4u) {
+            /* at most 8,192 at once, so the packed counters (< PACKED_LIMIT + 8,192) cannot overflow */
+            size_t end = ideograph_run(p, i, stop, len, 8192);
+            if (end > i) {
+                unsigned n = (unsigned)((end - i) / 3);
+                acc += n * ONE(MF_CLASS_CJK);
+                run += n;
+                if (run >= PACKED_LIMIT) { unpack(&acc, counts); run = 0; }
+                i = end;
+                continue;
+            }
+        }
         if ((b & 0xF0) == 0xE0 && len - i >= 3) { /* CJK is all here */
             unsigned b1 = p[i + 1], b2 = p[i + 2];
             uint32_t cp = ((b & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);

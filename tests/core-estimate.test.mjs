@@ -66,7 +66,7 @@ test.describe('estimateTokens(string): CJK range boundaries', () => {
     [0x2e7f, 'other'], [0x2e80, 'cjk'], [0x2fdf, 'cjk'], [0x2fe0, 'other'],
     [0x3000, 'space'], [0x3001, 'cjk'], [0x303f, 'cjk'], [0x3040, 'cjk'], [0x30ff, 'cjk'],
     [0x3100, 'cjk'], [0x31ff, 'cjk'], [0x3200, 'other'], [0x33ff, 'other'],
-    [0x3400, 'cjk'], [0x4dbf, 'cjk'], [0x4dc0, 'other'], [0x4dff, 'other'],
+    [0x3400, 'cjk'], [0x3fff, 'cjk'], [0x4000, 'cjk'], [0x4dbf, 'cjk'], [0x4dc0, 'other'], [0x4dff, 'other'],
     [0x4e00, 'cjk'], [0x9fff, 'cjk'], [0xa000, 'other'],
     [0xabff, 'other'], [0xac00, 'cjk'], [0xd7af, 'cjk'], [0xd7b0, 'other'],
     [0xf8ff, 'other'], [0xf900, 'cjk'], [0xfaff, 'cjk'], [0xfb00, 'other'],

@@ -113,6 +113,14 @@ static void long_text(void)
     size_t used = n / 6 * 6;
     CHECK_EQ_U64("Chinese text costs 1500 milli-tokens per character",
                  mf_estimate_text(buf, used, MF_PROFILE_BAREAGENT), (uint64_t)(used / 3) * 1500);
+    /* Extension A ideographs (U+3400, lead byte E3) are counted one at a time, the common ones
+     * (lead bytes E4-E9) a run at a time: both add to the same 16-bit packed counter, which
+     * must be emptied before it wraps. */
+    size_t at = 0;
+    for (int k = 0; k < 32000; k++, at += 3) memcpy(buf + at, "\xe3\x90\x80", 3);
+    for (int k = 0; k < 40000; k++, at += 3) memcpy(buf + at, "数", 3);
+    CHECK_EQ_U64("32,000 extension-A ideographs then 40,000 common ones cost 1500 milli-tokens each",
+                 mf_estimate_text(buf, at, MF_PROFILE_BAREAGENT), (uint64_t)72000 * 1500);
     free(buf);
 }
 
