@@ -146,12 +146,27 @@ static v128_t in_nibble_set(v128_t high, v128_t low, v128_t by_high, v128_t by_l
     return wasm_i8x16_add(shared, wasm_i8x16_splat(0x7F));
 }
 
-/* The four bitmasks of 64 lanes as one 64-bit mask. */
-static uint64_t bits64(v128_t a, v128_t b, v128_t c, v128_t d)
+/* The packed boundary entry of every pair of ASCII bytes, by the first byte minus '@'
+ * (saturating, so every byte below '@' shares the row of '@', which is all zeros) and
+ * the second byte: a letter pair's entry (capital pairs from the caps table), 0 for any
+ * other pair. Indexing by the bytes themselves costs four SIMD operations a vector where
+ * classifying the pair first cost twenty. 64 KB of zeroed memory, filled at first use. */
+static uint64_t byte_pairs[64 * 128];
+static bool byte_pairs_ready;
+
+static void init_byte_pairs(void)
 {
-    uint32_t lo = (uint32_t)wasm_i8x16_bitmask(a) | (uint32_t)wasm_i8x16_bitmask(b) << 16;
-    uint32_t hi = (uint32_t)wasm_i8x16_bitmask(c) | (uint32_t)wasm_i8x16_bitmask(d) << 16;
-    return (uint64_t)hi << 32 | lo;
+    for (unsigned first = 'A'; first < 0x80; first++)
+        for (unsigned second = 'A'; second < 0x80; second++) {
+            bool first_upper = first - 'A' < 26u, first_lower = first - 'a' < 26u;
+            bool second_upper = second - 'A' < 26u, second_lower = second - 'a' < 26u;
+            unsigned pair = (first & 31) << 5 | (second & 31);
+            uint64_t entry = 0;
+            if ((first_upper || first_lower) && second_lower) entry = pair_entries[0][pair];
+            else if (first_upper && second_upper) entry = pair_entries[1][pair];
+            byte_pairs[(first - 0x40) << 7 | second] = entry;
+        }
+    byte_pairs_ready = true;
 }
 
 /* The masks of the ASCII bytes that start p[0..n), 16 bytes per step, and the letter-pair
@@ -173,66 +188,70 @@ static unsigned build_masks(const unsigned char *p, unsigned n, unsigned prev, a
     const v128_t pstr_lo = wasm_i8x16_make(0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 2, 6, 1, 4, 1, 0);
     const v128_t vowel_hi = wasm_i8x16_make(0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0);
     const v128_t vowel_lo = wasm_i8x16_make(0, 1, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 1);
-    const v128_t low5 = wasm_i8x16_splat(31);
-    v128_t v[4], lower[4], upper[4], digit[4], space[4], tab[4], nl[4], pstr[4], print[4], vowel[4], eq[4];
+    /* Each mask's four 16-lane bitmasks, stored as they come (live vectors would not fit in
+     * registers) and read back as one little-endian 64-bit word. */
+    enum { HIGH, LOWER, UPPER, DIGIT, SPACE, TAB, NL, PSTR, PRINT, VOWEL, EQ, KINDS };
+    uint16_t bits[KINDS][4];
     uint16_t index[64];
-    v128_t before = wasm_i8x16_splat((int8_t)(prev < 0x80 ? prev : 0xFF));
+    /* The byte before the block, or NUL when there is none or it is not ASCII: it then
+     * indexes the zero row of byte_pairs, and a NUL it may equal is never repeated
+     * punctuation (the only use of `eq`). */
+    if (!byte_pairs_ready) init_byte_pairs();
+    v128_t before = wasm_i8x16_splat((int8_t)(prev < 0x80 ? prev : 0));
     for (unsigned k = 0; k < 4; k++) {
-        v[k] = wasm_v128_load(p + 16 * k);
+        v128_t v = wasm_v128_load(p + 16 * k);
         /* the byte before each lane: the last lane of the previous vector, then this one's */
-        v128_t last = wasm_i8x16_shuffle(before, v[k], 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
-        before = v[k];
-        lower[k] = in_range(v[k], 'a', 26);
-        upper[k] = in_range(v[k], 'A', 26);
-        digit[k] = in_range(v[k], '0', 10);
-        space[k] = wasm_i8x16_eq(v[k], wasm_i8x16_splat(' '));
-        tab[k] = wasm_i8x16_eq(v[k], wasm_i8x16_splat('\t'));
-        nl[k] = wasm_v128_or(wasm_i8x16_eq(v[k], wasm_i8x16_splat('\n')), wasm_i8x16_eq(v[k], wasm_i8x16_splat('\r')));
-        print[k] = in_range(v[k], 33, 94);
-        v128_t high = wasm_u8x16_shr(v[k], 4), low = wasm_v128_and(v[k], wasm_i8x16_splat(0x0F));
-        pstr[k] = in_nibble_set(high, low, pstr_hi, pstr_lo);
-        v128_t letter = wasm_v128_or(lower[k], upper[k]);
-        vowel[k] = wasm_v128_and(letter, in_nibble_set(wasm_v128_or(high, wasm_i8x16_splat(2)), low, vowel_hi, vowel_lo));
-        eq[k] = wasm_i8x16_eq(v[k], last);
-        /* Letter pairs: lower after a letter, capital after a capital (the caps table, the
-         * second 1024 entries); any other lane indexes entry 0, which is 0. */
-        v128_t last_upper = in_range(last, 'A', 26);
-        v128_t caps = wasm_v128_and(upper[k], last_upper);
-        v128_t pair = wasm_v128_or(wasm_v128_and(lower[k], wasm_v128_or(in_range(last, 'a', 26), last_upper)), caps);
-        v128_t first = wasm_v128_and(pair, wasm_v128_or(wasm_v128_and(last, low5), wasm_v128_and(caps, wasm_i8x16_splat(32))));
-        v128_t second = wasm_v128_and(pair, wasm_v128_and(v[k], low5));
-        v128_t index_lo = wasm_v128_or(wasm_i16x8_shl(wasm_u16x8_extend_low_u8x16(first), 5),
-                                       wasm_u16x8_extend_low_u8x16(second));
-        v128_t index_hi = wasm_v128_or(wasm_i16x8_shl(wasm_u16x8_extend_high_u8x16(first), 5),
-                                       wasm_u16x8_extend_high_u8x16(second));
-        wasm_v128_store(index + 16 * k, index_lo);
-        wasm_v128_store(index + 16 * k + 8, index_hi);
+        v128_t last = wasm_i8x16_shuffle(before, v, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+        before = v;
+        v128_t lower = in_range(v, 'a', 26), upper = in_range(v, 'A', 26);
+        v128_t high = wasm_u8x16_shr(v, 4), low = wasm_v128_and(v, wasm_i8x16_splat(0x0F));
+        v128_t vowel = in_nibble_set(wasm_v128_or(high, wasm_i8x16_splat(2)), low, vowel_hi, vowel_lo);
+        bits[HIGH][k] = (uint16_t)wasm_i8x16_bitmask(v);
+        bits[LOWER][k] = (uint16_t)wasm_i8x16_bitmask(lower);
+        bits[UPPER][k] = (uint16_t)wasm_i8x16_bitmask(upper);
+        bits[DIGIT][k] = (uint16_t)wasm_i8x16_bitmask(in_range(v, '0', 10));
+        bits[SPACE][k] = (uint16_t)wasm_i8x16_bitmask(wasm_i8x16_eq(v, wasm_i8x16_splat(' ')));
+        bits[TAB][k] = (uint16_t)wasm_i8x16_bitmask(wasm_i8x16_eq(v, wasm_i8x16_splat('\t')));
+        bits[NL][k] = (uint16_t)wasm_i8x16_bitmask(
+            wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('\n')), wasm_i8x16_eq(v, wasm_i8x16_splat('\r'))));
+        bits[PSTR][k] = (uint16_t)wasm_i8x16_bitmask(in_nibble_set(high, low, pstr_hi, pstr_lo));
+        bits[PRINT][k] = (uint16_t)wasm_i8x16_bitmask(in_range(v, 33, 94));
+        bits[VOWEL][k] = (uint16_t)wasm_i8x16_bitmask(wasm_v128_and(wasm_v128_or(lower, upper), vowel));
+        bits[EQ][k] = (uint16_t)wasm_i8x16_bitmask(wasm_i8x16_eq(v, last));
+        /* each lane's byte_pairs index: (byte before - '@', saturating) * 128 + byte */
+        v128_t row = wasm_u8x16_sub_sat(last, wasm_i8x16_splat(0x40));
+        wasm_v128_store(index + 16 * k, wasm_v128_or(wasm_i16x8_shl(wasm_u16x8_extend_low_u8x16(row), 7),
+                                                     wasm_u16x8_extend_low_u8x16(v)));
+        wasm_v128_store(index + 16 * k + 8, wasm_v128_or(wasm_i16x8_shl(wasm_u16x8_extend_high_u8x16(row), 7),
+                                                         wasm_u16x8_extend_high_u8x16(v)));
     }
-    uint64_t high = bits64(v[0], v[1], v[2], v[3]);
-    if (high) {
-        unsigned ascii = (unsigned)__builtin_ctzll(high);
+    uint64_t word[KINDS];
+    memcpy(word, bits, sizeof word);
+    if (word[HIGH]) {
+        unsigned ascii = (unsigned)__builtin_ctzll(word[HIGH]);
         if (ascii < n) n = ascii;
     }
     uint64_t valid = low_bits(n);
-    m->lower = bits64(lower[0], lower[1], lower[2], lower[3]) & valid;
-    m->upper = bits64(upper[0], upper[1], upper[2], upper[3]) & valid;
-    m->digit = bits64(digit[0], digit[1], digit[2], digit[3]) & valid;
-    m->space = bits64(space[0], space[1], space[2], space[3]) & valid;
-    m->tab = bits64(tab[0], tab[1], tab[2], tab[3]) & valid;
-    m->nl = bits64(nl[0], nl[1], nl[2], nl[3]) & valid;
-    m->pstr = bits64(pstr[0], pstr[1], pstr[2], pstr[3]) & valid;
-    m->punct = bits64(print[0], print[1], print[2], print[3]) & ~(m->lower | m->upper | m->digit | m->pstr) & valid;
+    m->lower = word[LOWER] & valid;
+    m->upper = word[UPPER] & valid;
+    m->digit = word[DIGIT] & valid;
+    m->space = word[SPACE] & valid;
+    m->tab = word[TAB] & valid;
+    m->nl = word[NL] & valid;
+    m->pstr = word[PSTR] & valid;
+    m->punct = word[PRINT] & ~(m->lower | m->upper | m->digit | m->pstr) & valid;
     m->ctrl = valid & ~(m->lower | m->upper | m->digit | m->space | m->tab | m->nl | m->pstr | m->punct);
-    m->vowel = bits64(vowel[0], vowel[1], vowel[2], vowel[3]) & valid;
-    m->eq = bits64(eq[0], eq[1], eq[2], eq[3]) & valid;
-    /* Every lane's entry, in two sums so the adds overlap. When n is odd the loop reads lane
-     * n too, which is a non-ASCII byte or a zero of the copy: entry 0. */
-    const uint64_t *entries = &pair_entries[0][0];
+    m->vowel = word[VOWEL] & valid;
+    m->eq = word[EQ] & valid;
+    /* Every lane's entry, in two sums so the adds overlap. Only lanes below n: past them a
+     * byte may be non-ASCII, and its index outside the table. */
     uint64_t sum0 = 0, sum1 = 0;
-    for (unsigned j = 0; j < n; j += 2) {
-        sum0 += entries[index[j]];
-        sum1 += entries[index[j + 1]];
+    unsigned j = 0;
+    for (; j + 2 <= n; j += 2) {
+        sum0 += byte_pairs[index[j]];
+        sum1 += byte_pairs[index[j + 1]];
     }
+    if (j < n) sum0 += byte_pairs[index[j]];
     m->pairs = sum0 + sum1;
     return n;
 }
