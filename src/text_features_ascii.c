@@ -334,16 +334,23 @@ static void alnum_runs(mf_feature_state *st, uint64_t letters, uint64_t digits, 
     }
     unsigned t = trailing_run(inside, n);
     uint64_t tail = t ? ~low_bits(n - t) & low_bits(n) : 0;
-    /* Closed runs with a digit, one at a time (rare outside hashes, versions and JSON). */
-    uint64_t pending = digits & inside & ~tail;
-    while (pending) {
-        unsigned d = (unsigned)__builtin_ctzll(pending);
-        uint64_t gaps_below = ~inside & low_bits(d);
-        unsigned start = gaps_below ? highest_bit(gaps_below) + 1 : 0;
-        unsigned end = d + leading_run(inside >> d); /* one past the run */
-        uint64_t run = low_bits(end) & ~low_bits(start);
-        if (letters & run) { c[MF_F_MIXRUN]++; c[MF_F_MIXCHR] += end - start; }
-        pending &= ~run;
+    uint64_t closed = inside & ~tail;
+    if (closed & digits) {
+        /* Spread each run's letters and digits over the whole run (prefix and suffix OR
+         * within runs, doubling the reach each step): a run is mixed where both cover it. */
+        uint64_t up_d = digits & closed, up_l = letters & closed, down_d = up_d, down_l = up_l;
+        uint64_t up_run = closed & closed << 1, down_run = closed & closed >> 1; /* bit j: j and j -/+ 1 in one run */
+        for (unsigned shift = 1; shift < 64; shift <<= 1) {
+            up_d |= up_d << shift & up_run;
+            up_l |= up_l << shift & up_run;
+            down_d |= down_d >> shift & down_run;
+            down_l |= down_l >> shift & down_run;
+            up_run &= up_run << shift; /* j .. j - 2 * shift in one run, for the next step */
+            down_run &= down_run >> shift;
+        }
+        uint64_t mixed = (up_d | down_d) & (up_l | down_l);
+        c[MF_F_MIXRUN] += popcount(mixed & ~(mixed << 1));
+        c[MF_F_MIXCHR] += popcount(mixed);
     }
     if (t) {
         st->al = t;
