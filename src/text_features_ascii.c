@@ -8,7 +8,8 @@
  * one run of each kind that was open before the block (the head) and the one still open
  * after it (the tail) go through the same state as the general path, so the two paths can
  * hand over at any code point and count exactly what model.mjs counts. Only the
- * letter-pair boundaries need a table lookup per letter.
+ * letter-pair boundaries need a table lookup: per byte in wasm (a table indexed by the two
+ * bytes, so pairs need no classifying), per letter pair in native builds.
  *
  * The masks come from wasm SIMD in the module (16 bytes per compare) and from a plain
  * loop in native builds, where everything after the masks is the same code the tests run
@@ -50,9 +51,13 @@ static unsigned highest_bit(uint64_t x) { return 63 - (unsigned)__builtin_clzll(
  * five bits (so case folds for free: 'a' and 'A' are both 1), packed like the general
  * path's (21 bits a table); [0] lower-case pairs, [1] capital pairs. */
 #define PACK_BITS 21
-static uint64_t pair_entries[2][32 * 32]; /* one array: a capital pair indexes past the first 1024 */
+static uint64_t pair_entries[2][32 * 32];
 static bool pairs_ready;
+#ifdef __wasm_simd128__
+static void init_byte_pairs(void);
+#endif
 
+/* Fills the pair tables at first use (they derive from the generated mf_letter_boundary). */
 static void init_pairs(void)
 {
     for (unsigned a = 0; a < 26; a++)
@@ -64,6 +69,9 @@ static void init_pairs(void)
                     (uint64_t)mf_letter_boundary[1][caps][pair] << PACK_BITS |
                     (uint64_t)mf_letter_boundary[2][caps][pair] << 2 * PACK_BITS;
             }
+#ifdef __wasm_simd128__
+    init_byte_pairs();
+#endif
     pairs_ready = true;
 }
 
@@ -152,7 +160,6 @@ static v128_t in_nibble_set(v128_t high, v128_t low, v128_t by_high, v128_t by_l
  * other pair. Indexing by the bytes themselves costs four SIMD operations a vector where
  * classifying the pair first cost twenty. 64 KB of zeroed memory, filled at first use. */
 static uint64_t byte_pairs[64 * 128];
-static bool byte_pairs_ready;
 
 static void init_byte_pairs(void)
 {
@@ -166,7 +173,6 @@ static void init_byte_pairs(void)
             else if (first_upper && second_upper) entry = pair_entries[1][pair];
             byte_pairs[(first - 0x40) << 7 | second] = entry;
         }
-    byte_pairs_ready = true;
 }
 
 /* The masks of the ASCII bytes that start p[0..n), 16 bytes per step, and the letter-pair
@@ -196,7 +202,6 @@ static unsigned build_masks(const unsigned char *p, unsigned n, unsigned prev, a
     /* The byte before the block, or NUL when there is none or it is not ASCII: it then
      * indexes the zero row of byte_pairs, and a NUL it may equal is never repeated
      * punctuation (the only use of `eq`). */
-    if (!byte_pairs_ready) init_byte_pairs();
     v128_t before = wasm_i8x16_splat((int8_t)(prev < 0x80 ? prev : 0));
     for (unsigned k = 0; k < 4; k++) {
         v128_t v = wasm_v128_load(p + 16 * k);
