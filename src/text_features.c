@@ -191,7 +191,7 @@ void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64
     size_t i = 0;
     while (i < len) {
         uint32_t cp = p[i];
-        if (cp < 0x80 && len - i >= 16) {
+        if (cp < 0x80 && len - i >= 16 && mf_ascii16(p + i)) {
             i += mf_features_ascii(st, p + i, len - i, c);
             if (i == len) break;
             cp = p[i];

@@ -1,10 +1,13 @@
 /* text_features.h — the calibrated estimator's features: per-code-point classes and runs,
  * counted in one left-to-right pass with O(1) state (the specification is
- * tools/calibrate/model.mjs; the two must agree exactly, see tests/native/test_features.c). */
+ * tools/calibrate/model.mjs; the two must agree exactly: tests/native/test_profiles.c, and
+ * test_features_ascii.c for the ASCII mask path against the code-point path). */
 #ifndef MIDFOLD_TEXT_FEATURES_H
 #define MIDFOLD_TEXT_FEATURES_H
 
 #include "internal.h"
+
+#include <string.h>
 
 enum {
     /* per-code-point classes (each code point adds to exactly one count, see below) */
@@ -59,6 +62,16 @@ typedef struct mf_feature_state {
 void mf_features_begin(mf_feature_state *st);
 /* Adds the features of UTF-8 text to counts (pieces must split between code points). */
 void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64_t counts[MF_FEATURE_COUNT]);
+/* Whether the 16 bytes at p are all ASCII: what the mask path needs to start (checked
+ * here, inline, because mixed Chinese text asks at almost every ASCII code point). */
+static inline bool mf_ascii16(const unsigned char *p)
+{
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    return ((a | b) & 0x8080808080808080u) == 0;
+}
+
 /* The pass over a stretch of ASCII from p, 64 bytes at a time as bit masks
  * (text_features_ascii.c): counts what mf_features_feed would and leaves the same state.
  * Returns the bytes it took: 0 unless the first 16 are ASCII, and it stops at the first

@@ -510,18 +510,9 @@ static unsigned ascii_block(mf_feature_state *st, const unsigned char *p, unsign
     return n;
 }
 
-/* Whether the 16 bytes at p are all ASCII. */
-static bool ascii16(const unsigned char *p)
-{
-    uint64_t a, b;
-    memcpy(&a, p, 8);
-    memcpy(&b, p + 8, 8);
-    return ((a | b) & 0x8080808080808080u) == 0;
-}
-
 size_t mf_features_ascii(mf_feature_state *st, const unsigned char *p, size_t len, uint64_t c[])
 {
-    if (len < 16 || !ascii16(p)) return 0;
+    if (len < 16 || !mf_ascii16(p)) return 0;
     if (!pairs_ready) init_pairs();
     size_t i = 0;
     while (len - i >= 16) {
