@@ -75,7 +75,8 @@ static inline bool mf_ascii16(const unsigned char *p)
 /* The pass over a stretch of ASCII from p, 64 bytes at a time as bit masks
  * (text_features_ascii.c): counts what mf_features_feed would and leaves the same state.
  * Returns the bytes it took: 0 unless the first 16 are ASCII, and it stops at the first
- * non-ASCII byte and where fewer than 16 bytes remain. */
+ * non-ASCII byte and where fewer than 16 bytes remain. Reads p[0..len) during the call and
+ * keeps nothing of it; allocates nothing (its tables are static, filled at first use). */
 size_t mf_features_ascii(mf_feature_state *st, const unsigned char *p, size_t len, uint64_t counts[MF_FEATURE_COUNT]);
 /* Closes the open runs. */
 void mf_features_end(mf_feature_state *st, uint64_t counts[MF_FEATURE_COUNT]);
