@@ -200,10 +200,13 @@ void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64
         else i += mf_utf8_decode(p + i, len - i, &cp);
         int k = classify(cp);
         bool alpha = is_alpha(k);
-        /* 1. close the runs that end before this code point */
-        if (st->word_len && !alpha) close_word(st, c);
-        if (st->al && !(alpha || k == DIGIT)) close_alnum(st, c);
-        if (st->wsn && !is_ws(k)) close_ws(st, c, k);
+        /* 1. close the runs that end before this code point (one test when none is open,
+         * as between ideographs) */
+        if (st->word_len | st->al | st->wsn) {
+            if (st->word_len && !alpha) close_word(st, c);
+            if (st->al && !(alpha || k == DIGIT)) close_alnum(st, c);
+            if (st->wsn && !is_ws(k)) close_ws(st, c, k);
+        }
         /* 2. this code point */
         int pk = st->prev_class;
         if (k == SPACE) {
