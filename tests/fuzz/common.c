@@ -31,16 +31,37 @@ bool fuzz_split(const uint8_t *data, size_t size, size_t option_bytes, fuzz_inpu
     return true;
 }
 
-mf_status fuzz_parse(const fuzz_input *in, mf_doc **out, uint8_t **owned, mf_error *err)
+bool fuzz_load(const uint8_t *data, size_t size, size_t option_bytes, fuzz_input *in)
 {
-    *owned = NULL;
-    if (!in->tree) return mf_doc_parse_json((const char *)in->doc, in->doc_len, out, err);
-    /* A copy of exactly doc_len bytes, so ASan sees any read past the end. */
-    uint8_t *copy = malloc(in->doc_len ? in->doc_len : 1);
-    if (!copy) abort();
-    if (in->doc_len) memcpy(copy, in->doc, in->doc_len);
-    *owned = copy;
-    return mf_doc_parse_tree(copy, in->doc_len, out, err);
+    if (!fuzz_split(data, size, option_bytes, in)) return false;
+    in->parsed = NULL;
+    in->owned = NULL;
+    mf_error err;
+    mf_status st;
+    if (!in->tree) {
+        st = mf_doc_parse_json((const char *)in->doc, in->doc_len, &in->parsed, &err);
+    } else {
+        /* The tree decoder borrows its buffer: a copy of exactly doc_len bytes, so ASan
+         * sees any read past the end. */
+        in->owned = malloc(in->doc_len ? in->doc_len : 1);
+        if (!in->owned) abort();
+        if (in->doc_len) memcpy(in->owned, in->doc, in->doc_len);
+        st = mf_doc_parse_tree(in->owned, in->doc_len, &in->parsed, &err);
+    }
+    if (st) {
+        free(in->owned);
+        in->owned = NULL;
+        return false;
+    }
+    return true;
+}
+
+void fuzz_release(fuzz_input *in)
+{
+    mf_doc_free(in->parsed);
+    free(in->owned);
+    in->parsed = NULL;
+    in->owned = NULL;
 }
 
 static const char *const EXCLUDABLE[] = {"bash", "read_file", "unknown", "grep", ""};

@@ -33,15 +33,20 @@ typedef struct fuzz_input {
     const uint8_t *doc;
     size_t doc_len;
     uint8_t option_copy[16];
+    mf_doc *parsed;         /* set by fuzz_load, freed by fuzz_release */
+    uint8_t *owned;         /* the copy a tree document borrows, freed by fuzz_release */
 } fuzz_input;
 
 /* Splits data into flags, `option_bytes` option bytes and the document. False when the
  * input is too short to hold the flag byte. */
 bool fuzz_split(const uint8_t *data, size_t size, size_t option_bytes, fuzz_input *in);
 
-/* Parses the document part as JSON or tree per the flags. The tree decoder borrows its
- * buffer, so tree input is copied into *owned (free it after the document). */
-mf_status fuzz_parse(const fuzz_input *in, mf_doc **out, uint8_t **owned, mf_error *err);
+/* fuzz_split, then parses the document part as JSON or tree per the flags into
+ * in->parsed. False, with nothing to release, when the input is too short or does not
+ * parse; otherwise the input owns the document (and the copy a tree document borrows)
+ * until fuzz_release. */
+bool fuzz_load(const uint8_t *data, size_t size, size_t option_bytes, fuzz_input *in);
+void fuzz_release(fuzz_input *in);
 
 /* Micro-compaction options from 4 bytes: keep_recent = b0 % 6 and the profile
  * b0 / 6 % MF_PROFILE_COUNT; b1 bit k excludes the

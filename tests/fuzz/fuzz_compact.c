@@ -90,11 +90,9 @@ static void check_plan(const mf_doc *doc, mf_format fmt, const mf_compact_option
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in;
-    if (!fuzz_split(data, size, FUZZ_COMPACT_OPTION_BYTES, &in)) return 0;
-    mf_doc *doc = NULL;
-    uint8_t *owned = NULL;
+    if (!fuzz_load(data, size, FUZZ_COMPACT_OPTION_BYTES, &in)) return 0;
+    mf_doc *doc = in.parsed;
     mf_error err;
-    if (fuzz_parse(&in, &doc, &owned, &err)) { free(owned); return 0; }
     mf_compact_options o;
     fuzz_compact_options(in.options, &o);
 
@@ -123,7 +121,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(milli <= budget, "digest of %" PRIu64 " milli-tokens over its budget %" PRIu64, milli, budget);
         mf_free(out);
     }
-    mf_doc_free(doc);
-    free(owned);
+    fuzz_release(&in);
     return 0;
 }

@@ -80,11 +80,9 @@ static bool has_results(const mf_view *v, size_t m)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in;
-    if (!fuzz_split(data, size, FUZZ_MICRO_OPTION_BYTES, &in)) return 0;
-    mf_doc *doc = NULL;
-    uint8_t *owned = NULL;
+    if (!fuzz_load(data, size, FUZZ_MICRO_OPTION_BYTES, &in)) return 0;
+    mf_doc *doc = in.parsed;
     mf_error err;
-    if (fuzz_parse(&in, &doc, &owned, &err)) { free(owned); return 0; }
     mf_micro_options o;
     const char *names[8];
     fuzz_micro_options(in.options, &o, names);
@@ -176,7 +174,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     mf_micro_plan_free(plan);
 done:
-    mf_doc_free(doc);
-    free(owned);
+    fuzz_release(&in);
     return 0;
 }

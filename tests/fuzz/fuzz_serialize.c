@@ -6,7 +6,6 @@
  * - with AUTO it equals the transcript in the detected format;
  * - it fails only with "invalid shape" (exactly when the value is no conversation) or,
  *   with AUTO, "unknown format" (exactly when detection says the formats are mixed). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -14,11 +13,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in;
-    if (!fuzz_split(data, size, 0, &in)) return 0;
-    mf_doc *doc = NULL;
-    uint8_t *owned = NULL;
+    if (!fuzz_load(data, size, 0, &in)) return 0;
+    mf_doc *doc = in.parsed;
     mf_error err;
-    if (fuzz_parse(&in, &doc, &owned, &err)) { free(owned); return 0; }
 
     char *out = NULL;
     size_t len = 0;
@@ -43,7 +40,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mf_free(again);
     }
     mf_free(out);
-    mf_doc_free(doc);
-    free(owned);
+    fuzz_release(&in);
     return 0;
 }

@@ -8,7 +8,6 @@
  *   order, a part index (when not SIZE_MAX) points into that message's content or
  *   tool_calls list, codes are known and texts are non-empty valid UTF-8;
  * - the report's format is the one asked for, or the detected one for AUTO. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -16,11 +15,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in;
-    if (!fuzz_split(data, size, 0, &in)) return 0;
-    mf_doc *doc = NULL;
-    uint8_t *owned = NULL;
+    if (!fuzz_load(data, size, 0, &in)) return 0;
+    mf_doc *doc = in.parsed;
     mf_error err;
-    if (fuzz_parse(&in, &doc, &owned, &err)) { free(owned); return 0; }
 
     mf_validation *v = NULL;
     mf_status st = mf_doc_validate(doc, in.format, &v, &err);
@@ -55,7 +52,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(mf_doc_validate(doc, in.format, &again, &err) == MF_OK && again->count == v->count, "second report differs");
     mf_validation_free(again);
     mf_validation_free(v);
-    mf_doc_free(doc);
-    free(owned);
+    fuzz_release(&in);
     return 0;
 }
