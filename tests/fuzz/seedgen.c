@@ -104,14 +104,8 @@ int main(int argc, char **argv)
         {70, 250, 125, 0, 0, 250}, {16, 0, 125, 0, 1, 40}, {3, 40, 60, 2, 2, 10}, {0, 12, 10, 3, 0, 1}, {16, 0, 125, 25, 0, 40}};
     for (int i = 2; i < argc; i++) {
         const char *path = argv[i];
-        FILE *f = fopen(path, "rb");
-        if (!f) die("cannot read", path);
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        char *json = malloc((size_t)n + 1);
-        if (!json || fread(json, 1, (size_t)n, f) != (size_t)n) die("cannot read", path);
-        fclose(f);
+        size_t n;
+        char *json = read_all(path, &n);
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
         char name[512];
@@ -121,7 +115,7 @@ int main(int argc, char **argv)
 
         mf_doc *doc = NULL;
         mf_error err;
-        if (mf_doc_parse_json(json, (size_t)n, &doc, &err)) {
+        if (mf_doc_parse_json(json, n, &doc, &err)) {
             fprintf(stderr, "seedgen: %s: %s\n", path, err.message);
             return 1;
         }
@@ -130,19 +124,19 @@ int main(int argc, char **argv)
         fuzz_encode_tree(&tree, doc->root);
         if (tree.failed) return 1;
 
-        write_file(out, "json", name, "", NULL, 0, json, (size_t)n);
+        write_file(out, "json", name, "", NULL, 0, json, n);
         write_file(out, "tree", name, "", NULL, 0, tree.data, tree.len);
         /* Raw text: pieces of up to 1 KB cut at arbitrary bytes (so some end inside a
          * multi-byte sequence), the first four of each file. */
-        for (long at = 0, k = 0; at < n && k < 4; at += 1024, k++) {
+        for (size_t at = 0, k = 0; at < n && k < 4; at += 1024, k++) {
             char s[32];
-            snprintf(s, sizeof s, ".%ld", k);
-            size_t piece = (size_t)(n - at < 1024 ? n - at : 1024);
+            snprintf(s, sizeof s, ".%zu", k);
+            size_t piece = n - at < 1024 ? n - at : 1024;
             write_file(out, "text", name, s, NULL, 0, json + at + (k ? 7 : 0), piece - (k ? 7 : 0));
         }
         for (int enc = 0; enc < 2; enc++) {
             const void *body = enc ? (const void *)tree.data : (const void *)json;
-            size_t body_len = enc ? tree.len : (size_t)n;
+            size_t body_len = enc ? tree.len : n;
             uint8_t head[1 + 8];
             head[0] = enc ? FUZZ_FLAG_TREE : 0; /* AUTO */
             const char *sfx = enc ? ".tree" : ".json";
