@@ -4,40 +4,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { init, estimateTokens, serialize, microCompact, validate, detectFormat, MidfoldError } from '../js/node.js';
 import { loadFixture } from './helpers/fixtures.mjs';
+import { SEED_TRANSCRIPT, assertStillWorks, expectError } from './helpers/errors.mjs';
 
 await init();
-
-const SEED_TRANSCRIPT = '[user]\nPlease read the config file\n\n[assistant]\n[tool_use:read_file] {"file_path": "config.toml"}\n\n[user]\n[tool_result:read_file] 1: [provider]\n2: name = "anthropic"';
-
-/** The module still gives correct answers: a string, a transcript, a micro-compaction. */
-function assertStillWorks() {
-  assert.equal(estimateTokens('中文 abcd'), 5);
-  assert.equal(serialize(loadFixture('seed-example.anthropic')), SEED_TRANSCRIPT);
-  assert.equal(estimateTokens([{ role: 'user', content: 'hi' }]), 5);
-  const msgs = loadFixture('coding-session.openai');
-  assert.equal(microCompact(msgs).cleared, 8);
-  assert.equal(validate(loadFixture('coding-session.anthropic')).ok, true);
-}
-
-/**
- * Runs fn(), expects a MidfoldError with `code` (and `position` when given), checks the
- * input is deep-equal to its snapshot and that the module still works afterwards.
- */
-function expectError(fn, code, { input, snapshot = input === undefined ? undefined : structuredClone(input), position } = {}) {
-  let caught;
-  try { fn(); } catch (e) { caught = e; }
-  assert.ok(caught, `expected a MidfoldError "${code}", nothing was thrown`);
-  assert.ok(caught instanceof MidfoldError, `expected a MidfoldError, got ${caught && caught.name}: ${caught && caught.message}`);
-  assert.ok(caught instanceof Error);
-  assert.equal(caught.name, 'MidfoldError');
-  assert.equal(caught.code, code, caught.message);
-  assert.equal(typeof caught.message, 'string');
-  assert.ok(caught.message.length > 0);
-  if (position !== undefined) assert.equal(caught.position, position);
-  if (input !== undefined) assert.deepEqual(input, snapshot, 'the caller\'s data is unchanged');
-  assertStillWorks();
-  return caught;
-}
 
 const ALL = {
   estimateTokens: (v) => estimateTokens(v),

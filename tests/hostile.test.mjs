@@ -15,40 +15,9 @@ import {
   MidfoldError,
 } from '../js/node.js';
 import { loadFixture, textMilli, messagesMilli, marker } from './helpers/fixtures.mjs';
+import { SEED_TRANSCRIPT, assertStillWorks, expectAnswer, expectError } from './helpers/errors.mjs';
 
 await init();
-
-const SEED_TRANSCRIPT = '[user]\nPlease read the config file\n\n[assistant]\n[tool_use:read_file] {"file_path": "config.toml"}\n\n[user]\n[tool_result:read_file] 1: [provider]\n2: name = "anthropic"';
-
-/** Known answers: the module is still whole. */
-function assertStillWorks() {
-  assert.equal(estimateTokens('中文 abcd', { profile: 'bareagent' }), 5);
-  assert.equal(estimateTokens([{ role: 'user', content: 'hi' }], { profile: 'bareagent' }), 5);
-  assert.equal(serialize(loadFixture('seed-example.anthropic')), SEED_TRANSCRIPT);
-  assert.equal(microCompact(loadFixture('coding-session.openai')).cleared, 8);
-  assert.equal(validate(loadFixture('coding-session.anthropic')).ok, true);
-}
-
-/** Runs fn; expects a MidfoldError with `code`; checks `input` against its snapshot. */
-function expectError(fn, code, { input, snapshot = input === undefined ? undefined : structuredClone(input) } = {}) {
-  let caught;
-  try { fn(); } catch (e) { caught = e; }
-  assert.ok(caught, `expected MidfoldError "${code}", nothing was thrown`);
-  assert.ok(caught instanceof MidfoldError, `expected a MidfoldError, got ${caught && caught.name}: ${caught && caught.message}`);
-  assert.equal(caught.code, code, caught.message);
-  assert.ok(typeof caught.message === 'string' && caught.message.length > 0, 'the error has a message');
-  if (input !== undefined) assert.deepStrictEqual(input, snapshot, 'the caller\'s data is unchanged');
-  assertStillWorks();
-  return caught;
-}
-
-/** Runs fn; expects no error; checks `input` against its snapshot; returns fn's answer. */
-function expectAnswer(fn, { input, snapshot = input === undefined ? undefined : structuredClone(input) } = {}) {
-  const answer = fn();
-  if (input !== undefined) assert.deepStrictEqual(input, snapshot, 'the caller\'s data is unchanged');
-  assertStillWorks();
-  return answer;
-}
 
 const json = (v) => JSON.parse(JSON.stringify(v));
 const BARE = { profile: 'bareagent' }; // the reference weights, for answers computed by hand
