@@ -145,15 +145,10 @@ size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64
     if (content && content->kind == MF_ARRAY && content->count == 1 &&
         mf_str_eq(mf_get_str(&content->items[0], "type"), "text"))
         text = mf_get_str(&content->items[0], "text");
-    if (text && profile != MF_PROFILE_BAREAGENT) { /* fitted profiles price features, not classes */
-        *milli = mf_estimate_text(text->str, text->len, profile);
-        return mf_count_code_points(text->str, text->len);
-    }
     if (text) {
-        uint64_t counts[MF_CLASS_COUNT] = {0, 0, 0, 0};
-        mf_count_classes(text->str, text->len, counts);
-        *milli = mf_price_classes(profile, counts);
-        return (size_t)(counts[0] + counts[1] + counts[2] + counts[3]);
+        size_t chars;
+        *milli = mf_measure_text(text->str, text->len, profile, &chars);
+        return chars;
     }
     *milli = mf_estimate_tool_result_content(content, profile);
     return mf_tool_result_chars(content);

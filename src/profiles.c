@@ -51,6 +51,7 @@ static const uint32_t *const FITTED_WEIGHTS[] = {mf_weights_o200k, mf_weights_cl
  * features' products summed, plus the boundary features' products summed and divided by
  * their scale, rounded up. */
 _Static_assert(MF_F_BND + 2 * MF_BOUNDARY_TABLES == MF_FEATURE_COUNT, "the scaled boundary features come last");
+_Static_assert(MF_F_LOWER == 0 && MF_F_HANR + 1 == MF_F_W1, "the per-code-point features come first, up to HANR");
 
 static uint64_t dot(const uint32_t *w, const uint64_t *counts)
 {
@@ -102,8 +103,9 @@ mf_status mf_profile_parse(const char *name, size_t len, mf_profile *out)
 
 uint64_t mf_ceil_tokens(uint64_t milli) { return milli / MF_MILLI + (milli % MF_MILLI != 0); }
 
-uint64_t mf_estimate_text(const char *text, size_t len, mf_profile profile)
+uint64_t mf_measure_text(const char *text, size_t len, mf_profile profile, size_t *code_points)
 {
+    if (code_points) *code_points = 0;
     if (!text || !len) return 0;
     if (profile != MF_PROFILE_BAREAGENT && (unsigned)profile < MF_PROFILE_COUNT) {
         uint64_t features[MF_FEATURE_COUNT] = {0};
@@ -111,11 +113,24 @@ uint64_t mf_estimate_text(const char *text, size_t len, mf_profile profile)
         mf_features_begin(&st);
         mf_features_feed(&st, text, len, features);
         mf_features_end(&st, features);
+        if (code_points) {
+            /* Every code point adds to one per-code-point feature (the first ones, up to
+             * HANR), but a lone space, which its run feature (WS1 or WS1D) prices instead. */
+            uint64_t n = features[MF_F_WS1] + features[MF_F_WS1D];
+            for (int f = 0; f <= MF_F_HANR; f++) n += features[f];
+            *code_points = (size_t)n;
+        }
         return mf_profile_price(profile, features);
     }
     uint64_t counts[MF_CLASS_COUNT] = {0, 0, 0, 0};
     mf_count_classes(text, len, counts);
+    if (code_points) *code_points = (size_t)(counts[0] + counts[1] + counts[2] + counts[3]);
     return mf_price_classes(profile, counts);
+}
+
+uint64_t mf_estimate_text(const char *text, size_t len, mf_profile profile)
+{
+    return mf_measure_text(text, len, profile, NULL);
 }
 
 uint64_t mf_price_classes(mf_profile profile, const uint64_t counts[MF_CLASS_COUNT])

@@ -21,6 +21,10 @@ extern const uint32_t mf_weights_o200k[], mf_weights_cl100k[], mf_weights_deepse
 /* The estimate of class counts (mf_count_classes) under a profile's class weights. */
 uint64_t mf_price_classes(mf_profile profile, const uint64_t counts[MF_CLASS_COUNT]);
 
+/* mf_estimate_text, and the text's code points (when code_points is not NULL) from the
+ * same pass. Reads text during the call; keeps nothing. */
+uint64_t mf_measure_text(const char *text, size_t len, mf_profile profile, size_t *code_points);
+
 /* The estimate of feature counts under a profile (MF_PROFILE_SAFE: the largest). */
 uint64_t mf_profile_price(mf_profile profile, const uint64_t *feature_counts);
 

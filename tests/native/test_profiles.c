@@ -10,6 +10,7 @@
 #include "check.h"
 #include "midfold.h"
 #include "suites.h"
+#include "profiles.h"
 #include "text_features.h"
 
 static const char *const PROFILE_NAMES[] = {"o200k", "cl100k", "deepseek", "qwen", "claude"};
@@ -107,7 +108,7 @@ void test_profiles(void)
     const cJSON *vectors = cJSON_GetObjectItem(root, "vectors");
     CHECK_EQ_U64("the specification and the C port have the same number of features",
                  (uint64_t)cJSON_GetArraySize(names), MF_FEATURE_COUNT);
-    size_t wrong_counts = 0, wrong_pieces = 0, wrong_prices = 0, wrong_safe = 0, checked = 0;
+    size_t wrong_counts = 0, wrong_pieces = 0, wrong_prices = 0, wrong_safe = 0, wrong_measures = 0, checked = 0;
     const cJSON *v;
     cJSON_ArrayForEach(v, vectors) {
         const char *hex = cJSON_GetObjectItem(v, "utf8_hex")->valuestring;
@@ -146,6 +147,13 @@ void test_profiles(void)
             if (want > largest) largest = want;
         }
         if (mf_estimate_text(bytes, n, MF_PROFILE_SAFE) != largest) wrong_safe++;
+        /* One pass gives the price and the code points (a micro-compaction marker's size). */
+        for (int p = 0; p < MF_PROFILE_COUNT; p++) {
+            size_t chars = SIZE_MAX;
+            uint64_t price = mf_measure_text(bytes, n, (mf_profile)p, &chars);
+            if (chars != mf_count_code_points(bytes, n) || price != mf_estimate_text(bytes, n, (mf_profile)p))
+                wrong_measures++;
+        }
         free(bytes);
         checked++;
     }
@@ -155,6 +163,7 @@ void test_profiles(void)
     CHECK_EQ_U64("text fed in pieces (cut between code points) counts exactly as the whole", wrong_pieces, 0);
     CHECK_EQ_U64("every fitted profile prices every known answer as the fit did", wrong_prices, 0);
     CHECK_EQ_U64("the safe profile is the largest of the five, text by text", wrong_safe, 0);
+    CHECK_EQ_U64("every profile measures every known answer's code points in the pass that prices it", wrong_measures, 0);
 
     mf_profile p;
     CHECK("every profile name parses back to its profile",
