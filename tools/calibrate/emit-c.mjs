@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 // Writes src/profiles_fitted.c from profiles.json, boundaries.json and common-han.json: the
 // fitted weights (milli-tokens per feature unit, in the order of src/text_features.h) of
-// every calibrated profile, the letter-pair boundary tables and the common-ideograph bitset,
-// and copies vectors.json (run vectors.mjs
-// first) to the native tests' fixtures.
+// every calibrated profile, the letter-pair boundary tables and the common-ideograph bitset.
+// (vectors.mjs writes the native tests' known answers from the same files.)
 //
-//   node tools/calibrate/vectors.mjs && node tools/calibrate/emit-c.mjs
+//   node tools/calibrate/emit-c.mjs
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +54,4 @@ out += 'const uint8_t mf_common_han[(MF_COMMON_HAN_LAST - MF_COMMON_HAN_FIRST + 
 for (let i = 0; i < bits.length; i += 32) out += `    ${Array.from(bits.slice(i, i + 32)).join(',')},\n`;
 out += '};\n';
 fs.writeFileSync(path.join(here, '../../src/profiles_fitted.c'), out.replace(/\n\n$/, '\n'));
-// The vectors (vectors.mjs) are the C port's known answers: the native tests read them.
-fs.copyFileSync(path.join(here, 'vectors.json'), path.join(here, '../../tests/fixtures/estimator/vectors.json'));
-console.log('wrote src/profiles_fitted.c and tests/fixtures/estimator/vectors.json');
+console.log('wrote src/profiles_fitted.c');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Writes vectors.json: feature counts and per-profile estimates (milli-tokens) of small tricky inputs, for the C
-// port's unit tests. Each input is given as UTF-8 bytes in hex, so invalid UTF-8 can be included; `text` is what
+// Writes tests/fixtures/estimator/vectors.json: feature counts and per-profile estimates (milli-tokens) of small
+// tricky inputs, the C port's known answers (tests/native/test_profiles.c). Each input is given as UTF-8 bytes in hex, so invalid UTF-8 can be included; `text` is what
 // the JS reference sees (the bytes decoded the way src/utf8.c decodes them: each invalid byte -> U+FFFD).
 //
 //   node vectors.mjs
@@ -56,5 +56,6 @@ const vectors = inputs.map((b) => {
 const lone = features('a\ud800b\udc00');
 const viaFFFD = features('a\ufffdb\ufffd');
 if (FEATURES.some((_, j) => lone[j] !== viaFFFD[j])) throw new Error('lone surrogate != U+FFFD');
-fs.writeFileSync(path.join(HERE, 'vectors.json'), JSON.stringify({ features: FEATURES, vectors }, null, 1) + '\n');
-console.log(`wrote vectors.json (${vectors.length} inputs)`);
+const OUT = path.join(HERE, '../../tests/fixtures/estimator/vectors.json');
+fs.writeFileSync(OUT, JSON.stringify({ features: FEATURES, vectors }, null, 1) + '\n');
+console.log(`wrote ${path.relative(process.cwd(), OUT)} (${vectors.length} inputs)`);
