@@ -67,9 +67,14 @@ const LOWER_BOUND = { c_CTRL: 1.0, c_ASTRAL: 2.0 };
 const t0 = Date.now();
 const corpus = readJSONL(path.join(CACHE, 'corpus.jsonl'));
 const counts = new Map(readJSONL(path.join(CACHE, 'counts.jsonl')).map((r) => [r.id, r]));
+// Every count the fit and the report read; a row without one of them (count.mjs stopped part-way) would turn into NaN
+// ratios rather than an error.
+const COUNTED = [...new Set(PROFILES.map((p) => p.tok)), 'tokenx'];
 const chunks = corpus.map((c) => {
   const r = counts.get(c.id);
   if (!r || fnv1a(c.text).toString(16) !== r.h) throw new Error(`counts missing/stale for ${c.id}: run node count.mjs`);
+  const missing = COUNTED.filter((t) => typeof r[t] !== 'number');
+  if (missing.length) throw new Error(`counts for ${c.id} lack ${missing.join(', ')}: run node count.mjs`);
   return {
     id: c.id, cls: c.cls, group: c.group, bytes: r.bytes, exact: r, x: units(features(c.text)),
     heldOut: isHeldOut(c),
