@@ -15,15 +15,13 @@ _Static_assert(LOWER == MF_F_LOWER && CTRL == MF_F_CTRL && HAN == MF_F_HAN && AS
                "classes and per-code-point features share their numbers");
 
 static uint8_t ascii_class[128];
-/* The three tables' lower-case entries of each letter pair in one word, 21 bits each, so the
- * lower-case loop adds once per letter instead of three times; a field holds the sum of
- * LOWER_RUN_MAX letters of at most 255. */
-#define PACK_BITS 21
+uint64_t mf_packed_pairs[2][32 * 32];
+/* The longest stretch lower_run sums at once: its packed fields must not carry. */
 #define LOWER_RUN_MAX 8192
-static uint64_t packed_lower[26 * 26];
 static bool tables_ready;
 
-/* Fills the tables derived at first use: ASCII classes and the packed letter-pair entries. */
+/* Fills the tables derived at first use: ASCII classes, the packed letter-pair entries and
+ * the mask path's tables (built from those). */
 static void init_tables(void)
 {
     for (int c = 0; c < 128; c++) {
@@ -32,10 +30,13 @@ static void init_tables(void)
                        : c >= 33 && c <= 126 ? PUNCT : CTRL;
     }
     for (const char *p = "\"'(),.:;[]{}"; *p; p++) ascii_class[(unsigned char)*p] = PSTR;
-    for (int pair = 0; pair < 26 * 26; pair++)
-        packed_lower[pair] = (uint64_t)mf_letter_boundary[0][0][pair] |
-                             (uint64_t)mf_letter_boundary[1][0][pair] << PACK_BITS |
-                             (uint64_t)mf_letter_boundary[2][0][pair] << 2 * PACK_BITS;
+    for (unsigned caps = 0; caps < 2; caps++)
+        for (unsigned pair = 0; pair < 26 * 26; pair++)
+            mf_packed_pairs[caps][(pair / 26 + 1) << 5 | (pair % 26 + 1)] =
+                (uint64_t)mf_letter_boundary[0][caps][pair] |
+                (uint64_t)mf_letter_boundary[1][caps][pair] << MF_PAIR_FIELD_BITS |
+                (uint64_t)mf_letter_boundary[2][caps][pair] << 2 * MF_PAIR_FIELD_BITS;
+    mf_features_ascii_init();
     tables_ready = true;
 }
 
@@ -119,7 +120,7 @@ static void close_ws(mf_feature_state *st, uint64_t c[], int next)
     st->ws_nl = false;
 }
 
-_Static_assert(MF_BOUNDARY_TABLES == 3 && (uint64_t)LOWER_RUN_MAX * 255 < (uint64_t)1 << PACK_BITS,
+_Static_assert(MF_BOUNDARY_TABLES == 3 && (uint64_t)LOWER_RUN_MAX * 255 < (uint64_t)1 << MF_PAIR_FIELD_BITS,
                "three packed fields, none of which can carry into the next");
 _Static_assert(MF_F_BNDU == MF_F_BND + 1 && MF_F_BND_DS == MF_F_BND + 2 && MF_F_BND_QW == MF_F_BND + 4,
                "table t's boundary counts are MF_F_BND + 2t (letters) and MF_F_BND + 2t + 1 (capitals)");
@@ -142,17 +143,14 @@ static size_t lower_run(mf_feature_state *st, const unsigned char *p, size_t i, 
         vowel |= v;
         cons = v ? 0 : cons + 1;
         cons3 += cons >= 3;
-        boundaries += packed_lower[(prev - 'a') * 26 + (b - 'a')];
+        boundaries += mf_packed_pairs[0][(prev & 31) << 5 | (b & 31)];
         prev = b;
     }
     if (n) {
         c[MF_F_LOWER] += n;
         c[MF_F_LONG] += longer;
         c[MF_F_CONS3] += cons3;
-        const uint64_t field = ((uint64_t)1 << PACK_BITS) - 1;
-        c[MF_F_BND] += boundaries & field;
-        c[MF_F_BND_DS] += boundaries >> PACK_BITS & field;
-        c[MF_F_BND_QW] += boundaries >> 2 * PACK_BITS;
+        mf_add_packed_pairs(c, MF_F_BND, boundaries);
         st->word_len = word_len;
         st->cons = cons;
         st->vowel = vowel;

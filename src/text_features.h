@@ -43,6 +43,25 @@ enum {
  * generated into profiles_fitted.c. */
 extern const uint8_t mf_letter_boundary[MF_BOUNDARY_TABLES][2][26 * 26];
 
+/* The same entries, the three tables of a pair packed in one word (MF_PAIR_FIELD_BITS bits
+ * each, o200k's from bit 0, then DeepSeek-V3's, then Qwen3's), so a loop over letters adds
+ * once per pair instead of three times: [0] for BND pairs, [1] for BNDU pairs, indexed by
+ * the two letters' low five bits, (first & 31) << 5 | (second & 31), which folds case for
+ * free. A field holds the sum of 8,192 entries. Filled by mf_features_begin at first use
+ * (derived from mf_letter_boundary); read-only after. */
+#define MF_PAIR_FIELD_BITS 21
+extern uint64_t mf_packed_pairs[2][32 * 32];
+
+/* Adds a sum of packed entries to its three features: counts[first], [first + 2] and
+ * [first + 4], where first is MF_F_BND (lower-case pairs) or MF_F_BNDU (capital pairs). */
+static inline void mf_add_packed_pairs(uint64_t counts[], int first, uint64_t packed)
+{
+    const uint64_t field = ((uint64_t)1 << MF_PAIR_FIELD_BITS) - 1;
+    counts[first] += packed & field;
+    counts[first + 2] += packed >> MF_PAIR_FIELD_BITS & field;
+    counts[first + 4] += packed >> 2 * MF_PAIR_FIELD_BITS;
+}
+
 /* The common ideographs, one bit per code point from U+4E00 (bit (cp - 0x4E00) & 7 of byte
  * (cp - 0x4E00) >> 3): the most frequent ones of the calibration corpus, which byte-level
  * vocabularies mostly hold as single tokens (tools/calibrate/common-han.mjs); generated
@@ -76,8 +95,11 @@ static inline bool mf_ascii16(const unsigned char *p)
  * (text_features_ascii.c): counts what mf_features_feed would and leaves the same state.
  * Returns the bytes it took: 0 unless the first 16 are ASCII, and it stops at the first
  * non-ASCII byte and where fewer than 16 bytes remain. Reads p[0..len) during the call and
- * keeps nothing of it; allocates nothing (its tables are static, filled at first use). */
+ * keeps nothing of it; allocates nothing. Its tables are static and filled by
+ * mf_features_begin, which st has been through. */
 size_t mf_features_ascii(mf_feature_state *st, const unsigned char *p, size_t len, uint64_t counts[MF_FEATURE_COUNT]);
+/* Fills the mask path's own tables from mf_packed_pairs (mf_features_begin calls it once). */
+void mf_features_ascii_init(void);
 /* Closes the open runs. */
 void mf_features_end(mf_feature_state *st, uint64_t counts[MF_FEATURE_COUNT]);
 

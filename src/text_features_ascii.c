@@ -47,34 +47,6 @@ static unsigned trailing_run(uint64_t x, unsigned n)
 }
 static unsigned highest_bit(uint64_t x) { return 63 - (unsigned)__builtin_clzll(x); }
 
-/* The letter-pair boundary entries of the three tables, indexed by the two letters' low
- * five bits (so case folds for free: 'a' and 'A' are both 1), packed like the general
- * path's (21 bits a table); [0] lower-case pairs, [1] capital pairs. */
-#define PACK_BITS 21
-static uint64_t pair_entries[2][32 * 32];
-static bool pairs_ready;
-#ifdef __wasm_simd128__
-static void init_byte_pairs(void);
-#endif
-
-/* Fills the pair tables at first use (they derive from the generated mf_letter_boundary). */
-static void init_pairs(void)
-{
-    for (unsigned a = 0; a < 26; a++)
-        for (unsigned b = 0; b < 26; b++)
-            for (unsigned caps = 0; caps < 2; caps++) {
-                unsigned pair = a * 26 + b;
-                pair_entries[caps][(a + 1) << 5 | (b + 1)] =
-                    (uint64_t)mf_letter_boundary[0][caps][pair] |
-                    (uint64_t)mf_letter_boundary[1][caps][pair] << PACK_BITS |
-                    (uint64_t)mf_letter_boundary[2][caps][pair] << 2 * PACK_BITS;
-            }
-#ifdef __wasm_simd128__
-    init_byte_pairs();
-#endif
-    pairs_ready = true;
-}
-
 /* Sums the packed entries of the letters in `where`, each paired with the byte before it
  * (the block's first byte with `prev`). At most 64 pairs of at most 255 each: no field
  * carries into the next. */
@@ -94,6 +66,9 @@ static uint64_t pair_sum(const uint64_t *entries, const unsigned char *p, uint64
 }
 
 #ifndef __wasm_simd128__
+/* Native builds look letter pairs up in mf_packed_pairs itself: nothing more to fill. */
+void mf_features_ascii_init(void) {}
+
 /* " ' ( ) , . : ; [ ] { } as a 128-bit set (model.mjs's PSTR). */
 static bool is_pstr(unsigned b)
 {
@@ -133,8 +108,8 @@ static unsigned build_masks(const unsigned char *p, unsigned n, unsigned prev, a
         if (b == (j ? p[j - 1] : prev)) m->eq |= bit;
     }
     uint64_t prev_lower = m->lower << 1 | (prev - 'a' < 26u), prev_upper = m->upper << 1 | (prev - 'A' < 26u);
-    m->pairs = pair_sum(pair_entries[0], p, m->lower & (prev_lower | prev_upper), prev) +
-               pair_sum(pair_entries[1], p, m->upper & prev_upper, prev);
+    m->pairs = pair_sum(mf_packed_pairs[0], p, m->lower & (prev_lower | prev_upper), prev) +
+               pair_sum(mf_packed_pairs[1], p, m->upper & prev_upper, prev);
     return n;
 }
 #else
@@ -161,7 +136,7 @@ static v128_t in_nibble_set(v128_t high, v128_t low, v128_t by_high, v128_t by_l
  * classifying the pair first cost twenty. 64 KB of zeroed memory, filled at first use. */
 static uint64_t byte_pairs[64 * 128];
 
-static void init_byte_pairs(void)
+void mf_features_ascii_init(void)
 {
     for (unsigned first = 'A'; first < 0x80; first++)
         for (unsigned second = 'A'; second < 0x80; second++) {
@@ -169,8 +144,8 @@ static void init_byte_pairs(void)
             bool second_upper = second - 'A' < 26u, second_lower = second - 'a' < 26u;
             unsigned pair = (first & 31) << 5 | (second & 31);
             uint64_t entry = 0;
-            if ((first_upper || first_lower) && second_lower) entry = pair_entries[0][pair];
-            else if (first_upper && second_upper) entry = pair_entries[1][pair];
+            if ((first_upper || first_lower) && second_lower) entry = mf_packed_pairs[0][pair];
+            else if (first_upper && second_upper) entry = mf_packed_pairs[1][pair];
             byte_pairs[(first - 0x40) << 7 | second] = entry;
         }
 }
@@ -261,14 +236,6 @@ static unsigned build_masks(const unsigned char *p, unsigned n, unsigned prev, a
     return n;
 }
 #endif
-
-static void add_packed(uint64_t c[], int first, uint64_t packed)
-{
-    const uint64_t field = ((uint64_t)1 << PACK_BITS) - 1;
-    c[first] += packed & field;
-    c[first + 2] += packed >> PACK_BITS & field;
-    c[first + 4] += packed >> 2 * PACK_BITS;
-}
 
 /* Letter runs: W1..W11 and NOVOW when one closes, LONG for each letter after a run's 8th,
  * and the open run's state. `letters` = lower | upper (every ALPHA of an ASCII block). */
@@ -496,9 +463,9 @@ static unsigned ascii_block(mf_feature_state *st, const unsigned char *p, unsign
 
     /* The capital pairs (rare) are summed again on their own to split the two features. */
     uint64_t cap_pairs = m.upper & prev_upper, caps_sum = 0;
-    if (cap_pairs) caps_sum = pair_sum(pair_entries[1], p, cap_pairs, st->prev_cp);
-    add_packed(c, MF_F_BND, m.pairs - caps_sum);
-    add_packed(c, MF_F_BNDU, caps_sum);
+    if (cap_pairs) caps_sum = pair_sum(mf_packed_pairs[1], p, cap_pairs, st->prev_cp);
+    mf_add_packed_pairs(c, MF_F_BND, m.pairs - caps_sum);
+    mf_add_packed_pairs(c, MF_F_BNDU, caps_sum);
 
     alnum_runs(st, letters, m.digit, n, c);
     digit_groups(st, m.digit, n, c);
@@ -513,7 +480,6 @@ static unsigned ascii_block(mf_feature_state *st, const unsigned char *p, unsign
 size_t mf_features_ascii(mf_feature_state *st, const unsigned char *p, size_t len, uint64_t c[])
 {
     if (len < 16 || !mf_ascii16(p)) return 0;
-    if (!pairs_ready) init_pairs();
     size_t i = 0;
     while (len - i >= 16) {
         unsigned avail = len - i >= 64 ? 64 : (unsigned)(len - i);
