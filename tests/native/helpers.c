@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cJSON.h"
+#include "text_features.h"
 
 mf_doc *parse(const char *json)
 {
@@ -191,3 +192,11 @@ uint64_t fp_bytes(uint64_t h, const void *p, size_t n)
 }
 
 uint64_t fp_u64(uint64_t h, uint64_t v) { return fp_bytes(h, &v, sizeof v); }
+
+void count_features_whole(const char *text, size_t len, uint64_t *counts)
+{
+    mf_feature_state st;
+    mf_features_begin(&st);
+    mf_features_feed(&st, text, len, counts);
+    mf_features_end(&st, counts);
+}

@@ -7,6 +7,10 @@
 
 #include "midfold.h"
 
+/* Adds every feature count of UTF-8 text, given in one piece, to counts
+ * (MF_FEATURE_COUNT of them, src/text_features.h). */
+void count_features_whole(const char *text, size_t len, uint64_t *counts);
+
 /* Parses NUL-terminated JSON; NULL when it does not parse (the caller CHECKs it). */
 mf_doc *parse(const char *json);
 

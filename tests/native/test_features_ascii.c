@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "helpers.h"
 #include "suites.h"
 #include "text_features.h"
 
@@ -96,10 +97,7 @@ void test_features_ascii(void)
         size_t len = random_text(text, sizeof text, target, round % 3 != 0);
         uint64_t reference[MF_FEATURE_COUNT] = {0}, whole[MF_FEATURE_COUNT] = {0}, pieces[MF_FEATURE_COUNT] = {0};
         count_by_code_point(text, len, reference);
-        mf_feature_state st;
-        mf_features_begin(&st);
-        mf_features_feed(&st, text, len, whole);
-        mf_features_end(&st, whole);
+        count_features_whole(text, len, whole);
         count_in_pieces(text, len, 100, pieces);
         int f = first_difference(whole, reference);
         if (f >= 0 && !whole_wrong++)
@@ -120,10 +118,7 @@ void test_features_ascii(void)
     memset(buf, 'a', 130);
     memcpy(buf + 130, " 1", 3);
     uint64_t c[MF_FEATURE_COUNT] = {0}, ref[MF_FEATURE_COUNT] = {0};
-    mf_feature_state st;
-    mf_features_begin(&st);
-    mf_features_feed(&st, buf, 132, c);
-    mf_features_end(&st, c);
+    count_features_whole(buf, 132, c);
     CHECK_EQ_U64("a 130-letter word across three blocks is one W11 word", c[MF_F_W11], 1);
     CHECK_EQ_U64("... with a letter past its 8th for each of 122", c[MF_F_LONG], 122);
     CHECK_EQ_U64("... and its lone space before a digit is WS1D", c[MF_F_WS1D], 1);

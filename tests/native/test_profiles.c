@@ -8,6 +8,7 @@
 
 #include "cJSON.h"
 #include "check.h"
+#include "helpers.h"
 #include "midfold.h"
 #include "suites.h"
 #include "profiles.h"
@@ -31,15 +32,6 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
-/* Adds every feature count of the text, given whole, to counts. */
-static void count_whole(const char *text, size_t len, uint64_t counts[MF_FEATURE_COUNT])
-{
-    mf_feature_state st;
-    mf_features_begin(&st);
-    mf_features_feed(&st, text, len, counts);
-    mf_features_end(&st, counts);
-}
-
 static size_t from_hex(const char *hex, char *out)
 {
     size_t n = strlen(hex) / 2;
@@ -54,7 +46,7 @@ static size_t from_hex(const char *hex, char *out)
 static uint64_t feature_of(const char *text, int feature)
 {
     uint64_t counts[MF_FEATURE_COUNT] = {0};
-    count_whole(text, strlen(text), counts);
+    count_features_whole(text, strlen(text), counts);
     return counts[feature];
 }
 
@@ -115,7 +107,7 @@ void test_profiles(void)
         char *bytes = malloc(strlen(hex) / 2 + 1);
         size_t n = from_hex(hex, bytes);
         uint64_t whole[MF_FEATURE_COUNT] = {0}, pieces[MF_FEATURE_COUNT] = {0};
-        count_whole(bytes, n, whole);
+        count_features_whole(bytes, n, whole);
         /* The same text in pieces, each cut between code points. */
         mf_feature_state st;
         mf_features_begin(&st);
