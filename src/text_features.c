@@ -244,10 +244,9 @@ void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64
                 }
                 /* letter-pair boundaries; lower -> upper is a camel-case step, priced by CAMEL */
                 if ((k == LOWER || k == UPPER) && (pk == UPPER || (pk == LOWER && k == LOWER))) {
-                    unsigned pair = ((st->prev_cp | 0x20) - 'a') * 26 + ((cp | 0x20) - 'a');
                     int caps = pk == UPPER && k == UPPER;
-                    for (int t = 0; t < MF_BOUNDARY_TABLES; t++)
-                        c[MF_F_BND + 2 * t + caps] += mf_letter_boundary[t][caps][pair];
+                    mf_add_packed_pairs(c, caps ? MF_F_BNDU : MF_F_BND,
+                                        mf_packed_pairs[caps][(st->prev_cp & 31) << 5 | (cp & 31)]);
                 }
                 if (st->al && pk == DIGIT) c[MF_F_SWITCH]++;
                 st->al++;
