@@ -14,7 +14,8 @@ export type Format = 'anthropic' | 'openai' | 'ai-sdk';
  * microCompact, planCompaction and digest); the others are fitted to a tokenizer: 'o200k'
  * (GPT-4o, GPT-4.1, GPT-5), 'cl100k' (GPT-4, GPT-3.5), 'deepseek' (DeepSeek-V3), 'qwen'
  * (Qwen3), 'claude'; 'safe' is the largest of those five, text by text (the Compactor's
- * default). */
+ * default). A fitted profile prices each string on its own, with a term growing like the
+ * square root of its length: short strings carry more slack for their size than long ones. */
 export type Profile = 'bareagent' | 'o200k' | 'cl100k' | 'deepseek' | 'qwen' | 'claude' | 'safe';
 
 /** The one error type of the synchronous API. */

@@ -13,7 +13,9 @@
  * - every message: the profile's message cost;
  * - any other JSON value: strings and numbers by their text, true/false/null by their
  *   literal, objects by keys and values.
- * Sums stay in milli-tokens; the caller rounds up once. */
+ * Sums stay in milli-tokens; the caller rounds up once. Every text is priced on its own
+ * (mf_estimate_text): a fitted profile's length term is per text, so a conversation pays
+ * it per string. */
 #include "profiles.h"
 
 static uint64_t text_milli(const char *s, size_t len, mf_profile profile)

@@ -115,8 +115,11 @@ mf_format mf_doc_detect(const mf_doc *doc);
 /* Estimator profiles. MF_PROFILE_BAREAGENT is the reference profile: per code point,
  * CJK 1.5, ASCII letter/digit 0.25, whitespace 0.25, anything else 0.5 tokens. The fitted
  * profiles price features of the text (character classes, word lengths, digit runs,
- * whitespace runs, ...; src/text_features.h) with weights fitted to a real tokenizer so
- * that the estimate errs high on about 99 % of texts. The feature pass keeps a lookup
+ * whitespace runs, ...; src/text_features.h) and the square root of its code points (the
+ * slack a short text needs), with weights fitted to a real tokenizer so that the estimate
+ * errs high on about 99 % of texts. That last term is not additive: each text (a string
+ * of a message, a key or value of tool arguments) is priced on its own, and two texts
+ * priced apart carry more of it than the two priced together (sqrt a + sqrt b >= sqrt(a + b)). The feature pass keeps a lookup
  * table filled at first use: call any estimate once before using midfold from several
  * threads. */
 typedef enum mf_profile {

@@ -10,6 +10,7 @@
 #include "profiles.h"
 #include "text_features.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Structural costs of the fitted profiles, measured with each tokenizer's chat template by
@@ -47,18 +48,30 @@ static const mf_profile_def PROFILES[MF_PROFILE_COUNT] = {
 static const uint32_t *const FITTED_WEIGHTS[] = {mf_weights_o200k, mf_weights_cl100k, mf_weights_deepseek,
                                                  mf_weights_qwen, mf_weights_claude};
 
-/* Milli-tokens of feature counts (the rule of tools/calibrate/model.mjs priceMilli): whole
- * features' products summed, plus the boundary features' products summed and divided by
- * their scale, rounded up. */
 _Static_assert(MF_F_BND + 2 * MF_BOUNDARY_TABLES == MF_FEATURE_COUNT, "the scaled boundary features come last");
 _Static_assert(MF_F_LOWER == 0 && MF_F_HANR + 1 == MF_F_W1, "the per-code-point features come first, up to HANR");
 
+/* The text's code points: every one adds to one per-code-point feature (the first ones, up
+ * to HANR), but a lone space, which its run feature (WS1 or WS1D) prices instead. */
+static uint64_t code_points_of(const uint64_t *counts)
+{
+    uint64_t n = counts[MF_F_WS1] + counts[MF_F_WS1D];
+    for (int f = 0; f <= MF_F_HANR; f++) n += counts[f];
+    return n;
+}
+
+/* Milli-tokens of feature counts (the rule of tools/calibrate/model.mjs priceMilli): whole
+ * features' products summed, plus the boundary features' products summed and divided by
+ * their scale, rounded up, plus the length weight times the square root of the code
+ * points, rounded up. sqrt and the product are IEEE double operations, correctly rounded
+ * in C as in JS, so both give the same milli-token. */
 static uint64_t dot(const uint32_t *w, const uint64_t *counts)
 {
     uint64_t sum = 0, scaled = 0;
     for (int f = 0; f < MF_F_BND; f++) sum += counts[f] * w[f];
     for (int f = MF_F_BND; f < MF_FEATURE_COUNT; f++) scaled += counts[f] * w[f];
-    return sum + scaled / MF_BOUNDARY_SCALE + (scaled % MF_BOUNDARY_SCALE != 0);
+    double length = ceil((double)w[MF_W_LENGTH] * sqrt((double)code_points_of(counts)));
+    return sum + scaled / MF_BOUNDARY_SCALE + (scaled % MF_BOUNDARY_SCALE != 0) + (uint64_t)length;
 }
 
 uint64_t mf_profile_price(mf_profile profile, const uint64_t *counts)
@@ -113,13 +126,7 @@ uint64_t mf_measure_text(const char *text, size_t len, mf_profile profile, size_
         mf_features_begin(&st);
         mf_features_feed(&st, text, len, features);
         mf_features_end(&st, features);
-        if (code_points) {
-            /* Every code point adds to one per-code-point feature (the first ones, up to
-             * HANR), but a lone space, which its run feature (WS1 or WS1D) prices instead. */
-            uint64_t n = features[MF_F_WS1] + features[MF_F_WS1D];
-            for (int f = 0; f <= MF_F_HANR; f++) n += features[f];
-            *code_points = (size_t)n;
-        }
+        if (code_points) *code_points = (size_t)code_points_of(features);
         return mf_profile_price(profile, features);
     }
     uint64_t counts[MF_CLASS_COUNT] = {0, 0, 0, 0};

@@ -14,7 +14,14 @@ typedef struct mf_profile_def {
     uint32_t document_milli;  /* per document without a text source (PDF and the like) */
 } mf_profile_def;
 
-/* Fitted weights (profiles_fitted.c, generated). */
+/* A fitted profile's weights: one per feature (text_features.h), then MF_W_LENGTH, the
+ * milli-tokens per square root of the text's code points (tools/calibrate/model.mjs,
+ * section 6: a margin that grows like the estimate's noise, so short texts get the slack
+ * they need and long ones are not priced for it). */
+#define MF_W_LENGTH MF_FEATURE_COUNT
+#define MF_WEIGHT_COUNT (MF_FEATURE_COUNT + 1)
+
+/* Fitted weights (profiles_fitted.c, generated), MF_WEIGHT_COUNT each. */
 extern const uint32_t mf_weights_o200k[], mf_weights_cl100k[], mf_weights_deepseek[], mf_weights_qwen[],
     mf_weights_claude[];
 
@@ -25,7 +32,8 @@ uint64_t mf_price_classes(mf_profile profile, const uint64_t counts[MF_CLASS_COU
  * same pass. Reads text during the call; keeps nothing. */
 uint64_t mf_measure_text(const char *text, size_t len, mf_profile profile, size_t *code_points);
 
-/* The estimate of feature counts under a profile (MF_PROFILE_SAFE: the largest). */
+/* The estimate of one text's feature counts under a profile (MF_PROFILE_SAFE: the largest):
+ * the length term makes it not additive, so counts of separate texts are priced apart. */
 uint64_t mf_profile_price(mf_profile profile, const uint64_t *feature_counts);
 
 /* The profile's definition; an out-of-range value gives the reference profile. */

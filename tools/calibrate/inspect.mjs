@@ -5,16 +5,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CACHE, HERE, isHeldOut, readJSONL } from './lib.mjs';
-import { FEATURES, features, dot } from './model.mjs';
+import { estimate } from './model.mjs';
 
 const [name = 'o200k', cls = 'prose', which = 'low', n = '10'] = process.argv.slice(2);
 const prof = JSON.parse(fs.readFileSync(path.join(HERE, 'profiles.json'), 'utf8')).profiles[name];
 if (!prof) throw new Error(`no profile ${name} in profiles.json`);
-const w = Float64Array.from(FEATURES, (f) => prof.weights_milli[f] / 1000);
 const counts = new Map(readJSONL(path.join(CACHE, 'counts.jsonl')).map((r) => [r.id, r]));
 const rows = readJSONL(path.join(CACHE, 'corpus.jsonl'))
   .filter((c) => c.cls === cls && isHeldOut(c))
-  .map((c) => ({ c, y: counts.get(c.id)[prof.tokenizer], est: dot(features(c.text), w) }))
+  .map((c) => ({ c, y: counts.get(c.id)[prof.tokenizer], est: estimate(c.text, prof.weights_milli) }))
   .map((r) => ({ ...r, r: r.est / r.y }))
   .sort((a, b) => (which === 'high' ? b.r - a.r : a.r - b.r));
 for (const { c, y, est, r } of rows.slice(0, Number(n))) {

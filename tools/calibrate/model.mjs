@@ -2,7 +2,8 @@
 //
 // This file is the specification the C port implements. An estimate is
 //
-//     estimate(text) = sum over features f of count_f(text) * weight_f        (milli-tokens in C; no constant term)
+//     estimate(text) = sum over features f of count_f(text) * weight_f  +  LENGTH * sqrt(code points)   (section 6;
+//                                                                      milli-tokens in C; no constant term)
 //
 // so the estimate of the empty text is 0. All weights are >= 0, so the estimate is never negative. Counts are
 // non-negative integers; every code point adds to exactly one per-code-point count (section 4), except the SPACE
@@ -79,6 +80,14 @@
 //    expected boundary: their FEATURE_SCALE is 255, and a weight w of theirs (tokens per expected boundary) prices
 //    count * w / 255 (see priceMilli for the exact integer rule). A profile uses one table's pair of features; its
 //    weights for the other two are 0.
+
+// 6. Length term. A profile also prices the square root of the text's code-point count: LENGTH milli-tokens per
+//    sqrt(code points), rounded up (priceMilli). The code points are the per-code-point counts of section 4 plus
+//    WS1 and WS1D (the lone spaces they price instead), so the term needs no count of its own. Why: the spread of
+//    the ratio estimate / exact shrinks with length (word rarity averages out over more words), so a margin that
+//    covers 99 % of 200-byte texts over-covers 20-KB ones by ~8 %; a term growing like the noise (sqrt n) puts the
+//    slack where it is needed, and the linear weights fall by as much. Not additive: pricing two texts apart
+//    costs more than pricing them together (sqrt(a) + sqrt(b) >= sqrt(a + b)); the empty text still costs 0.
 
 // The feature vector is the per-code-point counts followed by the run counts, in the order of FEATURES below.
 // One left-to-right pass with O(1) state: previous class and code point, letter-run length, vowel flag,
@@ -248,31 +257,39 @@ export function features(text, out = new Float64Array(NF)) {
   return out;
 }
 
-/** Estimate in tokens (float) from feature counts and a weight vector (tokens per unit: count / FEATURE_SCALE). */
-export function dot(x, w) {
-  let s = 0;
-  for (let j = 0; j < NF; j++) s += (x[j] * w[j]) / FEATURE_SCALE[j];
-  return s;
+/** The text's code points, from its feature counts: every code point adds to one per-code-point count, except a lone
+ *  space, which WS1 or WS1D prices instead (section 4). */
+export function codePoints(x) {
+  let n = x[fWS1] + x[fWS1D];
+  for (let j = 0; j < CHAR_NAMES.length; j++) n += x[j];
+  return n;
 }
 
-/** The feature counts in units (count / FEATURE_SCALE), the vector the fit's linear program works on. */
-export const units = (x) => Float64Array.from(x, (v, j) => v / FEATURE_SCALE[j]);
+/** The terms a profile's weights multiply, in fit units: the features in units, then sqrt(code points) for LENGTH. */
+export const TERMS = [...FEATURES, 'LENGTH'];
+export const NT = TERMS.length;
+export const terms = (x) => {
+  const t = new Float64Array(NT);
+  for (let j = 0; j < NF; j++) t[j] = x[j] / FEATURE_SCALE[j];
+  t[NF] = Math.sqrt(codePoints(x));
+  return t;
+};
 
 /** The estimate in milli-tokens exactly as the C core computes it from integer counts and whole milli-token weights
- *  (`weightsMilli`: feature name -> milli-tokens per unit): the unscaled features' products summed, plus the scaled
- *  features' products summed and divided by 255, rounded up. */
+ *  (`weightsMilli`: term name -> milli-tokens per unit): the unscaled features' products summed, plus the scaled
+ *  features' products summed and divided by 255, rounded up, plus LENGTH x sqrt(code points), rounded up (IEEE
+ *  double square root and product, as C's sqrt and * give). */
 export function priceMilli(x, weightsMilli) {
   let whole = 0, scaled = 0;
   FEATURES.forEach((f, j) => {
     if (FEATURE_SCALE[j] === 1) whole += x[j] * (weightsMilli[f] || 0);
     else scaled += x[j] * (weightsMilli[f] || 0);
   });
-  return whole + Math.ceil(scaled / 255);
+  return whole + Math.ceil(scaled / 255) + Math.ceil((weightsMilli.LENGTH || 0) * Math.sqrt(codePoints(x)));
 }
 
-export function estimate(text, weights) {
-  return dot(features(text), weights);
-}
+/** The estimate of a text in tokens (a float: priceMilli / 1000 before the caller's rounding up). */
+export const estimate = (text, weightsMilli) => priceMilli(features(text), weightsMilli) / 1000;
 
 // ---- baselines (for the comparison table only) -----------------------------------------------------------
 // bareagent: the reference profile of src/text_class.c, per code point: CJK 1.5, ASCII letter/digit 0.25,
