@@ -121,6 +121,20 @@ test('messages are priced per profile, with its own per-message cost', () => {
   assert.ok(estimateTokens(messages, { profile: 'safe' }) >= Math.max(...FITTED.map((profile) => estimateTokens(messages, { profile }))));
 });
 
+test('a message is priced text by text: each text block pays its own length term', () => {
+  // The length term (LENGTH x sqrt(code points)) is not additive, so where a message's texts are cut matters: two
+  // blocks cost the message cost plus each block's own price, not the price of the two joined.
+  const [a, b] = [SAMPLES.prose, SAMPLES.code];
+  const messages = [{ role: 'user', content: [{ type: 'text', text: a }, { type: 'text', text: b }] }];
+  for (const profile of FITTED) {
+    const milli = (text) => priceMilli(features(text), fitted[profile].weights_milli);
+    const perMessage = { o200k: 4000, cl100k: 4000, deepseek: 3000, qwen: 9000, claude: 6000 }[profile];
+    const apart = Math.ceil((perMessage + milli(a) + milli(b)) / 1000);
+    assert.equal(estimateTokens(messages, { profile, format: 'anthropic' }), apart, profile);
+    assert.ok(apart > Math.ceil((perMessage + milli(a + b)) / 1000), `${profile}: apart costs more than joined`);
+  }
+});
+
 test('an unknown profile is a MidfoldError naming the known ones', () => {
   assert.throws(() => estimateTokens('x', { profile: 'gpt2' }), (e) =>
     e instanceof MidfoldError && e.code === 'invalid-option' && /bareagent, o200k, cl100k, deepseek, qwen, claude, safe/.test(e.message));
