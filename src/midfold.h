@@ -119,9 +119,9 @@ mf_format mf_doc_detect(const mf_doc *doc);
  * slack a short text needs), with weights fitted to a real tokenizer so that the estimate
  * errs high on about 99 % of texts. That last term is not additive: each text (a string
  * of a message, a key or value of tool arguments) is priced on its own, and two texts
- * priced apart carry more of it than the two priced together (sqrt a + sqrt b >= sqrt(a + b)). The feature pass keeps a lookup
- * table filled at first use: call any estimate once before using midfold from several
- * threads. */
+ * priced apart carry more of it than the two priced together (sqrt a + sqrt b >=
+ * sqrt(a + b)). The feature pass keeps a lookup table filled at first use: call any
+ * estimate once before using midfold from several threads. */
 typedef enum mf_profile {
     MF_PROFILE_BAREAGENT = 0, /* the reference weights above; fastest; can under-count tool output */
     MF_PROFILE_O200K = 1,     /* fitted to o200k_base (GPT-4o, GPT-4.1, GPT-5 family) */

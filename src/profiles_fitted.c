@@ -3,9 +3,8 @@
  * (features: src/text_features.h) and per square root of the code points (MF_W_LENGTH),
  * the letter-pair boundary tables of the BND/BNDU features (measured by
  * tools/calibrate/boundaries.mjs) and the common ideographs (tools/calibrate/common-han.mjs).
- * Fitted on one half of the calibration chunks so that at
- * most ~1 % of chunks of every content class are under-estimated; the README has the
- * held-out figures. */
+ * Fitted on one half of the calibration chunks so that at most ~1 % of chunks of every
+ * content class are under-estimated; the README has the held-out figures. */
 #include "profiles.h"
 #include "text_features.h"
 

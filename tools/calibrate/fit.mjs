@@ -26,8 +26,8 @@
 // its margin raised by `step`, until none is (or `max-margin` is reached: a margin is paid by every class that
 // shares the weights, and an uncapped search took DeepSeek's code margin to 0.13 for a few fit-half documents,
 // held-out code median 1.31; with the length term, o200k's code class went from 0.05 to 0.08 for a cross-validated
-// rate of 0.7 % -> 0.6 % while every median rose ~0.03); a class whose rate has not dropped by a fifth over the last `plateau` raises gets
-// those raises back and is not raised again. Weights are then rounded UP to whole milli-tokens (what the C core
+// rate of 0.7 % -> 0.6 % while every median rose ~0.03); a class whose rate has not dropped by a fifth over the
+// last `plateau` raises gets those raises back and is not raised again. Weights are then rounded UP to whole milli-tokens (what the C core
 // stores) and the report uses those rounded weights.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -86,8 +86,8 @@
 //    WS1 and WS1D (the lone spaces they price instead), so the term needs no count of its own. Why: the spread of
 //    the ratio estimate / exact shrinks with length (word rarity averages out over more words), so a margin that
 //    covers 99 % of 200-byte texts over-covers 20-KB ones by ~8 %; a term growing like the noise (sqrt n) puts the
-//    slack where it is needed, and the linear weights fall by as much. Not additive: pricing two texts apart
-//    costs more than pricing them together (sqrt(a) + sqrt(b) >= sqrt(a + b)); the empty text still costs 0.
+//    slack where it is needed, and the linear weights fall by as much. Not additive: two texts priced apart carry
+//    more of it than the two priced together (sqrt(a) + sqrt(b) >= sqrt(a + b)); the empty text still costs 0.
 
 // The feature vector is the per-code-point counts followed by the run counts, in the order of FEATURES below.
 // One left-to-right pass with O(1) state: previous class and code point, letter-run length, vowel flag,
