@@ -62,30 +62,33 @@ static uint64_t code_points_of(const uint64_t *counts)
 
 /* Milli-tokens of feature counts (the rule of tools/calibrate/model.mjs priceMilli): whole
  * features' products summed, plus the boundary features' products summed and divided by
- * their scale, rounded up, plus the length weight times the square root of the code
- * points, rounded up. sqrt and the product are IEEE double operations, correctly rounded
- * in C as in JS, so both give the same milli-token. */
-static uint64_t dot(const uint32_t *w, const uint64_t *counts)
+ * their scale, rounded up, plus the length weight times `root` (the square root of the
+ * code points), rounded up. sqrt and the product are IEEE double operations, correctly
+ * rounded in C as in JS, so both give the same milli-token. */
+static uint64_t dot(const uint32_t *w, const uint64_t *counts, double root)
 {
     uint64_t sum = 0, scaled = 0;
     for (int f = 0; f < MF_F_BND; f++) sum += counts[f] * w[f];
     for (int f = MF_F_BND; f < MF_FEATURE_COUNT; f++) scaled += counts[f] * w[f];
-    double length = ceil((double)w[MF_W_LENGTH] * sqrt((double)code_points_of(counts)));
+    double length = ceil((double)w[MF_W_LENGTH] * root);
     return sum + scaled / MF_BOUNDARY_SCALE + (scaled % MF_BOUNDARY_SCALE != 0) + (uint64_t)length;
 }
 
 uint64_t mf_profile_price(mf_profile profile, const uint64_t *counts)
 {
+    const mf_profile_def *def = mf_profile_get(profile);
+    if (profile != MF_PROFILE_SAFE && !def->feature_milli) return 0;
+    /* once per text, whichever weights price it ('safe': all five) */
+    double root = sqrt((double)code_points_of(counts));
     if (profile == MF_PROFILE_SAFE) {
         uint64_t best = 0;
         for (size_t i = 0; i < sizeof FITTED_WEIGHTS / sizeof FITTED_WEIGHTS[0]; i++) {
-            uint64_t v = dot(FITTED_WEIGHTS[i], counts);
+            uint64_t v = dot(FITTED_WEIGHTS[i], counts, root);
             if (v > best) best = v;
         }
         return best;
     }
-    const mf_profile_def *def = mf_profile_get(profile);
-    return def->feature_milli ? dot(def->feature_milli, counts) : 0;
+    return dot(def->feature_milli, counts, root);
 }
 
 const mf_profile_def *mf_profile_get(mf_profile profile)
