@@ -3,6 +3,11 @@
 //
 //   node fit.mjs [--target-under 0.005] [--drop 0.005] [--drop2 0.02] [--folds 5] [--cv-repeats 2] [--max-margin 0.05]
 //                [--step 0.01] [--md .cache/report.md] [--out profiles.json]
+//                [--only o200k,cl100k] [--no-margins] [--in-sample]      (measurements, not a profiles.json to ship)
+//
+// The last three measure what the model can reach rather than fit what ships (README, "The frontier"): --no-margins
+// skips the margin search (every margin 0), so --drop alone sets how many fit chunks may stay under; --in-sample fits
+// on both halves, so the held-out figures become in-sample ones, an upper bound on what any fit of these terms can do.
 //
 // Split: every chunk belongs to the document it starts in (`group`); a document goes to the FIT half or the
 // HELD-OUT half by a hash of (class, document). Nothing of a held-out document is seen by the fit. The held-out
@@ -55,13 +60,18 @@ const REPEATS = Number(opt('--cv-repeats', 2));
 const PLATEAU = Number(opt('--plateau', 5));
 const MD_OUT = opt('--md', path.join(CACHE, 'report.md'));
 const OUT = opt('--out', path.join(HERE, 'profiles.json'));
-const PROFILES = [
+const ALL_PROFILES = [
   { name: 'o200k', tok: 'o200k', safety: 1.0, boundaries: 'o200k' },
   { name: 'cl100k', tok: 'cl100k', safety: 1.0, boundaries: 'o200k' },
   { name: 'deepseek', tok: 'deepseek', safety: 1.0, boundaries: 'deepseek' },
   { name: 'qwen', tok: 'qwen', safety: 1.0, boundaries: 'qwen' },
   { name: 'claude', tok: 'claude', safety: 1.1, boundaries: 'o200k' },
 ];
+const ONLY = opt('--only', '');
+const PROFILES = ONLY ? ALL_PROFILES.filter((p) => ONLY.split(',').includes(p.name)) : ALL_PROFILES;
+if (PROFILES.length === 0) throw new Error(`--only ${ONLY}: no such profile (${ALL_PROFILES.map((p) => p.name).join(', ')})`);
+const NO_MARGINS = args.includes('--no-margins');
+const IN_SAMPLE = args.includes('--in-sample');
 // Lower bounds (tokens) for weights of classes the corpora barely exercise; a byte-level BPE never needs more
 // tokens than UTF-8 bytes, so these stay below the byte counts.
 const LOWER_BOUND = { c_CTRL: 1.0, c_ASTRAL: 2.0 };
@@ -84,7 +94,7 @@ const chunks = corpus.map((c) => {
     base: { tokenx: r.tokenx, 'chars/4': charsOver4(c.text), bareagent: bareagent(c.text) },
   };
 });
-const fitSet = chunks.filter((c) => !c.heldOut), heldSet = chunks.filter((c) => c.heldOut);
+const fitSet = chunks.filter((c) => IN_SAMPLE || !c.heldOut), heldSet = chunks.filter((c) => c.heldOut);
 console.log(`chunks: ${chunks.length} (fit ${fitSet.length}, held-out ${heldSet.length}); terms ${NT}; features computed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const lb = Float64Array.from(TERMS, (f) => LOWER_BOUND[f] ?? 0);
@@ -260,13 +270,15 @@ const result = {
   model: 'midfold-estimator-v2', spec: 'tools/calibrate/model.mjs', features: FEATURES, terms: TERMS,
   unit: 'milli-tokens per feature count (LENGTH: per sqrt(code points)); estimate = model.mjs priceMilli, rounded up to whole tokens by the caller',
   fit: { targetUnder: TARGET_UNDER, drop: DROP_FRAC, drop2: DROP2_FRAC, folds: FOLDS, cvRepeats: REPEATS, maxMargin: MAX_MARGIN,
-    fitChunks: fitSet.length, heldOutChunks: heldSet.length },
+    fitChunks: fitSet.length, heldOutChunks: heldSet.length, ...(NO_MARGINS && { noMargins: true }), ...(IN_SAMPLE && { inSample: true }) },
   profiles: {},
 };
 const report = [];
 for (const p of PROFILES) {
   const t1 = Date.now();
-  const { m: k, rounds, note, rates } = chooseMargins(p);
+  const { m: k, rounds, note, rates } = NO_MARGINS
+    ? { m: Object.fromEntries(CLASSES.map((c) => [c, 0])), rounds: 0, note: 'no margin search (--no-margins)', rates: {} }
+    : chooseMargins(p);
   const { w, dropped } = fitWeights(fitSet, p, k);
   const iter = `dropped=${dropped} cv-under=${JSON.stringify(Object.fromEntries(Object.entries(rates).map(([c, r]) => [c, +(100 * r).toFixed(1)])))}`;
   const milli = Array.from(w, (v) => Math.ceil(v * 1000 - 1e-6));
@@ -295,7 +307,9 @@ fs.writeFileSync(OUT, JSON.stringify(result, null, 2) + '\n');
 
 // Markdown report
 const md = [];
-md.push(`Held-out half: ${heldSet.length} chunks (documents never seen by the fit). Ratio = estimate / exact count per chunk.`);
+md.push(IN_SAMPLE
+  ? `Held-out half: ${heldSet.length} chunks, IN-SAMPLE (--in-sample: the fit saw them). Ratio = estimate / exact count per chunk.`
+  : `Held-out half: ${heldSet.length} chunks (documents never seen by the fit). Ratio = estimate / exact count per chunk.`);
 md.push(`"med" = median ratio, "p1" = 1st percentile of the ratio, "under" = share of chunks whose estimate is below the exact count.\n`);
 for (const { p, ours, base } of report) {
   md.push(`### ${p.name}${p.safety !== 1 ? ` (fitted to ${p.safety}× the exact count)` : ''}\n`);
