@@ -168,6 +168,7 @@ const PEER_DEADLINE_MS = QUICK ? 2000 : 10000;
 const SLOW_BUDGET_MS = QUICK ? 800 : 3000;
 const N = {
   est: 'midfold estimateTokens(messages)',
+  estSafe: "midfold estimateTokens(messages, profile 'safe') (the Compactor's default)",
   walker: 'plain JS walker (same weights)',
   json: 'JSON.stringify(messages)',
   ser: 'midfold serialize(messages)',
@@ -179,7 +180,7 @@ const N = {
   lcClear: `LangChain ClearToolUsesEdit.apply (keep ${KEEP} results)`,
   prune: `AI SDK pruneMessages (toolCalls before-last-${2 * KEEP}-messages)`,
 };
-const CONV_IMPLS = [N.est, N.walker, N.json, N.ser, N.micro, N.plan];
+const CONV_IMPLS = [N.est, N.estSafe, N.walker, N.json, N.ser, N.micro, N.plan];
 // Each peer beside the midfold operation that does its job (the ratio column).
 const PEERS = [[N.lcCount, N.est], [N.lcTrim, N.plan], [N.lcClear, N.micro], [N.prune, N.microAi]]
   .filter(([name]) => (name === N.prune ? aiSdk : name === N.lcTrim ? lcMessages : lcMessages && langchain));
@@ -197,6 +198,8 @@ function convImpls(msgs, withPeers, last) {
   let clones = [];
   const impls = [
     { name: N.est, run: () => estimateTokens(msgs) },
+    // The fitted profiles' feature pass, five prices: what a compaction trigger pays per check.
+    { name: N.estSafe, run: () => estimateTokens(msgs, { profile: 'safe' }) },
     { name: N.walker, run: () => jsEstimateMessages(msgs) },
     { name: N.json, run: () => JSON.stringify(msgs) },
     { name: N.ser, run: () => serialize(msgs) },

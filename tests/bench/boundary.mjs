@@ -16,7 +16,9 @@
  *   wasm all the text in one batch (`batch`), and the same with short strings counted in
  *   JS (`hybrid`), and with long strings sampled at 8 places, any non-ASCII one sending the
  *   string to the JS loop instead (`adaptive`: wasm's kernel is slow on CJK). All three
- *   prototypes return exactly midfold's count (checked).
+ *   prototypes return exactly midfold's count (checked);
+ * - copying a conversation's strings into wasm memory as UTF-8 (what the tree encoding
+ *   does) or as UTF-16 (Node's native copy, or a charCodeAt loop), next to the walker.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -259,5 +261,40 @@ log('## Conversations: the steps of estimateTokens(messages), and prototypes (ms
   log('');
   log(table(['conversation', 'estimateTokens', 'encodeValue (JS)', 'parse (wasm, incl. free)', 'estimate (wasm)', 'rest (total − steps; noisy)', 'encodeValue share',
     'plain JS walker', 'JS touch-only walk (floor)', 'batch prototype', 'hybrid prototype (<32 in JS)', 'adaptive prototype', 'estimateTokens ÷ walker', 'batch ÷ walker', 'hybrid ÷ walker', 'adaptive ÷ walker'], rows));
+  log('');
+}
+
+// ------------------------------------------------------------------ UTF-8 or UTF-16 into wasm memory
+// What a second, UTF-16 text path in the core would save: the conversation's strings (keys and
+// values) written into wasm memory as UTF-8 (what the tree encoding does) or as UTF-16, Node's
+// native copy or a charCodeAt loop (browsers and Workers have no native one).
+log('## Copying every string of a conversation into wasm memory (ms per call)\n');
+{
+  const strings = (v, out) => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) for (const y of v) strings(y, out);
+    else if (v && typeof v === 'object') for (const k in v) { out.push(k); strings(v[k], out); }
+    return out;
+  };
+  const rows = [];
+  for (const [label, msgs] of [['1,000 msgs', conversation(1000, 12)], ['1,000 msgs, Chinese outputs', chineseConversation(1000, 15)]]) {
+    const all = strings(msgs, []);
+    let units = 0;
+    for (const s of all) units += s.length;
+    const buf = w.alloc(units * 3 + 16);
+    const res = measure([
+      { name: 'utf8', run: () => { const u8 = w.bytes(); let at = buf; for (const s of all) at += enc.encodeInto(s, u8.subarray(at)).written; return at; } },
+      { name: 'utf16 native', run: () => { const b = Buffer.from(w.bytes().buffer); let at = buf; for (const s of all) at += b.write(s, at, 'utf16le'); return at; } },
+      {
+        name: 'utf16 loop',
+        run: () => { const u16 = new Uint16Array(w.bytes().buffer, buf, units); let at = 0; for (const s of all) { for (let i = 0; i < s.length; i++) u16[at + i] = s.charCodeAt(i); at += s.length; } return at; },
+      },
+      { name: 'walker', run: () => jsEstimateMessages(msgs) },
+    ], { rounds: ROUNDS, sampleMs: SAMPLE_MS * 2 });
+    w.free(buf);
+    const ms = (k) => fmt(res[k].ms);
+    rows.push([label, all.length.toLocaleString('en-US'), units.toLocaleString('en-US'), ms('utf8'), ms('utf16 native'), ms('utf16 loop'), ms('walker')]);
+  }
+  log(table(['conversation', 'strings', 'UTF-16 units', 'UTF-8 (encodeInto)', "UTF-16 (Node Buffer#write 'utf16le')", 'UTF-16 (charCodeAt loop)', 'plain JS walker (whole estimate)'], rows));
   log('');
 }

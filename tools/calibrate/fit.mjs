@@ -5,9 +5,10 @@
 //                [--step 0.01] [--md .cache/report.md] [--out profiles.json]
 //                [--only o200k,cl100k] [--no-margins] [--in-sample]      (measurements, not a profiles.json to ship)
 //
-// The last three measure what the model can reach rather than fit what ships (README, "The frontier"): --no-margins
-// skips the margin search (every margin 0), so --drop alone sets how many fit chunks may stay under; --in-sample fits
-// on both halves, so the held-out figures become in-sample ones, an upper bound on what any fit of these terms can do.
+// The last two measure what the model can reach rather than fit what ships (README, "The frontier"); --only picks
+// profiles. --no-margins skips the margin search (every margin 0), so --drop alone sets how many fit chunks may stay
+// under. --in-sample fits on both halves, so the held-out figures become in-sample ones: what these terms can do on
+// chunks the fit has seen, with no new document to miss.
 //
 // Split: every chunk belongs to the document it starts in (`group`); a document goes to the FIT half or the
 // HELD-OUT half by a hash of (class, document). Nothing of a held-out document is seen by the fit. The held-out
