@@ -3,12 +3,13 @@
 //
 //   node fit.mjs [--target-under 0.005] [--drop 0.005] [--drop2 0.02] [--folds 5] [--cv-repeats 2] [--max-margin 0.05]
 //                [--step 0.01] [--md .cache/report.md] [--out profiles.json]
-//                [--only o200k,cl100k] [--no-margins] [--in-sample]      (measurements, not a profiles.json to ship)
+//   node fit.mjs [--only o200k,cl100k] [--no-margins] [--in-sample] [other options] --out FILE
+//                (measurements: --out is required; the report goes beside it, .json -> .md)
 //
-// The last two measure what the model can reach rather than fit what ships (README, "The frontier"); --only picks
-// profiles. --no-margins skips the margin search (every margin 0), so --drop alone sets how many fit chunks may stay
-// under. --in-sample fits on both halves, so the held-out figures become in-sample ones: what these terms can do on
-// chunks the fit has seen, with no new document to miss.
+// --no-margins and --in-sample measure what the model can reach rather than fit what ships (README, "The
+// frontier"). --no-margins skips the margin search (every margin 0), so --drop alone sets how many fit chunks may
+// stay under. --in-sample fits on both halves, so the held-out figures become in-sample ones: what these terms can
+// do on chunks the fit has seen, with no new document to miss. --only fits some profiles (which cannot ship either).
 //
 // Split: every chunk belongs to the document it starts in (`group`); a document goes to the FIT half or the
 // HELD-OUT half by a hash of (class, document). Nothing of a held-out document is seen by the fit. The held-out
@@ -59,7 +60,6 @@ const FOLDS = Number(opt('--folds', 5));
 const MAX_MARGIN = Number(opt('--max-margin', 0.05));
 const REPEATS = Number(opt('--cv-repeats', 2));
 const PLATEAU = Number(opt('--plateau', 5));
-const MD_OUT = opt('--md', path.join(CACHE, 'report.md'));
 const OUT = opt('--out', path.join(HERE, 'profiles.json'));
 const ALL_PROFILES = [
   { name: 'o200k', tok: 'o200k', safety: 1.0, boundaries: 'o200k' },
@@ -73,6 +73,10 @@ const PROFILES = ONLY ? ALL_PROFILES.filter((p) => ONLY.split(',').includes(p.na
 if (PROFILES.length === 0) throw new Error(`--only ${ONLY}: no such profile (${ALL_PROFILES.map((p) => p.name).join(', ')})`);
 const NO_MARGINS = args.includes('--no-margins');
 const IN_SAMPLE = args.includes('--in-sample');
+// A measurement must not overwrite what ships (profiles.json, and the report that REPORT.md is copied from).
+const MEASURING = NO_MARGINS || IN_SAMPLE || ONLY !== '';
+if (MEASURING && !args.includes('--out')) throw new Error('--only, --no-margins and --in-sample need --out FILE: profiles.json is what ships');
+const MD_OUT = opt('--md', MEASURING ? OUT.replace(/\.json$/, '') + '.md' : path.join(CACHE, 'report.md'));
 // Lower bounds (tokens) for weights of classes the corpora barely exercise; a byte-level BPE never needs more
 // tokens than UTF-8 bytes, so these stay below the byte counts.
 const LOWER_BOUND = { c_CTRL: 1.0, c_ASTRAL: 2.0 };
