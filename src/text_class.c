@@ -106,7 +106,11 @@ static void unpack(uint64_t *acc, uint64_t counts[])
 /* Ideographs U+4000-U+9FFF from p[i]: three-byte sequences with lead bytes E4-E9, all CJK
  * except the Yijing hexagrams U+4DC0-U+4DFF (E4 B7 xx). Chinese text is mostly runs of
  * these, so they are counted by their bytes' shape without decoding or a table lookup.
- * Returns where the run ends: before `stop`, and after at most `max` ideographs. */
+ * Returns where the run ends: before `stop`, and after at most `max` ideographs.
+ * Not SIMD: checking 16 at a time (three gathers of 48 bytes) was measured at +3 % on the
+ * bench's Chinese text and -6 % on its Chinese conversation; runs are short (a clause
+ * between two punctuation marks: a median of 13 ideographs), and their ends cost more
+ * than their middles. */
 static size_t ideograph_run(const unsigned char *p, size_t i, size_t stop, size_t len, size_t max)
 {
     if (len - i < 3) return i;

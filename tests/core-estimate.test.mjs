@@ -86,6 +86,40 @@ test.describe('estimateTokens(string): CJK range boundaries', () => {
   test('non-ASCII letters are other, not alnum: "éüß" is 1.5 -> 2', () => assert.equal(estimateTokens('éüß'), 2));
 });
 
+test.describe('estimateTokens(string): runs of ideographs cut by every kind of code point', () => {
+  // Ideographs with the lead bytes E4-E9 are counted by their bytes' shape, run by run;
+  // whatever ends a run must still count as itself. Each case differs from a wrong count
+  // by at least one token: every misread involving an ideograph moves the sum by 1,000
+  // milli-tokens or more.
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const ideograph = () => String.fromCodePoint(next() < 0.2 ? 0x4000 + Math.floor(next() * 0xdc0) : 0x4e00 + Math.floor(next() * 0x5200));
+  const run = (n) => Array.from({ length: n }, ideograph).join('');
+  const cuts = [
+    ['an ASCII letter', 'a'], ['a space', ' '], ['a full-width comma', '，'], ['an ideographic full stop', '。'],
+    ['a Yijing hexagram (E4 B7 80, other)', '\u4dc0'], ['the ideographic space', '\u3000'],
+    ['an ideograph of extension A (lead E3)', '\u3400'], ['a private-use code point (lead EE)', '\ue000'],
+    ['an emoji (four bytes)', '😀'], ['a Latin letter (two bytes)', 'é'], ['a lone surrogate (U+FFFD)', '\ud800'],
+  ];
+  for (const [name, cut] of cuts) {
+    test(`runs of 0-70 ideographs cut by ${name}, at three alignments, match the reference`, () => {
+      for (let n = 0; n <= 70; n++) {
+        for (const lead of ['', 'x', 'xy']) {
+          const s = lead + run(n) + cut + run(70 - n) + cut;
+          assert.equal(estimateTokens(s), ceilTokens(textMilli(s)), `n=${n} lead=${lead.length}`);
+        }
+      }
+    });
+  }
+  test('1,000 random mixes of long runs and every kind of cut match the reference', () => {
+    for (let k = 0; k < 1000; k++) {
+      let s = '';
+      while (s.length < 400) s += next() < 0.6 ? run(Math.floor(next() * 40)) : cuts[Math.floor(next() * cuts.length)][1];
+      assert.equal(estimateTokens(s), ceilTokens(textMilli(s)), JSON.stringify(s));
+    }
+  });
+});
+
 test.describe('estimateTokens(string): long strings', () => {
   test('10,000,000 ASCII letters are 2,500,000 tokens', () => {
     assert.equal(estimateTokens('a'.repeat(10_000_000)), 2_500_000);
