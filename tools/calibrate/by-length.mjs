@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CACHE, HERE, isHeldOut, quantile, readJSONL } from './lib.mjs';
-import { features, priceMilli } from './model.mjs';
+import { estimate } from './model.mjs';
 
 const [name = 'o200k', file = path.join(HERE, 'profiles.json')] = process.argv.slice(2);
 const prof = JSON.parse(fs.readFileSync(file, 'utf8')).profiles[name];
@@ -17,7 +17,7 @@ const rows = readJSONL(path.join(CACHE, 'corpus.jsonl'))
   .filter((c) => isHeldOut(c))
   .map((c) => {
     const r = counts.get(c.id);
-    return { cls: c.cls, bytes: r.bytes, ratio: priceMilli(features(c.text), prof.weights_milli) / 1000 / r[prof.tokenizer] };
+    return { cls: c.cls, bytes: r.bytes, ratio: estimate(c.text, prof.weights_milli) / r[prof.tokenizer] };
   });
 const BANDS = [[0, 500], [500, 1500], [1500, 5000], [5000, Infinity]];
 console.log(`${name}: p1 / median / under, by chunk length (bytes)`);

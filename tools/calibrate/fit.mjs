@@ -34,8 +34,8 @@
 // shares the weights, and an uncapped search took DeepSeek's code margin to 0.13 for a few fit-half documents,
 // held-out code median 1.31; with the length term, o200k's code class went from 0.05 to 0.08 for a cross-validated
 // rate of 0.7 % -> 0.6 % while every median rose ~0.03); a class whose rate has not dropped by a fifth over the
-// last `plateau` raises gets those raises back and is not raised again. Weights are then rounded UP to whole milli-tokens (what the C core
-// stores) and the report uses those rounded weights.
+// last `plateau` raises gets those raises back and is not raised again. Weights are then rounded UP to whole
+// milli-tokens (what the C core stores) and the report uses those rounded weights.
 import fs from 'node:fs';
 import path from 'node:path';
 import { CACHE, CLASSES, CLASS_LABEL, HERE, fnv1a, isHeldOut, quantile, readJSONL } from './lib.mjs';
@@ -69,8 +69,9 @@ const ALL_PROFILES = [
   { name: 'claude', tok: 'claude', safety: 1.1, boundaries: 'o200k' },
 ];
 const ONLY = opt('--only', '');
+const unknown = ONLY ? ONLY.split(',').filter((n) => !ALL_PROFILES.some((p) => p.name === n)) : [];
+if (unknown.length) throw new Error(`--only: no profile ${unknown.join(', ')} (${ALL_PROFILES.map((p) => p.name).join(', ')})`);
 const PROFILES = ONLY ? ALL_PROFILES.filter((p) => ONLY.split(',').includes(p.name)) : ALL_PROFILES;
-if (PROFILES.length === 0) throw new Error(`--only ${ONLY}: no such profile (${ALL_PROFILES.map((p) => p.name).join(', ')})`);
 const NO_MARGINS = args.includes('--no-margins');
 const IN_SAMPLE = args.includes('--in-sample');
 // A measurement must not overwrite what ships (profiles.json, and the report that REPORT.md is copied from).

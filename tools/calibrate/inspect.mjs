@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // Shows the held-out chunks a profile estimates worst, to see what the features miss.
 //
-//   node inspect.mjs PROFILE CLASS [low|high] [N]     e.g. node inspect.mjs o200k code low 10
+//   node inspect.mjs PROFILE CLASS [low|high] [N] [PROFILES_JSON]     e.g. node inspect.mjs o200k code low 10
+//   (PROFILES_JSON: another fit's output, e.g. a `fit.mjs --no-margins` measurement; profiles.json by default)
 import fs from 'node:fs';
 import path from 'node:path';
 import { CACHE, HERE, isHeldOut, readJSONL } from './lib.mjs';
 import { estimate } from './model.mjs';
 
-const [name = 'o200k', cls = 'prose', which = 'low', n = '10'] = process.argv.slice(2);
-const prof = JSON.parse(fs.readFileSync(path.join(HERE, 'profiles.json'), 'utf8')).profiles[name];
-if (!prof) throw new Error(`no profile ${name} in profiles.json`);
+const [name = 'o200k', cls = 'prose', which = 'low', n = '10', file = path.join(HERE, 'profiles.json')] = process.argv.slice(2);
+const prof = JSON.parse(fs.readFileSync(file, 'utf8')).profiles[name];
+if (!prof) throw new Error(`no profile ${name} in ${file}`);
 const counts = new Map(readJSONL(path.join(CACHE, 'counts.jsonl')).map((r) => [r.id, r]));
 const rows = readJSONL(path.join(CACHE, 'corpus.jsonl'))
   .filter((c) => c.cls === cls && isHeldOut(c))

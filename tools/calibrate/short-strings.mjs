@@ -9,7 +9,7 @@ import path from 'node:path';
 import { encode as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { CACHE, HERE, isHeldOut, readJSONL, rng } from './lib.mjs';
-import { features, priceMilli } from './model.mjs';
+import { estimate } from './model.mjs';
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : [path.join(HERE, 'profiles.json')];
 const random = rng(7);
@@ -30,7 +30,7 @@ for (const [lo, hi] of [[10, 50], [50, 200]]) {
       for (const s of snippets) {
         const b = (by[s.cls] ??= { under: 0, n: 0, sum: 0 });
         const exact = encode(s.text, { disallowedSpecial: new Set() }).length;
-        const est = Math.ceil(priceMilli(features(s.text), profiles[name].weights_milli) / 1000);
+        const est = Math.ceil(estimate(s.text, profiles[name].weights_milli));
         b.n++;
         if (est < exact) b.under++;
         b.sum += est / Math.max(1, exact);
