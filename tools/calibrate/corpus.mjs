@@ -2,8 +2,11 @@
 // Builds the calibration corpora from material on this machine (plus seeded generated text) and writes
 // .cache/corpus.jsonl: one row per chunk {id, cls, group, text}.
 //
-//   node corpus.mjs [--per-class N] [--seed S] [--force]
+//   node corpus.mjs [--per-class N] [--seed S] [--force] [--zh-manuals]
 //
+// --zh-manuals adds Debian's Chinese manuals and LibreOffice's Chinese help to the two Chinese classes (see
+// debianManuals, helpPages). It is a measurement, not the shipped corpus: README "Another draw of the corpus" says
+// what a refit with them gave and why profiles.json does not come from it.
 // Every random choice comes from a seeded PRNG, so the same machine gives the same corpus. Chunk lengths are
 // log-uniform between 200 B and 20 KB of UTF-8 (+ up to 3 B to finish a code point), cut from a per-class stream of documents (never inside a UTF-8
 // sequence). `group` names the document a chunk starts in: fit.mjs splits fit/held-out by group, so the held-out
@@ -23,6 +26,7 @@ const PER_CLASS = Number(opt('--per-class', 3000));
 const S = PER_CLASS / 600; // scales the number of source documents
 const SEED = Number(opt('--seed', 20261130));
 const FORCE = args.includes('--force');
+const ZH_MANUALS = args.includes('--zh-manuals');
 const MIN_CHUNK = 200, MAX_CHUNK = 20000;
 const DOC_CAP = 24000; // at most this many bytes of one document go into a stream (keeps sources diverse)
 const OUT = path.join(CACHE, 'corpus.jsonl');
@@ -115,7 +119,7 @@ function moStrings(file) {
 const HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
 
 // ---------------------------------------------------------------------------------------------- sources
-function manPages(dirs, n) {
+function manPages(dirs, n, accept = () => true) {
   const files = [];
   for (const d of dirs) {
     try { for (const f of fs.readdirSync(d)) files.push(path.join(d, f)); } catch { /* missing */ }
@@ -126,7 +130,7 @@ function manPages(dirs, n) {
   for (const f of files) {
     if (docs.length >= n) break;
     const t = stripOverstrike(sh('man', ['-l', f], { maxBytes: 1 << 20 }));
-    if (t.length > 400 && !t.startsWith('man:')) docs.push({ name: f, text: capDoc(t) });
+    if (t.length > 400 && !t.startsWith('man:') && accept(t)) docs.push({ name: f, text: capDoc(t) });
   }
   return docs;
 }
@@ -147,11 +151,15 @@ function fileDocs(files, n, filter = () => true) {
   return docs;
 }
 
+// English prose leaves out what is mostly Chinese: /usr/share/doc holds the Chinese manuals' text renderings and
+// manpages-zh's FAQ, and a few Chinese man pages are installed among the English ones.
+const notChinese = (t) => (t.match(/[\u3400-\u9fff\uf900-\ufaff]/g) || []).length < 0.02 * t.length;
+
 function prose() {
   const man = manPages(['/usr/share/man/man1', '/usr/share/man/man5', '/usr/share/man/man7', '/usr/share/man/man8',
-    '/usr/share/man/man3'], Math.round(420 * S));
+    '/usr/share/man/man3'], Math.round(420 * S), notChinese);
   const docFiles = walk('/usr/share/doc', (p) => /\/(README|NEWS|FAQ|TODO|AUTHORS|THANKS|HACKING)[^/]*$|\.(md|txt)(\.gz)?$/i.test(p));
-  const docs = fileDocs(docFiles, Math.round(220 * S), (t) => (t.match(/[a-z]{3,}/g) || []).length > 50);
+  const docs = fileDocs(docFiles, Math.round(220 * S), (t) => (t.match(/[a-z]{3,}/g) || []).length > 50 && notChinese(t));
   const lic = fileDocs(walk('/usr/share/common-licenses', () => true), 6);
   return [...man, ...docs, ...lic];
 }
@@ -417,12 +425,87 @@ function zhLines(loc) {
   return ZH_LINES[loc];
 }
 
+// Debian's manuals in Chinese (debian-reference, maint-guide, debian-faq: see README for the packages), read from the
+// plain-text renderings the packages ship. Each manual is ~170-820 KB, so it is cut into one document per numbered
+// section ("1.3.", "5.12." at column 0, then a no-break space in these renderings); the front matter (title page and
+// table of contents) is one more. capDoc would otherwise keep 24 KB of a whole manual, and the fit/held-out split goes
+// by document. Like every document, a section is capped at DOC_CAP (its head, cut at a blank line).
+function debianManuals(loc) {
+  const tag = loc === 'zh_CN' ? 'zh-cn' : 'zh-tw';
+  const files = [`/usr/share/debian-reference/debian-reference.${tag}.txt.gz`, `/usr/share/doc/maint-guide-${tag}/maint-guide.${tag}.txt.gz`,
+    `/usr/share/doc/debian/FAQ/debian-faq.${tag}.txt.gz`];
+  const docs = [];
+  for (const f of files) {
+    const t = readText(f);
+    if (!t) continue;
+    let name = `${f}#front`, lines = [];
+    const flush = () => {
+      const text = headAtBlankLine(lines.join('\n'), DOC_CAP);
+      if (text.length > 300) docs.push({ name, text });
+      lines = [];
+    };
+    for (const line of t.split('\n')) {
+      const m = /^(\d+(?:\.\d+)+)\.[ \u00a0]\S/.exec(line);
+      if (m && !line.startsWith(' ')) { flush(); name = `${f}#${m[1]}`; }
+      lines.push(line);
+    }
+    flush();
+  }
+  return docs;
+}
+
+// The head of a text, at most `cap` UTF-8 bytes, cut after a blank line (else after a line, else anywhere).
+function headAtBlankLine(text, cap) {
+  if (Buffer.byteLength(text) <= cap) return text;
+  let s = text.slice(0, Math.floor(cap * text.length / Buffer.byteLength(text)));
+  while (Buffer.byteLength(s) > cap) s = s.slice(0, Math.floor(s.length * 0.95));
+  const para = s.lastIndexOf('\n\n'), line = s.lastIndexOf('\n');
+  return para > s.length / 2 ? s.slice(0, para + 2) : line > s.length / 2 ? s.slice(0, line + 1) : s;
+}
+
+// LibreOffice's help in Chinese (libreoffice-help-zh-cn/-zh-tw): ~2,000 short pages per locale with Chinese text, UI
+// help with menu names, some untranslated English and Basic/Python examples. Taken as text, every k-th page in path
+// order so that at most HELP_BUDGET bytes come in (k = 3 here): all of it would be 4.1 MB, about as much as the rest
+// of the class, and would make the class about one product's help.
+const HELP_BUDGET = 1.5e6;
+function helpPages(loc) {
+  const dir = `/usr/share/libreoffice/help/${loc.replace('_', '-')}/text`;
+  const pages = walk(dir, (p) => p.endsWith('.html')).map((f) => ({ name: f, text: htmlText(readText(f) || '') }))
+    .filter((d) => d.text.length > 200 && HAN.test(d.text));
+  const total = pages.reduce((a, d) => a + Buffer.byteLength(d.text), 0);
+  const stride = Math.max(1, Math.ceil(total / HELP_BUDGET));
+  return pages.filter((_, i) => i % stride === 0).map((d) => ({ name: d.name, text: headAtBlankLine(d.text, DOC_CAP) }));
+}
+
+// The readable text of a LibreOffice help page: the DisplayArea div, block ends as newlines, tags dropped, the
+// common entities decoded, source indentation removed.
+function htmlText(html) {
+  const start = html.indexOf('<div id="DisplayArea"');
+  if (start < 0) return '';
+  let end = html.indexOf('<footer', start);
+  if (end < 0) end = html.length;
+  const ENT = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+  return html.slice(start, end)
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '')
+    .replace(/<br\s*\/?>|<\/(p|h\d|li|tr|div|pre|table)>/gi, '\n')
+    .replace(/<\/t[dh]>/gi, '\t')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e) => {
+      if (e[0] !== '#') return ENT[e.toLowerCase()] ?? m;
+      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m; // a malformed reference stays as written
+    })
+    .split('\n').map((l) => l.trim()).join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim() + '\n';
+}
+
 // Simplified Chinese (zh_CN): catalogs' translated strings, man pages, vim tutor, gnupg help, systemd catalog.
 // Traditional Chinese (zh_TW) is its own class: it costs 10-15 % more tokens per ideograph on most vocabularies
 // (its characters are mostly outside the common-ideograph set). Fitted, it is 0-0.4 % under on every profile;
 // when it was only reported, DeepSeek-V3 was under on 23 % of its held-out chunks.
 function zhDocs(loc) {
-  const docs = [];
+  const docs = ZH_MANUALS ? [...debianManuals(loc), ...helpPages(loc)] : [];
   for (const c of zhLines(loc)) {
     const text = c.strs.join('\n');
     if (text.length > 300) docs.push({ name: `mo:${c.cat}`, text: capDoc(text, 250000) });
