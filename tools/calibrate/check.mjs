@@ -7,10 +7,11 @@
 // Held-out is decided per (class, document) by lib.mjs isHeldOut, the same in every build, so a held-out
 // document of a rebuilt corpus was never in the fit of the profiles checked. The profiles are priced with the
 // committed boundary and common-ideograph tables, which are what the C core uses; prints one markdown row per
-// profile: median ratio / 1st percentile / share under, per class.
+// profile: median ratio / 1st percentile / share under, per class (quantiles as fit.mjs computes them). Features are
+// computed once per chunk and priced by every profile, hence features + priceMilli rather than estimate.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CACHE, CLASSES, CLASS_LABEL, HERE, isHeldOut, readJSONL } from './lib.mjs';
+import { CACHE, CLASSES, CLASS_LABEL, HERE, isHeldOut, quantile, readJSONL } from './lib.mjs';
 import { features, priceMilli } from './model.mjs';
 
 const file = process.argv[2] || path.join(HERE, 'profiles.json');
@@ -27,7 +28,7 @@ for (const [name, p] of Object.entries(profiles)) {
       .map((h) => priceMilli(h.x, p.weights_milli) / 1000 / counts.get(h.c.id)[p.tokenizer]).sort((a, b) => a - b);
     if (r.length === 0) return '–';
     const under = r.filter((v) => v < 1).length / r.length;
-    return `${r[r.length >> 1].toFixed(3)} / ${r[Math.floor(r.length * 0.01)].toFixed(2)} / ${(100 * under).toFixed(1)} %`;
+    return `${quantile(r, 0.5).toFixed(3)} / ${quantile(r, 0.01).toFixed(2)} / ${(100 * under).toFixed(1)} %`; // as fit.mjs reports
   });
   console.log(`| ${name} | ${cells.join(' | ')} |`);
 }

@@ -153,7 +153,8 @@ function fileDocs(files, n, filter = () => true) {
 
 // English prose leaves out what is mostly Chinese: /usr/share/doc holds the Chinese manuals' text renderings and
 // manpages-zh's FAQ, and a few Chinese man pages are installed among the English ones.
-const notChinese = (t) => (t.match(/[\u3400-\u9fff\uf900-\ufaff]/g) || []).length < 0.02 * t.length;
+const HAN_ALL = new RegExp(HAN.source, 'g');
+const notChinese = (t) => (t.match(HAN_ALL) || []).length < 0.02 * t.length;
 
 function prose() {
   const man = manPages(['/usr/share/man/man1', '/usr/share/man/man5', '/usr/share/man/man7', '/usr/share/man/man8',
@@ -446,7 +447,7 @@ function debianManuals(loc) {
     };
     for (const line of t.split('\n')) {
       const m = /^(\d+(?:\.\d+)+)\.[ \u00a0]\S/.exec(line);
-      if (m && !line.startsWith(' ')) { flush(); name = `${f}#${m[1]}`; }
+      if (m) { flush(); name = `${f}#${m[1]}`; }
       lines.push(line);
     }
     flush();
