@@ -3,7 +3,7 @@
 // exact count of what the model is sent, on the bench's 1,000-message coding-agent conversations (English and
 // code; Chinese texts and outputs: tests/bench/lib.mjs, the seeds of `make bench`).
 //
-//   make -C ../.. wasm && node conversations.mjs [o200k cl100k deepseek qwen]
+//   make -C ../.. wasm && node conversations.mjs [PROFILE ...]     (o200k cl100k by default; also deepseek, qwen)
 //
 // The exact side counts what the estimator walks (src/estimate.c): every text, thinking and tool-result text; a
 // tool call's name and its arguments' keys and values, each string on its own; plus the profile's measured
