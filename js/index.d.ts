@@ -9,7 +9,7 @@ export * from './summarizers.js';
 /** A message in any of the three formats (Anthropic, OpenAI Chat, AI SDK). */
 export type Message = { role: string; content?: unknown; [key: string]: unknown };
 
-export type Format = 'anthropic' | 'openai' | 'ai-sdk';
+export type Format = 'anthropic' | 'openai' | 'ai-sdk' | 'openai-responses' | 'ai-sdk-ui';
 /** Estimator profiles. 'bareagent' is the reference (the default of estimateTokens,
  * microCompact, planCompaction and digest); the others are fitted to a tokenizer: 'o200k'
  * (GPT-4o, GPT-4.1, GPT-5), 'cl100k' (GPT-4, GPT-3.5), 'deepseek' (DeepSeek-V3), 'qwen'

@@ -69,6 +69,8 @@ const char *mf_format_name(mf_format format)
     case MF_FORMAT_ANTHROPIC: return "anthropic";
     case MF_FORMAT_OPENAI: return "openai";
     case MF_FORMAT_AISDK: return "ai-sdk";
+    case MF_FORMAT_OPENAI_RESPONSES: return "openai-responses";
+    case MF_FORMAT_AISDK_UI: return "ai-sdk-ui";
     case MF_FORMAT_UNKNOWN: break;
     }
     return "unknown";
@@ -77,7 +79,8 @@ const char *mf_format_name(mf_format format)
 mf_status mf_format_parse(const char *name, size_t len, mf_format *out)
 {
     if (!name || !out) return MF_ERR_INVALID_ARG;
-    for (int f = MF_FORMAT_AUTO; f <= MF_FORMAT_AISDK; f++) {
+    for (int f = MF_FORMAT_AUTO; f <= MF_FORMAT_AISDK_UI; f++) {
+        if (f == MF_FORMAT_UNKNOWN) continue;
         const char *n = mf_format_name((mf_format)f);
         if (strlen(n) == len && memcmp(n, name, len) == 0) { *out = (mf_format)f; return MF_OK; }
     }

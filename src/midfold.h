@@ -81,10 +81,13 @@ typedef enum mf_format {
     MF_FORMAT_ANTHROPIC = 1, /* Anthropic Messages: content blocks tool_use / tool_result */
     MF_FORMAT_OPENAI = 2,    /* OpenAI Chat Completions: tool_calls, role "tool" */
     MF_FORMAT_AISDK = 3,     /* Vercel AI SDK ModelMessage: parts tool-call / tool-result */
-    MF_FORMAT_UNKNOWN = 4
+    MF_FORMAT_UNKNOWN = 4,
+    MF_FORMAT_OPENAI_RESPONSES = 5, /* OpenAI Responses API input items: message, function_call, ... */
+    MF_FORMAT_AISDK_UI = 6   /* Vercel AI SDK UIMessage: {id, role, parts} as a chat UI holds it */
 } mf_format;
 
-/* "anthropic", "openai", "ai-sdk", "unknown" ("auto" for MF_FORMAT_AUTO). Static. */
+/* "anthropic", "openai", "ai-sdk", "unknown", "openai-responses", "ai-sdk-ui" ("auto" for
+ * MF_FORMAT_AUTO). Static. */
 const char *mf_format_name(mf_format format);
 /* Parses a format name (as above); returns MF_ERR_INVALID_ARG for anything else. */
 mf_status mf_format_parse(const char *name, size_t len, mf_format *out);
