@@ -6,9 +6,8 @@
  */
 import { MidfoldError } from './errors.js';
 import { applyEdits, applyEditsToCopy } from './apply.js';
-import { digest, estimateTokens, microReport, planCompaction, planMicroCompact } from './core.js';
-
-const SUMMARY_MARK = '[Context Compressed]';
+import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact } from './core.js';
+import { summaryMessages } from './summary-messages.js';
 
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
@@ -200,8 +199,8 @@ export class Compactor {
     applyEdits(messages, micro.edits.filter((e) => e.message >= plan.tailStart));
     const tail = messages.slice(plan.tailStart);
     const rebuilt = plan.head.map((i) => messages[i]);
-    rebuilt.push({ role: 'user', content: `${SUMMARY_MARK}\n${summary}` });
-    if (!(tail.length && tail[0] && tail[0].role === 'assistant')) rebuilt.push({ role: 'assistant', content: plan.acknowledgement });
+    const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
+    for (const m of summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })) rebuilt.push(m);
     for (const m of tail) rebuilt.push(m);
     for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
     messages.length = rebuilt.length;
