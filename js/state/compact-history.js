@@ -1,0 +1,163 @@
+/**
+ * compact-history.js — compaction for hosts that hand over the whole original history
+ * on every call (framework steps, a proxy whose clients re-send everything). With a
+ * SessionState, the call rebuilds the array a stateful Compactor would be holding by
+ * now — the remembered compacted form of the longest remembered prefix, then the
+ * messages that came after it — runs the Compactor on that, and remembers the result.
+ * So the summaries written, and the array forwarded, are the stateful Compactor's.
+ */
+import { MidfoldError } from '../errors.js';
+import { messageHashes, prefixHash } from './hash.js';
+import { SessionState } from './session-state.js';
+
+/** Reasons after which the result is a compacted form worth remembering; after any other
+ * (a failed or abandoned summary) the state is left as it was. */
+const SUCCESS = new Set(['below-threshold', 'nothing-to-summarize', 'compacted', 'compacted-with-digest']);
+
+const isPlain = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A copy of a message that the Compactor may edit without touching the caller's
+ * objects: the message, each of its arrays (content, parts, ...) and each object in
+ * those arrays are copied; deeper values are shared, since micro-compaction only
+ * replaces fields at those two levels, never edits inside them.
+ */
+function editableCopy(message) {
+  if (!isPlain(message)) return message;
+  const copy = { ...message };
+  for (const key of Object.keys(copy)) {
+    if (Array.isArray(copy[key])) copy[key] = copy[key].map((v) => (isPlain(v) ? { ...v } : v));
+  }
+  return copy;
+}
+
+/** True when `copy` (an editableCopy of `original`) still holds exactly its values. */
+function untouched(copy, original) {
+  if (!isPlain(original)) return copy === original;
+  const keys = Object.keys(copy);
+  if (keys.length !== Object.keys(original).length) return false;
+  for (const key of keys) {
+    const a = copy[key];
+    const b = original[key];
+    if (Array.isArray(b) && Array.isArray(a) && a !== b) {
+      if (a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) {
+        if (isPlain(b[i]) && isPlain(a[i]) && a[i] !== b[i]) {
+          const ka = Object.keys(a[i]);
+          if (ka.length !== Object.keys(b[i]).length || ka.some((k) => a[i][k] !== b[i][k])) return false;
+        } else if (a[i] !== b[i]) return false;
+      }
+    } else if (a !== b || !Object.prototype.hasOwnProperty.call(original, key)) return false;
+  }
+  return true;
+}
+
+/** The JSON value of a message (what a store keeps and what goes over the wire). */
+const jsonCopy = (value) => JSON.parse(JSON.stringify(value));
+
+/** The settings a snapshot was made with: a snapshot from other settings is a different plan. */
+export function compactorSettings(compactor) {
+  const c = compactor;
+  return JSON.stringify([c.threshold, c.keepRecent, c.keepTailTokens, c.maxSummaryTokens, c.maxTranscriptTokens,
+    c.language ?? null, c.instructions ?? null, c.profile ?? null, c.format ?? null, c.fallback ?? null]);
+}
+
+/**
+ * Compacts a whole original history into a new array, carrying what earlier calls did
+ * in `options.state`. The caller's array and its messages are never changed.
+ *
+ * Resolves to `{messages, report}`: `messages` is what to send (untouched originals are
+ * copies sharing the caller's nested values; messages midfold wrote or edited are JSON
+ * copies of what was remembered, identical call after call), `report` the Compactor's
+ * report plus `session: {matched, changed, saved}` — `matched` the original messages
+ * whose compacted form was reused (0: a fresh plan), `changed` whether `messages`
+ * differs from the input at all, `saved` whether the state was updated.
+ *
+ * On a summarizer failure the messages are as the stateful Compactor would leave them
+ * (the remembered compacted form plus the new messages) and the state is untouched.
+ * @param {{compact: Function}} compactor a Compactor; its options are the plan's
+ * @param {unknown[]} messages the whole history, as the host has it
+ * @param {{state?: SessionState, force?: boolean, signal?: AbortSignal, instructions?: string}} [options]
+ */
+export async function compactHistory(compactor, messages, options = {}) {
+  if (!compactor || typeof compactor.compact !== 'function')
+    throw new MidfoldError('invalid-option', 'compactHistory: the first argument must be a Compactor');
+  if (!Array.isArray(messages)) throw new MidfoldError('invalid-input', 'compactHistory: messages must be an array');
+  if (!isPlain(options)) throw new MidfoldError('invalid-option', 'compactHistory: options must be an object');
+  const { state } = options;
+  if (state !== undefined && !(state instanceof SessionState))
+    throw new MidfoldError('invalid-option', 'compactHistory: state must be a SessionState');
+  const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions };
+  if (!state) return run(compactor, messages, compactOptions, null);
+  return state.exclusive(() => run(compactor, messages, compactOptions, state));
+}
+
+async function run(compactor, messages, compactOptions, state) {
+  const original = messages.slice(); // the host may change its array while a summary is written
+  const hashes = state ? await messageHashes(original) : null;
+  const settings = compactorSettings(compactor);
+  let snapshot = null;
+  if (state) {
+    await state.load();
+    snapshot = await state.match(hashes, settings);
+  }
+
+  // The array a stateful Compactor would hold: the remembered form, then what is new.
+  const working = [];
+  const origin = new Map(); // working object -> original index, or the remembered item
+  if (snapshot) {
+    for (const item of snapshot.items) {
+      if (Array.isArray(item)) {
+        for (let i = item[0]; i < item[1]; i++) {
+          const copy = editableCopy(original[i]);
+          origin.set(copy, i);
+          working.push(copy);
+        }
+      } else {
+        const copy = jsonCopy(item.message);
+        origin.set(copy, item);
+        working.push(copy);
+      }
+    }
+  }
+  for (let i = snapshot ? snapshot.count : 0; i < original.length; i++) {
+    const copy = editableCopy(original[i]);
+    origin.set(copy, i);
+    working.push(copy);
+  }
+
+  const report = await compactor.compact(working, compactOptions);
+
+  // What the array became, in terms a later call can rebuild from its own originals.
+  const items = [];
+  let identity = working.length === original.length;
+  working.forEach((m, k) => {
+    const from = origin.get(m);
+    if (typeof from === 'number' && untouched(m, original[from])) {
+      if (from !== k) identity = false;
+      const last = items[items.length - 1];
+      if (Array.isArray(last) && last[1] === from) last[1] = from + 1;
+      else items.push([from, from + 1]);
+      return;
+    }
+    identity = false;
+    if (typeof from === 'number') items.push({ at: from, message: jsonCopy(m) });
+    else if (from) items.push(JSON.stringify(m) === JSON.stringify(from.message) ? from : { ...from, message: jsonCopy(m) });
+    else items.push({ message: jsonCopy(m) }); // written by this compaction
+  });
+
+  let saved = false;
+  // An identity result needs no memory: a fresh plan gives the same.
+  if (state && SUCCESS.has(report.reason) && !identity) {
+    state.record({
+      settings, count: original.length, prefix: await prefixHash(hashes, original.length), items,
+      tokens: report.tokensAfter,
+    });
+    await state.save();
+    saved = true;
+  }
+  return {
+    messages: working,
+    report: { ...report, session: { matched: snapshot ? snapshot.count : 0, changed: !identity, saved } },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * hash.js — content hashes of messages, so a host that rebuilds or re-parses its history
+ * (a proxy that gets JSON, a framework that copies its arrays) still names the same
+ * message the same way. SHA-256 through WebCrypto (`crypto.subtle`: Node >= 20,
+ * browsers, workerd), over a canonical JSON of the message.
+ */
+import { MidfoldError } from '../errors.js';
+
+const encoder = new TextEncoder();
+
+function subtle() {
+  const c = globalThis.crypto;
+  if (!c || !c.subtle || typeof c.subtle.digest !== 'function')
+    throw new MidfoldError('unsupported', 'session state needs WebCrypto (crypto.subtle.digest): Node >= 20, a browser or workerd');
+  return c.subtle;
+}
+
+/**
+ * The canonical JSON text of a value: what JSON.stringify would write (toJSON honoured,
+ * undefined and functions dropped from objects and written as null in arrays), with the
+ * keys of every object sorted, so key order and re-parsing do not change it. Cycles are
+ * a MidfoldError, as JSON.stringify would throw.
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function canonicalJSON(value) {
+  const seen = new Set();
+  const walk = (v, inArray) => {
+    if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') v = v.toJSON();
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return inArray ? 'null' : undefined;
+    if (v === null || typeof v !== 'object') {
+      if (typeof v === 'bigint') throw new MidfoldError('invalid-input', 'a message holds a BigInt, which JSON cannot carry');
+      return JSON.stringify(v);
+    }
+    if (seen.has(v)) throw new MidfoldError('invalid-input', 'a message refers to itself (a cycle), which JSON cannot carry');
+    seen.add(v);
+    let out;
+    if (Array.isArray(v)) {
+      out = `[${v.map((x) => walk(x, true)).join(',')}]`;
+    } else {
+      const parts = [];
+      for (const key of Object.keys(v).sort()) {
+        const text = walk(v[key], false);
+        if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+      }
+      out = `{${parts.join(',')}}`;
+    }
+    seen.delete(v);
+    return out;
+  };
+  const text = walk(value, false);
+  return text === undefined ? 'null' : text;
+}
+
+/** Lowercase hex of bytes. */
+export function hex(bytes) {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let out = '';
+  for (const b of view) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
+ * SHA-256 of a string (its UTF-8 bytes) or of bytes; resolves to the 32 raw bytes.
+ * @param {string | Uint8Array} data
+ * @returns {Promise<Uint8Array>}
+ */
+export async function sha256(data) {
+  const bytes = typeof data === 'string' ? encoder.encode(data) : data;
+  return new Uint8Array(await subtle().digest('SHA-256', bytes));
+}
+
+/** SHA-256 of a string, as 64 hex digits. */
+export async function sha256Hex(text) {
+  return hex(await sha256(text));
+}
+
+/**
+ * The content hash of every message: SHA-256 of its canonical JSON (raw 32 bytes each).
+ * Reads `messages`, never keeps it.
+ * @param {unknown[]} messages
+ * @returns {Promise<Uint8Array[]>}
+ */
+export function messageHashes(messages) {
+  return Promise.all(messages.map((m) => sha256(canonicalJSON(m))));
+}
+
+/**
+ * The hash of a whole prefix: SHA-256 over the first `count` message hashes, one after
+ * the other (fixed 32-byte pieces, so no two lists give the same input). Hex.
+ * @param {Uint8Array[]} hashes
+ * @param {number} count
+ */
+export async function prefixHash(hashes, count) {
+  const joined = new Uint8Array(32 * count);
+  for (let i = 0; i < count; i++) joined.set(hashes[i], 32 * i);
+  return hex(await sha256(joined));
+}
+
+/**
+ * A key for the conversation `messages` belongs to, from its content: SHA-256 (hex) of
+ * the message hashes up to and including the first user message (the conversation's
+ * opening, which every later turn repeats). Two conversations with the same opening
+ * share a key; their states then sit side by side in one value (see SessionState).
+ * @param {unknown[]} messages
+ * @returns {Promise<string>}
+ */
+export async function conversationKey(messages) {
+  if (!Array.isArray(messages)) throw new MidfoldError('invalid-input', 'conversationKey: messages must be an array');
+  let end = messages.findIndex((m) => m !== null && typeof m === 'object' && m.role === 'user');
+  end = end < 0 ? messages.length : end + 1;
+  return prefixHash(await messageHashes(messages.slice(0, end)), end);
+}

@@ -1,0 +1,175 @@
+/**
+ * session-state.js — what a stateless host needs to carry between calls so that the
+ * compaction it gets on call N+1 continues the one of call N: for each remembered
+ * original prefix (its message count and the hash of its messages' hashes), the
+ * compacted form it became, as a list of items:
+ *
+ *   [from, to]            the original messages from..to-1, unchanged
+ *   {at, message}         original `at` as micro-compaction left it (its JSON)
+ *   {message}             a message midfold wrote (a summary, its acknowledgement)
+ *
+ * Nothing else of the originals is kept, so the state stays a few kilobytes: the host
+ * sends the originals again, and their hashes prove they are the ones remembered.
+ */
+import { MidfoldError } from '../errors.js';
+import { prefixHash } from './hash.js';
+import { checkStore } from './stores.js';
+
+export const STATE_VERSION = 1;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function stateError(message) { return new MidfoldError('invalid-state', message); }
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isCount = (v) => Number.isInteger(v) && v >= 0;
+const utf8Length = (text) => new TextEncoder().encode(text).length;
+
+/** Checks one snapshot read from JSON; throws a MidfoldError naming what is wrong. */
+function checkSnapshot(s, where) {
+  if (!isObject(s)) throw stateError(`${where} is not an object`);
+  if (typeof s.settings !== 'string') throw stateError(`${where}.settings must be a string`);
+  if (!isCount(s.count)) throw stateError(`${where}.count must be a whole number`);
+  if (typeof s.prefix !== 'string' || !HEX64.test(s.prefix)) throw stateError(`${where}.prefix must be 64 hex digits`);
+  if (!Array.isArray(s.items)) throw stateError(`${where}.items must be an array`);
+  s.items.forEach((item, k) => {
+    const at = `${where}.items[${k}]`;
+    if (Array.isArray(item)) {
+      const [from, to] = item;
+      if (item.length !== 2 || !isCount(from) || !isCount(to) || from >= to || to > s.count)
+        throw stateError(`${at} must be [from, to] with 0 <= from < to <= count`);
+    } else if (isObject(item)) {
+      if (!isObject(item.message)) throw stateError(`${at}.message must be an object`);
+      if (item.at !== undefined && (!isCount(item.at) || item.at >= s.count)) throw stateError(`${at}.at must be an index below count`);
+    } else {
+      throw stateError(`${at} must be [from, to] or {message}`);
+    }
+  });
+  if (s.tokens !== undefined && !isCount(s.tokens)) throw stateError(`${where}.tokens must be a whole number`);
+  return s;
+}
+
+/** The data of a state from its JSON (text or parsed); throws MidfoldError('invalid-state'). */
+function parseState(json) {
+  let data = json;
+  if (typeof json === 'string') {
+    try { data = JSON.parse(json); } catch (e) { throw stateError(`the session state is not valid JSON: ${e.message}`); }
+  }
+  if (!isObject(data)) throw stateError('the session state must be an object');
+  if (data.version !== STATE_VERSION) throw stateError(`unknown session state version ${JSON.stringify(data.version)} (this midfold reads ${STATE_VERSION})`);
+  if (!Array.isArray(data.snapshots)) throw stateError('the session state has no snapshots list');
+  return data.snapshots.map((s, i) => checkSnapshot(s, `snapshots[${i}]`));
+}
+
+/**
+ * The carried compaction state of one conversation (or of several that open alike).
+ * Without a store it lives in this object (persist it with toJSON / SessionState.from);
+ * with `{store, key}` it is read from the store before every call and written after
+ * every call that changed it, so any number of processes can share it.
+ *
+ * Calls on one SessionState run one after another. Calls through different objects on
+ * the same store key (other isolates, other servers) may overlap: the last write wins,
+ * and since every snapshot is checked against the caller's own messages by hash before
+ * it is used, an overlap can cost a summary, never give a wrong prefix.
+ */
+export class SessionState {
+  /**
+   * @param {{store?: {get(key: string): Promise<unknown>, put(key: string, value: string): Promise<void>},
+   *   key?: string, maxSnapshots?: number, maxBytes?: number,
+   *   onWarn?: (message: string, error?: unknown) => void}} [options]
+   *   maxSnapshots: prefixes remembered (4: the latest, and a few earlier ones a
+   *   regenerated or edited last turn can fall back to); maxBytes: drop the oldest
+   *   snapshots while the JSON is larger (0: no cap; Durable Objects cap a value at 128 KiB)
+   */
+  constructor(options = {}) {
+    if (!isObject(options)) throw new MidfoldError('invalid-option', 'SessionState: options must be an object');
+    this.store = options.store === undefined ? null : checkStore(options.store);
+    if (this.store && (typeof options.key !== 'string' || options.key === ''))
+      throw new MidfoldError('invalid-option', 'SessionState: a store needs a key (one per conversation and scope)');
+    this.key = options.key;
+    const max = options.maxSnapshots === undefined ? 4 : options.maxSnapshots;
+    if (!Number.isInteger(max) || max < 1) throw new MidfoldError('invalid-option', 'SessionState: maxSnapshots must be a whole number >= 1');
+    this.maxSnapshots = max;
+    const bytes = options.maxBytes === undefined ? 0 : options.maxBytes;
+    if (!isCount(bytes)) throw new MidfoldError('invalid-option', 'SessionState: maxBytes must be a whole number >= 0');
+    this.maxBytes = bytes;
+    if (options.onWarn !== undefined && typeof options.onWarn !== 'function')
+      throw new MidfoldError('invalid-option', 'SessionState: onWarn must be a function');
+    this.onWarn = options.onWarn;
+    /** @type {object[]} newest first */
+    this.snapshots = [];
+    this.tail = Promise.resolve();
+  }
+
+  /**
+   * A state restored from `toJSON()` output (the object or its JSON text). Throws
+   * MidfoldError('invalid-state') for anything else.
+   */
+  static from(json, options) {
+    const state = new SessionState(options);
+    state.snapshots = parseState(json).slice(0, state.maxSnapshots);
+    return state;
+  }
+
+  /** Plain JSON data (a copy): {version, snapshots}. */
+  toJSON() {
+    return { version: STATE_VERSION, snapshots: JSON.parse(JSON.stringify(this.snapshots)) };
+  }
+
+  warn(message, error) {
+    if (!this.onWarn) return;
+    try { this.onWarn(message, error); } catch { /* a failing hook must not fail the call */ }
+  }
+
+  /** Runs `fn` after every earlier call on this state has settled. */
+  exclusive(fn) {
+    const run = this.tail.then(fn);
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  /** Reads the store (no-op without one). A missing value is an empty state; an unreadable
+   * one is too, with a warning: a bad store value must not fail the conversation. */
+  async load() {
+    if (!this.store) return;
+    const value = await this.store.get(this.key);
+    if (value === null || value === undefined) { this.snapshots = []; return; }
+    try {
+      this.snapshots = parseState(value).slice(0, this.maxSnapshots);
+    } catch (e) {
+      this.warn(`midfold: the stored session state under ${JSON.stringify(this.key)} is unreadable; starting afresh`, e);
+      this.snapshots = [];
+    }
+  }
+
+  /** Writes the store (no-op without one). */
+  async save() {
+    if (!this.store) return;
+    await this.store.put(this.key, JSON.stringify(this.toJSON()));
+  }
+
+  /**
+   * The newest snapshot made with `settings` whose prefix the caller's messages repeat
+   * exactly (by hash), or null.
+   * @param {Uint8Array[]} hashes the caller's message hashes
+   * @param {string} settings
+   */
+  async match(hashes, settings) {
+    const tried = new Map();
+    for (const s of this.snapshots) {
+      if (s.settings !== settings || s.count > hashes.length || s.count === 0) continue;
+      if (!tried.has(s.count)) tried.set(s.count, await prefixHash(hashes, s.count));
+      if (tried.get(s.count) === s.prefix) return s;
+    }
+    return null;
+  }
+
+  /** Remembers `snapshot` as the newest; forgets one of the same prefix, and the oldest
+   * beyond maxSnapshots or maxBytes (the newest always stays). */
+  record(snapshot) {
+    const rest = this.snapshots.filter((s) => !(s.count === snapshot.count && s.prefix === snapshot.prefix && s.settings === snapshot.settings));
+    this.snapshots = [snapshot, ...rest].slice(0, this.maxSnapshots);
+    if (this.maxBytes) {
+      while (this.snapshots.length > 1 && utf8Length(JSON.stringify(this.toJSON())) > this.maxBytes) this.snapshots.pop();
+    }
+  }
+}
