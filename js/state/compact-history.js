@@ -7,7 +7,7 @@
  * So the summaries written, and the array forwarded, are the stateful Compactor's.
  */
 import { MidfoldError } from '../errors.js';
-import { messageHashes, prefixHash } from './hash.js';
+import { historyBytes, prefixHash } from './hash.js';
 import { SessionState } from './session-state.js';
 
 /** Reasons after which the result is a compacted form worth remembering; after any other
@@ -94,12 +94,12 @@ export async function compactHistory(compactor, messages, options = {}) {
 
 async function run(compactor, messages, compactOptions, state) {
   const original = messages.slice(); // the host may change its array while a summary is written
-  const hashes = state ? await messageHashes(original) : null;
+  const canonical = state ? historyBytes(original) : null;
   const settings = compactorSettings(compactor);
   let snapshot = null;
   if (state) {
     await state.load();
-    snapshot = await state.match(hashes, settings);
+    snapshot = await state.match(canonical, settings);
   }
 
   // The array a stateful Compactor would hold: the remembered form, then what is new.
@@ -150,7 +150,7 @@ async function run(compactor, messages, compactOptions, state) {
   // An identity result needs no memory: a fresh plan gives the same.
   if (state && SUCCESS.has(report.reason) && !identity) {
     state.record({
-      settings, count: original.length, prefix: await prefixHash(hashes, original.length), items,
+      settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter,
     });
     await state.save();

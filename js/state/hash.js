@@ -76,30 +76,39 @@ export async function sha256Hex(text) {
 }
 
 /**
- * The content hash of every message: SHA-256 of its canonical JSON (raw 32 bytes each).
- * Reads `messages`, never keeps it.
+ * The canonical bytes of a history, ready for hashing any of its prefixes: each
+ * message's canonical JSON followed by a newline (canonical JSON holds no raw newline,
+ * so no two histories give the same bytes), and where each message ends. One pass over
+ * the messages; reads `messages`, never keeps it.
  * @param {unknown[]} messages
- * @returns {Promise<Uint8Array[]>}
+ * @returns {{bytes: Uint8Array, ends: number[]}}
  */
-export function messageHashes(messages) {
-  return Promise.all(messages.map((m) => sha256(canonicalJSON(m))));
+export function historyBytes(messages) {
+  const pieces = messages.map((m) => encoder.encode(`${canonicalJSON(m)}\n`));
+  const ends = [];
+  let total = 0;
+  for (const p of pieces) { total += p.length; ends.push(total); }
+  const bytes = new Uint8Array(total);
+  pieces.forEach((p, i) => bytes.set(p, i ? ends[i - 1] : 0));
+  return { bytes, ends };
 }
 
 /**
- * The hash of a whole prefix: SHA-256 over the first `count` message hashes, one after
- * the other (fixed 32-byte pieces, so no two lists give the same input). Hex.
- * @param {Uint8Array[]} hashes
+ * The content hash of the first `count` messages of a history (from historyBytes):
+ * SHA-256 of their canonical bytes, as 64 hex digits. A host that re-parses or rebuilds
+ * its array, or writes its keys in another order, gets the same hash; any change to any
+ * of those messages, their order or their number gives another.
+ * @param {{bytes: Uint8Array, ends: number[]}} history
  * @param {number} count
+ * @returns {Promise<string>}
  */
-export async function prefixHash(hashes, count) {
-  const joined = new Uint8Array(32 * count);
-  for (let i = 0; i < count; i++) joined.set(hashes[i], 32 * i);
-  return hex(await sha256(joined));
+export async function prefixHash(history, count) {
+  return hex(await sha256(history.bytes.subarray(0, count ? history.ends[count - 1] : 0)));
 }
 
 /**
- * A key for the conversation `messages` belongs to, from its content: SHA-256 (hex) of
- * the message hashes up to and including the first user message (the conversation's
+ * A key for the conversation `messages` belongs to, from its content: the hash of its
+ * messages up to and including the first user message (the conversation's
  * opening, which every later turn repeats). Two conversations with the same opening
  * share a key; their states then sit side by side in one value (see SessionState).
  * @param {unknown[]} messages
@@ -109,5 +118,5 @@ export async function conversationKey(messages) {
   if (!Array.isArray(messages)) throw new MidfoldError('invalid-input', 'conversationKey: messages must be an array');
   let end = messages.findIndex((m) => m !== null && typeof m === 'object' && m.role === 'user');
   end = end < 0 ? messages.length : end + 1;
-  return prefixHash(await messageHashes(messages.slice(0, end)), end);
+  return prefixHash(historyBytes(messages.slice(0, end)), end);
 }

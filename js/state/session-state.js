@@ -1,7 +1,7 @@
 /**
  * session-state.js — what a stateless host needs to carry between calls so that the
  * compaction it gets on call N+1 continues the one of call N: for each remembered
- * original prefix (its message count and the hash of its messages' hashes), the
+ * original prefix (its message count and the SHA-256 of its messages' canonical JSON), the
  * compacted form it became, as a list of items:
  *
  *   [from, to]            the original messages from..to-1, unchanged
@@ -9,7 +9,7 @@
  *   {message}             a message midfold wrote (a summary, its acknowledgement)
  *
  * Nothing else of the originals is kept, so the state stays a few kilobytes: the host
- * sends the originals again, and their hashes prove they are the ones remembered.
+ * sends the originals again, and their hash proves they are the ones remembered.
  */
 import { MidfoldError } from '../errors.js';
 import { prefixHash } from './hash.js';
@@ -150,14 +150,14 @@ export class SessionState {
   /**
    * The newest snapshot made with `settings` whose prefix the caller's messages repeat
    * exactly (by hash), or null.
-   * @param {Uint8Array[]} hashes the caller's message hashes
+   * @param {{bytes: Uint8Array, ends: number[]}} canonical the caller's history (historyBytes)
    * @param {string} settings
    */
-  async match(hashes, settings) {
+  async match(canonical, settings) {
     const tried = new Map();
     for (const s of this.snapshots) {
-      if (s.settings !== settings || s.count > hashes.length || s.count === 0) continue;
-      if (!tried.has(s.count)) tried.set(s.count, await prefixHash(hashes, s.count));
+      if (s.settings !== settings || s.count > canonical.ends.length || s.count === 0) continue;
+      if (!tried.has(s.count)) tried.set(s.count, await prefixHash(canonical, s.count));
       if (tried.get(s.count) === s.prefix) return s;
     }
     return null;

@@ -1,0 +1,342 @@
+// Compaction state for stateless hosts (js/state/): long sessions replayed as a framework or a proxy
+// replays them — the whole original history, re-parsed, on every call — against a stateful Compactor
+// that holds its own array.
+
+import test, { before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  init, Compactor, digestSummarizer, SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON,
+  MidfoldError, validate,
+} from '../js/node.js';
+import { longSession } from './helpers/long-session.mjs';
+
+before(() => init());
+
+const THRESHOLD = 8000;
+const reparse = (v) => JSON.parse(JSON.stringify(v));
+const json = (v) => JSON.stringify(v);
+
+/** A Compactor whose summaries are the model-free digest, counted. */
+function counted(options = {}) {
+  const digest = digestSummarizer();
+  const c = new Compactor({
+    threshold: THRESHOLD, ...options,
+    summarize: (r) => { c.summaries++; return (options.summarize || digest)(r); },
+  });
+  c.summaries = 0;
+  return c;
+}
+
+/**
+ * Replays `calls` twice: through a stateful Compactor on its own array, and through compactHistory
+ * with the whole re-parsed history each call. Yields per call what both sent.
+ */
+async function* replay(calls, { state = new SessionState(), stateful = counted(), stateless = counted() } = {}) {
+  const held = [];
+  const history = [];
+  for (const added of calls) {
+    held.push(...structuredClone(added));
+    history.push(...structuredClone(added));
+    const statefulReport = await stateful.compact(held);
+    const sent = reparse(history);
+    const { messages, report } = await compactHistory(stateless, sent, { state });
+    yield { held, history, sent, messages, report, statefulReport, stateful, stateless, state };
+  }
+}
+
+for (const format of ['openai', 'anthropic']) {
+  test(`${format}: 200 turns replayed statelessly send what a stateful Compactor sends, with as many summaries`, async () => {
+    const { calls } = longSession({ turns: 200, format });
+    let last;
+    let reused = 0;
+    let call = 0;
+    for await (const step of replay(calls)) {
+      call++;
+      assert.equal(json(step.messages), json(step.held), `call ${call}: the same array as the stateful Compactor's`);
+      if (call % 20 === 0) assert.equal(json(step.sent), json(step.history), 'the caller\'s array is not changed');
+      if (step.report.session.matched > 0) reused++;
+      last = step;
+    }
+    assert.ok(last.stateful.summaries >= 10, `a session long enough to compact often (${last.stateful.summaries} summaries)`);
+    assert.ok(Math.abs(last.stateless.summaries - last.stateful.summaries) <= 1,
+      `${last.stateless.summaries} summaries statelessly, ${last.stateful.summaries} statefully`);
+    assert.equal(last.stateless.summaries, last.stateful.summaries);
+    assert.ok(reused > calls.length * 0.9, `${reused} of ${calls.length} calls continued a remembered prefix`);
+    assert.equal(validate(last.messages).ok, true);
+    assert.ok(last.history.length > 700 && last.messages.length < 40, `${last.history.length} messages in, ${last.messages.length} out`);
+    // Chinese requests were folded too: the session holds them, and a summary covers them.
+    assert.ok(last.history.some((m) => typeof m.content === 'string' && /[\u4e00-\u9fff]/.test(m.content)));
+  });
+}
+
+test('between compactions the forwarded prefix is byte-identical call to call; only newly cleared results change', async () => {
+  const { calls } = longSession({ turns: 120, format: 'anthropic', seed: 11 });
+  let previous = null;
+  let stable = 0;
+  let summaryKept = 0;
+  for await (const step of replay(calls)) {
+    const now = step.messages;
+    if (previous && !step.report.compacted) {
+      const cleared = new Set(step.report.micro.edits.map((e) => e.message));
+      for (let i = 0; i < previous.length; i++) {
+        if (cleared.has(i)) {
+          assert.notEqual(json(now[i]), json(previous[i]));
+          assert.match(json(now[i]), /\[truncated: \w+ result, \d+ chars\]/);
+        } else {
+          assert.equal(json(now[i]), json(previous[i]), `message ${i} is sent again byte for byte`);
+        }
+      }
+      if (/\[Context Compressed\]/.test(json(previous))) summaryKept++;
+      stable++;
+    }
+    previous = reparse(now);
+  }
+  assert.ok(stable > 150 && summaryKept > 100, `${stable} calls without a compaction, ${summaryKept} of them after a summary`);
+});
+
+test('micro-compaction made in an earlier call is reproduced from the state, not redone', async () => {
+  const { calls } = longSession({ turns: 12, format: 'openai', seed: 3 });
+  const history = calls.slice(0, 16).flat();
+  const state = new SessionState();
+  const big = counted({ threshold: 1_000_000 }); // micro-compaction only
+  const first = await compactHistory(big, reparse(history), { state });
+  assert.ok(first.report.micro.edits.length > 0);
+  const stored = state.toJSON().snapshots[0].items.filter((x) => !Array.isArray(x));
+  assert.equal(stored.length, new Set(first.report.micro.edits.map((e) => e.message)).size, 'each cleared message is remembered');
+  for (const item of stored) assert.match(json(item.message), /\[truncated:/);
+  const again = await compactHistory(big, reparse([...history, { role: 'user', content: 'And now?' }]), { state });
+  assert.equal(again.report.session.matched, history.length);
+  assert.equal(json(again.messages.slice(0, history.length)), json(first.messages));
+});
+
+test('a diverging history gets a fresh plan: an edited folded message, a truncation, another conversation', async () => {
+  const { calls } = longSession({ turns: 40, format: 'openai', seed: 5 });
+  const state = new SessionState();
+  const c = counted();
+  const history = [];
+  let last;
+  for (const added of calls) {
+    history.push(...reparse(added));
+    last = await compactHistory(c, reparse(history), { state });
+  }
+  assert.ok(state.toJSON().snapshots.length > 0 && /\[Context Compressed\]/.test(json(last.messages)));
+
+  /** What a brand-new state gives for `messages`: the fresh plan. */
+  const fresh = async (messages) => (await compactHistory(counted(), reparse(messages), { state: new SessionState() })).messages;
+
+  const edited = reparse(history);
+  edited[5].content = `${edited[5].content} (edited)`; // long folded into a summary
+  let got = await compactHistory(counted(), edited, { state });
+  assert.equal(got.report.session.matched, 0);
+  assert.equal(json(got.messages), json(await fresh(edited)));
+  assert.ok(!json(got.messages).includes(json(last.messages[1]).slice(1, -1)), 'the old summary is not reused');
+
+  const truncated = history.slice(0, 9);
+  got = await compactHistory(counted(), reparse(truncated), { state });
+  assert.equal(got.report.session.matched, 0);
+  assert.equal(json(got.messages), json(await fresh(truncated)));
+
+  const other = longSession({ turns: 30, format: 'openai', seed: 99 }).calls.flat();
+  got = await compactHistory(counted(), reparse(other), { state });
+  assert.equal(got.report.session.matched, 0);
+  assert.equal(json(got.messages), json(await fresh(other)));
+
+  const reordered = reparse(history);
+  [reordered[3], reordered[4]] = [reordered[4], reordered[3]];
+  got = await compactHistory(counted(), reordered, { state });
+  assert.equal(got.report.session.matched, 0);
+});
+
+test('a regenerated last turn falls back to an earlier remembered prefix, never to the replaced one', async () => {
+  const { calls } = longSession({ turns: 30, format: 'openai', seed: 8 });
+  const state = new SessionState();
+  const c = counted();
+  const history = [];
+  const counts = [];
+  for (const added of calls) {
+    history.push(...reparse(added));
+    const r = await compactHistory(c, reparse(history), { state });
+    if (r.report.session.saved) counts.push(history.length);
+  }
+  // The user edits the last request and sends again.
+  const regenerated = reparse(history);
+  const lastUser = regenerated.map((m) => m.role).lastIndexOf('user');
+  regenerated.length = lastUser;
+  regenerated.push({ role: 'user', content: 'Actually, leave the rounding alone and only add the test.' });
+  const got = await compactHistory(counted(), regenerated, { state });
+  assert.ok(got.report.session.matched > 0 && got.report.session.matched <= lastUser, `matched ${got.report.session.matched}`);
+  assert.ok(counts.includes(got.report.session.matched));
+  assert.equal(json(got.messages.at(-1)), json(regenerated.at(-1)));
+  assert.equal(validate(got.messages).ok, true);
+});
+
+test('a state survives JSON: toJSON, text, SessionState.from, and the next call continues the same', async () => {
+  const { calls } = longSession({ turns: 60, format: 'anthropic', seed: 2 });
+  const history = calls.slice(0, -1).flat();
+  const state = new SessionState();
+  const c = counted();
+  let acc = [];
+  for (const added of calls.slice(0, -1)) { acc = [...acc, ...reparse(added)]; await compactHistory(c, reparse(acc), { state }); }
+  const text = JSON.stringify(state);
+  const restored = SessionState.from(text);
+  assert.deepEqual(restored.toJSON(), state.toJSON());
+  assert.deepEqual(SessionState.from(JSON.parse(text)).toJSON(), state.toJSON());
+  const next = [...history, ...calls.at(-1)];
+  const a = await compactHistory(counted(), reparse(next), { state });
+  const b = await compactHistory(counted(), reparse(next), { state: restored });
+  assert.equal(json(a.messages), json(b.messages));
+  assert.ok(b.report.session.matched > 0);
+  // A few kilobytes, however long the session: the summary, cleared markers and index ranges.
+  assert.ok(text.length < 32 * 1024, `${text.length} bytes for ${history.length} messages`);
+
+  for (const bad of ['{', '[]', '{"version":2,"snapshots":[]}', '{"version":1}',
+    '{"version":1,"snapshots":[{"settings":"x","count":2,"prefix":"00","items":[]}]}',
+    JSON.stringify({ version: 1, snapshots: [{ settings: 'x', count: 2, prefix: 'a'.repeat(64), items: [[0, 3]] }] })]) {
+    assert.throws(() => SessionState.from(bad), (e) => e instanceof MidfoldError && e.code === 'invalid-state', bad);
+  }
+});
+
+/** A KV-like async store: JSON text values, every call a macrotask later, every write counted. */
+function slowStore() {
+  const inner = memoryStateStore();
+  const later = () => new Promise((r) => setTimeout(r, 1));
+  return {
+    map: inner.map, writes: 0,
+    async get(key) { await later(); return inner.get(key); },
+    async put(key, value) { assert.equal(typeof value, 'string'); this.writes++; await later(); return inner.put(key, value); },
+  };
+}
+
+test('an async store shared by two SessionState objects (two isolates) keeps the stateful result', async () => {
+  const { calls } = longSession({ turns: 50, format: 'openai', seed: 4 });
+  const store = slowStore();
+  const key = await conversationKey(calls[0]);
+  const isolates = [new SessionState({ store, key }), new SessionState({ store, key })];
+  const held = [];
+  const history = [];
+  const stateful = counted();
+  const stateless = counted();
+  for (let i = 0; i < calls.length; i++) {
+    held.push(...reparse(calls[i]));
+    history.push(...reparse(calls[i]));
+    await stateful.compact(held);
+    const { messages } = await compactHistory(stateless, reparse(history), { state: isolates[i % 2] });
+    assert.equal(json(messages), json(held));
+  }
+  assert.equal(stateless.summaries, stateful.summaries);
+  assert.ok(store.writes > 0 && store.writes <= calls.length);
+  assert.deepEqual([...store.map.keys()], [key], 'one value per conversation key');
+  assert.equal(key, await conversationKey(reparse(history)), 'the key stays the same as the conversation grows');
+});
+
+test('concurrent calls: one SessionState runs them in turn; two on one store key overlap, last writer wins, no wrong prefix', async () => {
+  const { calls } = longSession({ turns: 40, format: 'openai', seed: 6 });
+  const early = calls.slice(0, 50).flat();
+  const late = calls.flat();
+  const state = new SessionState();
+  const c = counted();
+  const [a, b] = await Promise.all([compactHistory(c, reparse(early), { state }), compactHistory(c, reparse(late), { state })]);
+  assert.ok(b.report.session.matched >= early.length, 'the second call saw the first one\'s result');
+  assert.equal(validate(a.messages).ok && validate(b.messages).ok, true);
+
+  const store = slowStore();
+  const one = new SessionState({ store, key: 'k' });
+  const two = new SessionState({ store, key: 'k' });
+  const [x, y] = await Promise.all([compactHistory(counted(), reparse(early), { state: one }),
+    compactHistory(counted(), reparse(late), { state: two })]);
+  assert.equal(validate(x.messages).ok && validate(y.messages).ok, true);
+  // Whichever write won, the next call's prefix is checked against its own messages.
+  const next = [...late, { role: 'user', content: 'Summarize what changed.' }];
+  const z = await compactHistory(counted(), reparse(next), { state: new SessionState({ store, key: 'k' }) });
+  const expected = await compactHistory(counted(), reparse(next), { state: SessionState.from(store.map.get('k')) });
+  assert.equal(json(z.messages), json(expected.messages));
+  assert.equal(json(z.messages.at(-1)), json(next.at(-1)));
+  assert.equal(validate(z.messages).ok, true);
+});
+
+test('a failing summarizer changes nothing: the state stays as it was, the messages are the stateful ones', async () => {
+  const { calls } = longSession({ turns: 60, format: 'anthropic', seed: 9 });
+  // Every other summary fails, for both Compactors alike (each counts its own attempts).
+  const flaky = () => {
+    const digest = digestSummarizer();
+    let attempts = 0;
+    return (r) => { if (attempts++ % 2 === 0) throw new Error('upstream 503'); return digest(r); };
+  };
+  const state = new SessionState();
+  const stateful = counted({ summarize: flaky() });
+  const stateless = counted({ summarize: flaky() });
+  const held = [];
+  const history = [];
+  let failures = 0;
+  for (let i = 0; i < calls.length; i++) {
+    held.push(...reparse(calls[i]));
+    history.push(...reparse(calls[i]));
+    const before = json(state);
+    const sr = await stateful.compact(held);
+    const { messages, report } = await compactHistory(stateless, reparse(history), { state });
+    assert.equal(report.reason, sr.reason);
+    assert.equal(json(messages), json(held));
+    if (report.reason === 'summarizer-error') {
+      failures++;
+      assert.equal(json(state), before, 'the state is untouched');
+      assert.equal(report.session.saved, false);
+    }
+  }
+  assert.ok(failures >= 2, `${failures} failed summaries`);
+});
+
+test('the caller\'s array and objects are never changed, and an identity result writes nothing', async () => {
+  const history = longSession({ turns: 30, format: 'openai', seed: 1 }).calls.flat();
+  const frozen = structuredClone(history);
+  const deepFreeze = (v) => { if (v && typeof v === 'object') { Object.freeze(v); Object.values(v).forEach(deepFreeze); } return v; };
+  deepFreeze(frozen);
+  const store = slowStore();
+  const { messages, report } = await compactHistory(counted(), frozen, { state: new SessionState({ store, key: 'k' }) });
+  assert.equal(json(frozen), json(history));
+  assert.ok(report.compacted && messages !== frozen);
+
+  const small = [{ role: 'user', content: '你好，帮我看看这个报错。' }];
+  const r = await compactHistory(counted(), small, { state: new SessionState({ store, key: 'small' }) });
+  assert.equal(r.report.session.changed, false);
+  assert.equal(r.report.session.saved, false);
+  assert.equal(store.map.has('small'), false);
+});
+
+test('other settings, an unreadable stored value or no state at all give a fresh plan, never an error', async () => {
+  const history = longSession({ turns: 30, format: 'openai', seed: 12 }).calls.flat();
+  const state = new SessionState();
+  await compactHistory(counted(), reparse(history), { state });
+  const more = [...history, { role: 'user', content: 'Next?' }];
+  assert.ok((await compactHistory(counted(), reparse(more), { state })).report.session.matched > 0);
+  assert.equal((await compactHistory(counted({ threshold: 9000 }), reparse(more), { state })).report.session.matched, 0);
+
+  const warnings = [];
+  const store = memoryStateStore({ k: 'not json' });
+  const r = await compactHistory(counted(), reparse(history), { state: new SessionState({ store, key: 'k', onWarn: (m) => warnings.push(m) }) });
+  assert.equal(r.report.session.matched, 0);
+  assert.match(warnings[0], /unreadable/);
+  assert.doesNotThrow(() => SessionState.from(store.map.get('k')));
+
+  const plain = await compactHistory(counted(), reparse(history));
+  assert.equal(plain.report.session.matched, 0);
+  assert.equal(plain.report.session.saved, false);
+
+  await assert.rejects(compactHistory({}, []), (e) => e.code === 'invalid-option');
+  await assert.rejects(compactHistory(counted(), 'hi'), (e) => e.code === 'invalid-input');
+  await assert.rejects(compactHistory(counted(), [], { state: {} }), (e) => e.code === 'invalid-option');
+  assert.throws(() => new SessionState({ store: memoryStateStore() }), (e) => e.code === 'invalid-option');
+});
+
+test('content hashes ignore key order and re-parsing, and see every change', async () => {
+  assert.equal(canonicalJSON({ b: 1, a: [1, { d: undefined, c: 'x' }] }), '{"a":[1,{"c":"x"}],"b":1}');
+  assert.equal(canonicalJSON([undefined, () => 1]), '[null,null]');
+  const m = { role: 'user', content: [{ type: 'text', text: '东北区少了一笔' }] };
+  const k1 = await conversationKey([m]);
+  assert.equal(k1, await conversationKey([{ content: [{ text: '东北区少了一笔', type: 'text' }], role: 'user' }]));
+  assert.notEqual(k1, await conversationKey([{ role: 'user', content: [{ type: 'text', text: '东北区少了两笔' }] }]));
+  assert.match(k1, /^[0-9a-f]{64}$/);
+  const loop = { role: 'user' };
+  loop.self = loop;
+  assert.throws(() => canonicalJSON(loop), (e) => e.code === 'invalid-input');
+});
