@@ -7,12 +7,18 @@ import { MidfoldError } from './errors.js';
 
 // mf_edit_target values (src/midfold.h)
 const BLOCK_CONTENT = 1, MESSAGE_CONTENT = 2, PART_OUTPUT = 3, PART_OUTPUT_ERROR = 4, PART_RESULT = 5;
+const UI_OUTPUT = 16, UI_ERROR_TEXT = 17; // AI SDK UIMessage tool parts: messages[m].parts[p]
 const FIELD = { [BLOCK_CONTENT]: 'content', [MESSAGE_CONTENT]: 'content', [PART_OUTPUT]: 'output',
-  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result' };
+  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result', [UI_OUTPUT]: 'output', [UI_ERROR_TEXT]: 'errorText' };
+
+/** The list an edit's part index points into: a UIMessage's `parts`, else `content`. */
+function listKey(edit) { return edit.target === UI_OUTPUT || edit.target === UI_ERROR_TEXT ? 'parts' : 'content'; }
 
 function holder(messages, edit) {
   const msg = messages[edit.message];
-  return edit.target === MESSAGE_CONTENT ? msg : msg && Array.isArray(msg.content) ? msg.content[edit.part] : undefined;
+  if (edit.target === MESSAGE_CONTENT) return msg;
+  const list = msg && msg[listKey(edit)];
+  return Array.isArray(list) ? list[edit.part] : undefined;
 }
 
 function writable(obj, key) {
@@ -38,6 +44,10 @@ export function applyEdits(messages, edits) {
       case PART_OUTPUT: obj.output = { type: 'text', value: e.replacement }; break;
       case PART_OUTPUT_ERROR: obj.output = { type: 'error-text', value: e.replacement }; break;
       case PART_RESULT: obj.result = e.replacement; break;
+      // The UI part keeps its state: output-available with the marker as its output (a string,
+      // which convertToModelMessages sends as text), output-error with the marker as its errorText.
+      case UI_OUTPUT: obj.output = e.replacement; break;
+      case UI_ERROR_TEXT: obj.errorText = e.replacement; break;
       default: throw new MidfoldError('internal', `unknown edit target ${e.target}`);
     }
   }
@@ -57,12 +67,13 @@ export function applyEditsToCopy(messages, edits) {
     if (!copied.has(e.message)) {
       const msg = { ...copy[e.message] };
       if (Array.isArray(msg.content)) msg.content = msg.content.slice();
+      if (Array.isArray(msg.parts)) msg.parts = msg.parts.slice();
       copy[e.message] = msg;
       copied.add(e.message);
     }
     if (e.target !== MESSAGE_CONTENT) {
-      const content = copy[e.message].content;
-      content[e.part] = { ...content[e.part] };
+      const list = copy[e.message][listKey(e)];
+      list[e.part] = { ...list[e.part] };
     }
   }
   applyEdits(copy, edits);

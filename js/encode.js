@@ -8,6 +8,11 @@
  * (and in sparse array holes); non-finite numbers become null. It never writes to the
  * value. BigInt, cycles, nesting deeper than 512 and throwing getters are MidfoldErrors
  * naming the path.
+ *
+ * One departure from JSON.stringify: binary data (a Uint8Array or any other typed array,
+ * a Buffer, a DataView, an ArrayBuffer) is written as an opaque blob carrying only its
+ * byte length (tag 7), not as an object of indices: the AI SDK puts image and file bytes
+ * there, and what the core needs is their size, never their bytes.
  */
 import { MidfoldError } from './errors.js';
 
@@ -88,6 +93,18 @@ function putCount(s, at, count) {
   u8[p + 3] = count >>> 24;
 }
 
+/** The byte length of binary data (typed arrays, DataView, ArrayBuffer), else -1. */
+function binaryLength(v) {
+  let n = -1;
+  if (ArrayBuffer.isView(v)) n = v.byteLength;
+  else {
+    // By tag rather than instanceof, so buffers from another realm (a worker, a vm) count too.
+    const tag = Object.prototype.toString.call(v);
+    if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') n = v.byteLength;
+  }
+  return n > 0xffffffff ? 0xffffffff : n; // the length field is a u32; sizes past 4 GiB are past every limit
+}
+
 function pathOf(keys) {
   let path = 'input';
   for (const k of keys) path += typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`;
@@ -121,6 +138,15 @@ export function encodeValue(scratch, value) {
       default: putTag(scratch, 0); return; // undefined, function, symbol inside an array
     }
     if (v === null) { putTag(scratch, 0); return; }
+    // Binary data before toJSON (a Buffer's toJSON would spell out every byte).
+    const bytes = binaryLength(v);
+    if (bytes >= 0) {
+      scratch.ensure(5);
+      scratch.u8[scratch.ptr + scratch.pos] = 7;
+      putCount(scratch, scratch.pos + 1, bytes);
+      scratch.pos += 5;
+      return;
+    }
     // As JSON.stringify: toJSON() once (not again on what it returns, which may be `this`),
     // then boxed primitives by their value (new String('a') is "a", not {"0": "a"}).
     if (!fromToJSON && typeof v.toJSON === 'function') { write(v.toJSON(), true); return; }

@@ -36,8 +36,26 @@ void mf_compact_plan_free(mf_compact_plan *plan)
 
 static bool user_side(const mf_msg *msg) { return msg->role == MF_ROLE_USER || msg->role == MF_ROLE_TOOL; }
 
-/* A cut may fall before message c only when c needs nothing before it. */
-static bool valid_cut(const mf_msg *msg) { return msg->role != MF_ROLE_TOOL && !mf_msg_has_results(msg); }
+/* A cut may fall before message c only when c needs nothing before it (a UIMessage
+ * answers its own calls). */
+static bool valid_cut(const mf_msg *msg)
+{
+    return msg->role != MF_ROLE_TOOL && (msg->self_contained || !mf_msg_has_results(msg));
+}
+
+/* An unfinished part (an approval awaiting its answer, a tool still running) is never
+ * folded: the tail reaches back to the first message holding one, and on to a cut. */
+static size_t keep_pending(const mf_view *v, size_t c, mf_profile profile, uint64_t *tail_milli)
+{
+    size_t first = c;
+    for (size_t m = 0; m < c; m++)
+        if (mf_msg_has_pending(&v->msgs[m])) { first = m; break; }
+    if (first == c) return c;
+    while (first > 0 && (v->msgs[first].role == MF_ROLE_SYSTEM || !valid_cut(&v->msgs[first]))) first--;
+    for (size_t m = first; m < c; m++)
+        if (v->msgs[m].role != MF_ROLE_SYSTEM) *tail_milli += mf_estimate_msg(&v->msgs[m], profile);
+    return first;
+}
 
 static size_t pending_turn_start(const mf_view *v)
 {
@@ -216,6 +234,7 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
 
     size_t start = pending_turn_start(&view);
     plan->tail_start = grow_tail(&view, start, options->keep_tail_tokens * MF_MILLI, options->profile, &plan->milli_tail);
+    plan->tail_start = keep_pending(&view, plan->tail_start, options->profile, &plan->milli_tail);
     size_t nhead = 0, nmid = 0;
     for (size_t m = 0; m < plan->tail_start; m++) {
         if (view.msgs[m].role == MF_ROLE_SYSTEM) nhead++;

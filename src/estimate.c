@@ -31,6 +31,7 @@ uint64_t mf_estimate_node(const mf_node *node, mf_profile profile)
     case MF_FALSE: return text_milli("false", 5, profile);
     case MF_TRUE: return text_milli("true", 4, profile);
     case MF_NUMBER: case MF_STRING: return text_milli(node->str, node->len, profile);
+    case MF_BLOB: return mf_profile_get(profile)->image_milli; /* binary where no media is expected */
     case MF_ARRAY: case MF_OBJECT: {
         uint64_t sum = 0;
         for (uint32_t i = 0; i < node->count; i++) {
@@ -45,28 +46,45 @@ uint64_t mf_estimate_node(const mf_node *node, mf_profile profile)
 }
 
 /* A block inside tool result content: text by its text, media by the image cost. */
-static uint64_t content_block_milli(const mf_node *block, const mf_profile_def *def, mf_profile profile)
+static uint64_t content_block_milli(const mf_node *block, mf_profile profile)
 {
     const mf_node *type = mf_get_str(block, "type");
     if (mf_str_eq(type, "text")) {
         const mf_node *text = mf_get_str(block, "text");
         return text ? text_milli(text->str, text->len, profile) : 0;
     }
-    if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media"))
-        return def->image_milli;
-    if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) return def->document_milli;
+    mf_media media;
+    const mf_node *name;
+    mf_media_kind kind = mf_media_of_block(block, &media, &name);
+    if (kind) return mf_estimate_media(kind, &media, profile);
+    if (mf_str_eq(type, "custom")) return 0; /* AI SDK: provider options only, no content */
     return mf_estimate_node(block, profile);
+}
+
+/* A document of known size: Claude bills a PDF page as its text plus a picture of it
+ * (about 1,600 tokens for a scanned page, 2,100-2,500 for a page of text), OpenAI
+ * alike; a page is rarely under 32 KiB once fonts and images are in, so the estimate is
+ * one document cost per started 32 KiB (errs high for text-only PDFs, which is the
+ * side to err on). docs/ai-sdk.md */
+#define MF_DOCUMENT_PAGE_BYTES 32768u
+
+uint64_t mf_estimate_media(mf_media_kind kind, const mf_media *media, mf_profile profile)
+{
+    const mf_profile_def *def = mf_profile_get(profile);
+    if (kind == MF_MEDIA_IMAGE) return def->image_milli;
+    if (kind != MF_MEDIA_DOCUMENT) return 0;
+    uint64_t pages = media && media->bytes ? (media->bytes + MF_DOCUMENT_PAGE_BYTES - 1) / MF_DOCUMENT_PAGE_BYTES : 1;
+    return pages * def->document_milli;
 }
 
 uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile profile)
 {
-    const mf_profile_def *def = mf_profile_get(profile);
     if (!content || content->kind == MF_NULL) return 0;
     if (content->kind == MF_STRING) return text_milli(content->str, content->len, profile);
     if (content->kind == MF_ARRAY) {
         uint64_t sum = 0;
         for (uint32_t i = 0; i < content->count; i++)
-            sum += content_block_milli(&content->items[i], def, profile);
+            sum += content_block_milli(&content->items[i], profile);
         return sum;
     }
     /* An AI SDK output: {type: text|error-text|json|error-json|content, value}. */
@@ -75,6 +93,10 @@ uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile prof
     if (type && value) {
         if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) return mf_estimate_tool_result_content(value, profile);
         return mf_estimate_node(value, profile);
+    }
+    if (mf_str_eq(type, "execution-denied")) { /* the model reads the denial and its reason */
+        const mf_node *reason = mf_get_str(content, "reason");
+        return text_milli("execution-denied", 16, profile) + (reason ? text_milli(reason->str, reason->len, profile) : 0);
     }
     return mf_estimate_node(content, profile);
 }
@@ -93,9 +115,12 @@ uint64_t mf_estimate_part(const mf_part *part, mf_profile profile)
     case MF_PART_IMAGE:
         return def->image_milli;
     case MF_PART_DOCUMENT:
-        return part->content ? mf_estimate_node(part->content, profile) : def->document_milli;
+        return part->content ? mf_estimate_node(part->content, profile)
+                             : mf_estimate_media(MF_MEDIA_DOCUMENT, &part->media, profile);
     case MF_PART_OTHER:
         return mf_estimate_node(part->node, profile);
+    case MF_PART_APPROVAL: /* ids are bookkeeping; a denial's reason is read */
+        return text_milli(part->text, part->text_len, profile);
     }
     return 0;
 }

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-typedef struct evidence { size_t anthropic, openai, aisdk; } evidence;
+typedef struct evidence { size_t anthropic, openai, aisdk, aisdk_ui; } evidence;
 
 static void block_evidence(const mf_node *block, evidence *ev)
 {
@@ -16,7 +16,7 @@ static void block_evidence(const mf_node *block, evidence *ev)
                                             "search_result", "mcp_tool_use", "mcp_tool_result", NULL};
     static const char *const openai[] = {"image_url", "input_audio", "refusal", NULL};
     static const char *const aisdk[] = {"tool-call", "tool-result", "reasoning", "redacted-reasoning",
-                                        "tool-approval-request", "tool-approval-response", NULL};
+                                        "tool-approval-request", "tool-approval-response", "reasoning-file", NULL};
     for (int i = 0; anthropic[i]; i++) if (mf_str_eq(type, anthropic[i])) { ev->anthropic++; return; }
     for (int i = 0; openai[i]; i++) if (mf_str_eq(type, openai[i])) { ev->openai++; return; }
     for (int i = 0; aisdk[i]; i++) if (mf_str_eq(type, aisdk[i])) { ev->aisdk++; return; }
@@ -38,9 +38,12 @@ static void message_evidence(const mf_node *msg, evidence *ev)
     if (mf_get(msg, "tool_calls") || mf_get(msg, "tool_call_id") || mf_get(msg, "function_call"))
         ev->openai++;
     if (mf_str_eq(role, "developer") || mf_str_eq(role, "function")) ev->openai++;
+    /* A UIMessage has parts and no content (useChat's messages, a chat route's body). */
+    const mf_node *parts = mf_get(msg, "parts");
+    if (!content && parts && parts->kind == MF_ARRAY) { ev->aisdk_ui++; return; }
     if (mf_str_eq(role, "tool")) {
-        if (content && content->kind == MF_ARRAY && content->count &&
-            mf_str_eq(mf_get_str(&content->items[0], "type"), "tool-result"))
+        const mf_node *first = content && content->kind == MF_ARRAY && content->count ? mf_get_str(&content->items[0], "type") : NULL;
+        if (mf_str_eq(first, "tool-result") || mf_str_eq(first, "tool-approval-response"))
             ev->aisdk++;
         else
             ev->openai++;
@@ -53,10 +56,11 @@ static void message_evidence(const mf_node *msg, evidence *ev)
 mf_format mf_doc_detect(const mf_doc *doc)
 {
     if (!doc || !mf_doc_is_conversation(doc, NULL)) return MF_FORMAT_UNKNOWN;
-    evidence ev = {0, 0, 0};
+    evidence ev = {0, 0, 0, 0};
     for (uint32_t i = 0; i < doc->messages->count; i++) message_evidence(&doc->messages->items[i], &ev);
-    int kinds = (ev.anthropic > 0) + (ev.openai > 0) + (ev.aisdk > 0);
+    int kinds = (ev.anthropic > 0) + (ev.openai > 0) + (ev.aisdk > 0) + (ev.aisdk_ui > 0);
     if (kinds > 1) return MF_FORMAT_UNKNOWN; /* mixed: no single provider accepts it */
+    if (ev.aisdk_ui) return MF_FORMAT_AISDK_UI;
     if (ev.anthropic) return MF_FORMAT_ANTHROPIC;
     if (ev.aisdk) return MF_FORMAT_AISDK;
     return MF_FORMAT_OPENAI;

@@ -89,7 +89,8 @@ void mf_count_classes(const char *s, size_t len, uint64_t counts[MF_CLASS_COUNT]
 /* ---- the generic value tree (tree.c) --------------------------------------------- */
 typedef enum mf_kind {
     MF_NULL = 0, MF_FALSE = 1, MF_TRUE = 2, MF_NUMBER = 3, MF_STRING = 4,
-    MF_ARRAY = 5, MF_OBJECT = 6
+    MF_ARRAY = 5, MF_OBJECT = 6,
+    MF_BLOB = 7              /* binary data (a Uint8Array, an ArrayBuffer): `len` bytes, str NULL */
 } mf_kind;
 
 typedef struct mf_node mf_node;
@@ -151,8 +152,16 @@ typedef enum mf_role {
 
 typedef enum mf_part_kind {
     MF_PART_TEXT = 0, MF_PART_THINKING, MF_PART_REDACTED_THINKING, MF_PART_TOOL_CALL,
-    MF_PART_TOOL_RESULT, MF_PART_IMAGE, MF_PART_DOCUMENT, MF_PART_OTHER
+    MF_PART_TOOL_RESULT, MF_PART_IMAGE, MF_PART_DOCUMENT, MF_PART_OTHER,
+    MF_PART_APPROVAL         /* AI SDK tool-approval-request / -response: id is the approvalId */
 } mf_part_kind;
+
+/* A media item as the provider bills it (media.c): an image at the profile's image
+ * cost; a document by its decoded size when known (bytes > 0), else one document cost. */
+typedef struct mf_media {
+    bool file;               /* shown as "[file: NAME]" rather than "[document: TITLE]" */
+    uint64_t bytes;          /* decoded size; 0 when unknown (a URL, a provider reference) */
+} mf_media;
 
 typedef struct mf_part {
     mf_part_kind kind;
@@ -165,8 +174,13 @@ typedef struct mf_part {
     const mf_node *args;     /* TOOL_CALL: an object, or a string of JSON (OpenAI) */
     const mf_node *content;  /* TOOL_RESULT: string, list of blocks, or AI SDK output value */
     const mf_node *type;     /* the block's "type" string, when it has one */
-    bool is_error;           /* TOOL_RESULT */
+    bool is_error;           /* TOOL_RESULT; APPROVAL: the response denies */
     mf_edit_target target;   /* TOOL_RESULT: how a replacement is written back */
+    bool pinned;             /* never edited: a decision (an execution denial) */
+    bool pending;            /* unfinished (awaiting an approval, an output, still streaming):
+                                never edited, never folded into a summary */
+    bool unmatched;          /* APPROVAL: its call (request) or request (response) is missing */
+    mf_media media;          /* IMAGE, DOCUMENT: what the provider bills (media.c); zeroed: unknown */
 } mf_part;
 
 typedef struct mf_msg {
@@ -176,6 +190,7 @@ typedef struct mf_msg {
     mf_part *parts;
     size_t count;
     bool string_content;     /* content was one string (a single TEXT part) */
+    bool self_contained;     /* its results answer its own calls (a UIMessage): a cut may fall before it */
 } mf_msg;
 
 typedef struct mf_view {
@@ -196,6 +211,12 @@ void mf_view_free(mf_view *view);
 mf_status mf_adapt_anthropic(mf_arena *arena, mf_msg *msg);
 mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg);
 mf_status mf_adapt_aisdk(mf_arena *arena, mf_msg *msg);
+mf_status mf_adapt_aisdk_ui(mf_arena *arena, mf_msg *msg);
+/* Links AI SDK approval parts to their calls and requests and marks what is still
+ * unanswered as pending (adapt_aisdk.c); runs after mf_view_link_results. */
+mf_status mf_aisdk_link_approvals(mf_view *view);
+/* True when a part of the message is pending (view.c). */
+bool mf_msg_has_pending(const mf_msg *msg);
 
 /* True when the message holds at least one tool result (view.c). */
 bool mf_msg_has_results(const mf_msg *msg);
@@ -212,6 +233,21 @@ void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_
 bool mf_result_is_truncated(const mf_node *content);
 /* Writes "[truncated: NAME result, N chars]" (micro.c). */
 void mf_write_marker(mf_buf *b, const char *name, size_t name_len, size_t chars);
+
+/* ---- media (media.c): images and files wherever a format puts them ----------------- */
+typedef enum mf_media_kind { MF_MEDIA_NONE = 0, MF_MEDIA_IMAGE, MF_MEDIA_DOCUMENT } mf_media_kind;
+/* Classifies a block of tool-result content (any format's media item types); fills *media
+ * and *name (the filename, else the media type; may stay NULL) for the transcript. */
+mf_media_kind mf_media_of_block(const mf_node *block, mf_media *media, const mf_node **name);
+/* The decoded size of inline data: a base64 string or data: URL (its payload), a blob, an
+ * AI SDK v7 {type:"data", data}; 0 for a URL, a reference or anything else. */
+uint64_t mf_media_bytes(const mf_node *data);
+/* True when a media type names an image ("image/..."). */
+bool mf_media_type_is_image(const mf_node *media_type);
+/* What a media item costs in milli-tokens under a profile. estimate.c */
+uint64_t mf_estimate_media(mf_media_kind kind, const mf_media *media, mf_profile profile);
+/* Writes "[image]", "[file: NAME]", "[document: NAME]" (serialize.c). */
+void mf_write_media(mf_buf *b, mf_media_kind kind, const mf_media *media, const char *name, size_t name_len);
 
 /* ---- estimation internals (estimate.c) -------------------------------------------- */
 uint64_t mf_estimate_node(const mf_node *node, mf_profile profile);

@@ -12,6 +12,11 @@ void mf_write_json(mf_buf *b, const mf_node *node)
     case MF_TRUE: mf_buf_puts(b, "true"); return;
     case MF_NUMBER: mf_buf_put_utf8(b, node->str, node->len); return;
     case MF_STRING: mf_buf_put_json_string(b, node->str, node->len); return;
+    case MF_BLOB: /* opaque bytes: their size, never a dump */
+        mf_buf_puts(b, "\"[binary: ");
+        mf_buf_put_uint(b, node->len);
+        mf_buf_puts(b, " bytes]\"");
+        return;
     case MF_ARRAY: case MF_OBJECT: {
         bool object = node->kind == MF_OBJECT;
         mf_buf_putc(b, object ? '{' : '[');

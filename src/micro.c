@@ -48,9 +48,18 @@ static size_t block_chars(const mf_node *block)
         const mf_node *text = mf_get_str(block, "text");
         return text ? mf_count_code_points(text->str, text->len) : 0;
     }
-    if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media"))
-        return sizeof "[image]" - 1;
-    if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) return sizeof "[document]" - 1;
+    /* Media count as what the transcript shows for them ("[image]", "[file: NAME]"). */
+    mf_media media;
+    const mf_node *name;
+    mf_media_kind kind = mf_media_of_block(block, &media, &name);
+    if (kind) {
+        mf_buf b;
+        mf_buf_init(&b);
+        mf_write_media(&b, kind, &media, name ? name->str : NULL, name ? name->len : 0);
+        size_t n = b.failed ? 0 : mf_count_code_points(b.data, b.len);
+        mf_buf_free(&b);
+        return n;
+    }
     return json_chars(block);
 }
 
@@ -182,7 +191,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             size_t chars = mf_measure_tool_result(part->content, options->profile, &old_cost);
             if (mf_alloc_failures() != failures) goto nomem; /* the count would be wrong */
             before += old_cost;
-            if (m >= limit || mf_result_is_truncated(part->content)) continue;
+            if (m >= limit || part->pinned || part->pending || mf_result_is_truncated(part->content)) continue;
             const char *name = part->name && part->name_len ? part->name : "unknown";
             size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
             if (excluded(options, name, name_len)) continue;

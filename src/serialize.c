@@ -31,13 +31,24 @@ static void write_media_block(mf_buf *b, const mf_node *block)
     if (mf_str_eq(type, "text")) {
         const mf_node *text = mf_get_str(block, "text");
         if (text) mf_buf_put_utf8(b, text->str, text->len);
-    } else if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media")) {
-        mf_buf_puts(b, "[image]");
-    } else if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) {
-        mf_buf_puts(b, "[document]");
-    } else {
-        mf_write_json(b, block);
+        return;
     }
+    mf_media media;
+    const mf_node *name;
+    mf_media_kind kind = mf_media_of_block(block, &media, &name);
+    if (kind) mf_write_media(b, kind, &media, name ? name->str : NULL, name ? name->len : 0);
+    else if (!mf_str_eq(type, "custom")) mf_write_json(b, block); /* AI SDK custom: provider options only */
+}
+
+void mf_write_media(mf_buf *b, mf_media_kind kind, const mf_media *media, const char *name, size_t name_len)
+{
+    if (kind == MF_MEDIA_IMAGE) { mf_buf_puts(b, "[image]"); return; }
+    mf_buf_puts(b, media && media->file ? "[file" : "[document");
+    if (name && name_len) {
+        mf_buf_puts(b, ": ");
+        mf_buf_put_utf8(b, name, name_len);
+    }
+    mf_buf_putc(b, ']');
 }
 
 void mf_write_result_text(mf_buf *b, const mf_node *content)
@@ -59,6 +70,15 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
         else mf_write_json(b, value);
         return;
     }
+    if (mf_str_eq(type, "execution-denied")) { /* AI SDK: the user said no */
+        const mf_node *reason = mf_get_str(content, "reason");
+        mf_buf_puts(b, "[execution denied]");
+        if (reason && reason->len) {
+            mf_buf_putc(b, ' ');
+            mf_buf_put_utf8(b, reason->str, reason->len);
+        }
+        return;
+    }
     mf_write_json(b, content);
 }
 
@@ -70,7 +90,7 @@ static bool result_is_empty(const mf_node *content)
 
 static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
-    shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !mf_result_is_truncated(part->content);
+    shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !part->pinned && !mf_result_is_truncated(part->content);
     switch (part->kind) {
     case MF_PART_TEXT:
         mf_buf_put_utf8(b, part->text, part->text_len);
@@ -107,17 +127,23 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
         mf_buf_puts(b, "[image]");
         break;
     case MF_PART_DOCUMENT:
-        if (part->text_len) {
-            mf_buf_puts(b, "[document: ");
-            mf_buf_put_utf8(b, part->text, part->text_len);
-            mf_buf_putc(b, ']');
-        } else {
-            mf_buf_puts(b, "[document]");
-        }
+        mf_write_media(b, MF_MEDIA_DOCUMENT, &part->media, part->text, part->text_len);
         break;
     case MF_PART_OTHER:
         mf_write_json(b, part->node);
         break;
+    case MF_PART_APPROVAL: { /* "[approval_request:NAME]", "[approval:NAME] approved" / "denied: reason" */
+        bool request = mf_str_eq(part->type, "tool-approval-request");
+        mf_buf_puts(b, request ? "[approval_request:" : "[approval:");
+        put_tool_name(b, part->name, part->name_len);
+        mf_buf_putc(b, ']');
+        if (!request) mf_buf_puts(b, part->is_error ? " denied" : " approved");
+        if (part->text_len) {
+            mf_buf_puts(b, request ? " " : ": ");
+            mf_buf_put_utf8(b, part->text, part->text_len);
+        }
+        break;
+    }
     }
 }
 

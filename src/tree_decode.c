@@ -9,6 +9,7 @@
  *   tag 4 string  := len, len bytes of UTF-8
  *   tag 5 array   := count, count values
  *   tag 6 object  := count, count × (keylen, keylen bytes, value)
+ *   tag 7 blob    := byte length (binary data: only its size crosses, never its bytes)
  * The buffer holds exactly one value. Every length is checked against what is left, so
  * a damaged buffer gives MF_ERR_PARSE with the byte position, never a wild read. */
 #include "internal.h"
@@ -61,6 +62,13 @@ static mf_status read_value(reader *r, mf_node *node, unsigned depth)
     case MF_NUMBER: case MF_STRING:
         node->kind = tag;
         return read_bytes(r, &node->str, &node->len) ? MF_OK : bad(r, "string runs past the end");
+    case MF_BLOB: {
+        uint32_t bytes;
+        if (!read_u32(r, &bytes)) return bad(r, "truncated blob length");
+        node->kind = MF_BLOB;
+        node->len = bytes;
+        return MF_OK;
+    }
     case MF_ARRAY: case MF_OBJECT: {
         if (depth >= MF_MAX_DEPTH)
             return mf_fail(r->err, MF_ERR_DEPTH, r->pos - 1, "nesting deeper than %zu levels",

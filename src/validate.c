@@ -69,11 +69,49 @@ static bool known_other_block(mf_format format, const mf_node *type)
     return false;
 }
 
+/* A UIMessage (validateUIMessages' rules): a string id, a parts list (not empty but for an
+ * assistant's), each tool part with its toolCallId and a known state. */
+static void check_ui_shape(report_box *box, const mf_view *v, size_t m)
+{
+    static const char *const states[] = {"input-streaming", "input-available", "approval-requested",
+        "approval-responded", "output-available", "output-error", "output-denied", NULL};
+    const mf_msg *msg = &v->msgs[m];
+    const mf_node *parts = mf_get(msg->node, "parts");
+    if (!mf_get_str(msg->node, "id")) add(box, MF_PROBLEM_BAD_CONTENT, m, SIZE_MAX, "a UIMessage needs a string \"id\"%s", "", 0);
+    if (!parts || parts->kind != MF_ARRAY) {
+        add(box, MF_PROBLEM_BAD_CONTENT, m, SIZE_MAX, "\"parts\" must be a list of parts%s", "", 0);
+        return;
+    }
+    if (!parts->count && msg->role != MF_ROLE_ASSISTANT)
+        add(box, MF_PROBLEM_BAD_CONTENT, m, SIZE_MAX, "a %s UIMessage needs at least one part", msg->role_node->str, msg->role_node->len);
+    for (size_t p = 0; p < msg->count; p++) {
+        const mf_part *part = &msg->parts[p];
+        if (part->kind != MF_PART_TOOL_CALL) continue;
+        if (!part->id) add(box, MF_PROBLEM_MISSING_ID, m, part->index, "a tool part without a toolCallId%s", "", 0);
+        const mf_node *state = mf_get_str(part->node, "state");
+        bool known = false;
+        for (int i = 0; states[i] && !known; i++) known = mf_str_eq(state, states[i]);
+        if (!known) add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a tool part without a known \"state\"%s", "", 0);
+        else if (mf_str_eq(state, "output-error") && !mf_get_str(part->node, "errorText"))
+            add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "an output-error tool part without \"errorText\"%s", "", 0);
+        else if (!strncmp(state->str, "approval-", 9) && !mf_get_str(mf_get(part->node, "approval"), "id"))
+            add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a %s tool part without \"approval.id\"", state->str, state->len);
+    }
+}
+
 static void check_shape(report_box *box, const mf_view *v, size_t m)
 {
     const mf_msg *msg = &v->msgs[m];
     if (msg->role == MF_ROLE_UNKNOWN) {
         add(box, MF_PROBLEM_UNKNOWN_ROLE, m, SIZE_MAX, "unknown role \"%s\"", msg->role_node->str, msg->role_node->len);
+        return;
+    }
+    if (v->format == MF_FORMAT_AISDK_UI) {
+        check_ui_shape(box, v, m);
+        for (size_t p = 0; p < msg->count; p++)
+            if (msg->parts[p].kind == MF_PART_OTHER)
+                add(box, MF_PROBLEM_UNKNOWN_BLOCK, m, msg->parts[p].index, "unknown part type \"%s\"",
+                    msg->parts[p].type ? msg->parts[p].type->str : "", msg->parts[p].type ? msg->parts[p].type->len : 0);
         return;
     }
     const mf_node *content = mf_get(msg->node, "content");
@@ -107,6 +145,9 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
         if (result && v->format == MF_FORMAT_ANTHROPIC && p > 0 && msg->parts[p - 1].kind != MF_PART_TOOL_RESULT)
             add(box, MF_PROBLEM_RESULT_NOT_FIRST, m, part->index,
                 "tool_result blocks must come before any other block in their message%s", "", 0);
+        if (part->kind == MF_PART_APPROVAL && part->unmatched && mf_str_eq(part->type, "tool-approval-request"))
+            add(box, MF_PROBLEM_RESULT_WITHOUT_CALL, m, part->index,
+                "tool-approval-request \"%s\" names no tool call before it", part->id ? part->id : "", part->id_len);
     }
 }
 
@@ -242,7 +283,7 @@ static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *s
                 bool answered = has_part(&c->window, &box->failed, v, from, to, MF_PART_TOOL_RESULT, part) ||
                                 (v->format == MF_FORMAT_AISDK &&
                                  has_part(&c->own_results, &box->failed, v, m, m + 1, MF_PART_TOOL_RESULT, part));
-                if (!answered)
+                if (!answered && !part->pending) /* a pending call awaits its approval or run */
                     add(box, MF_PROBLEM_CALL_WITHOUT_RESULT, m, part->index,
                         "tool call \"%s\" has no result right after it", part->id, part->id_len);
             } else if (part->kind == MF_PART_TOOL_RESULT) {
@@ -300,7 +341,8 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             /* Message by message, so problems come out in message order. */
             for (size_t m = 0; m < view.count && !box->failed; m++) {
                 check_shape(box, &view, m);
-                check_pairs(box, &view, m, &seen, &cache);
+                /* A UIMessage tool part is its own call and result: no pairs across messages. */
+                if (view.format != MF_FORMAT_AISDK_UI) check_pairs(box, &view, m, &seen, &cache);
             }
             pair_cache_free(&cache);
             mf_view_free(&view);

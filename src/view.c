@@ -35,7 +35,8 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
         if (format == MF_FORMAT_UNKNOWN)
             return mf_fail(err, MF_ERR_FORMAT, SIZE_MAX,
                            "the messages mix Anthropic, OpenAI and AI SDK features; pass a format");
-    } else if (format != MF_FORMAT_ANTHROPIC && format != MF_FORMAT_OPENAI && format != MF_FORMAT_AISDK) {
+    } else if (format != MF_FORMAT_ANTHROPIC && format != MF_FORMAT_OPENAI && format != MF_FORMAT_AISDK &&
+               format != MF_FORMAT_AISDK_UI) {
         return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown format");
     }
     view->format = format;
@@ -49,10 +50,12 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
         msg->role = role_of(msg->role_node, format);
         mf_status st = format == MF_FORMAT_ANTHROPIC ? mf_adapt_anthropic(&view->arena, msg)
                      : format == MF_FORMAT_OPENAI ? mf_adapt_openai(&view->arena, msg)
+                     : format == MF_FORMAT_AISDK_UI ? mf_adapt_aisdk_ui(&view->arena, msg)
                      : mf_adapt_aisdk(&view->arena, msg);
         if (st) goto nomem;
     }
     if (mf_view_link_results(view)) goto nomem;
+    if (format == MF_FORMAT_AISDK && mf_aisdk_link_approvals(view)) goto nomem;
     return MF_OK;
 nomem:
     mf_view_free(view);
@@ -95,5 +98,12 @@ bool mf_msg_has_results(const mf_msg *msg)
 {
     for (size_t p = 0; p < msg->count; p++)
         if (msg->parts[p].kind == MF_PART_TOOL_RESULT) return true;
+    return false;
+}
+
+bool mf_msg_has_pending(const mf_msg *msg)
+{
+    for (size_t p = 0; p < msg->count; p++)
+        if (msg->parts[p].pending) return true;
     return false;
 }

@@ -158,11 +158,22 @@ test.describe('class instances and exotic objects (read as JSON.stringify reads 
     assert.equal(serialize(msgs), '[user]\nhello boxed world');
     assert.equal(estimateTokens(msgs), estimateTokens(json(msgs)));
   });
-  test('Map, Set, RegExp, Error, Date, typed arrays, null-prototype objects: like their JSON', () => {
+  test('binary data (typed arrays, Buffer, ArrayBuffer) is an opaque blob of its byte length, not JSON of indices', () => {
+    const input = { u: new Uint8Array([1, 2, 300]), f: new Float64Array([0.5]), b: Buffer.from('abcd'), a: new ArrayBuffer(5) };
+    const msgs = [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input }] }];
+    assert.equal(serialize(msgs),
+      '[assistant]\n[tool_use:f] {"u": "[binary: 3 bytes]", "f": "[binary: 8 bytes]", "b": "[binary: 4 bytes]", "a": "[binary: 5 bytes]"}');
+    // A megabyte of bytes costs what a few bytes cost: never its indices, never its base64.
+    const big = [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: { u: new Uint8Array(1 << 20) } }] }];
+    const small = [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: { u: new Uint8Array(3) } }] }];
+    assert.equal(estimateTokens(big), estimateTokens(small));
+    assert.ok(estimateTokens(big) < 2000);
+  });
+  test('Map, Set, RegExp, Error, Date, null-prototype objects: like their JSON', () => {
     const odd = Object.create(null);
     odd.k = 'v';
     const input = { m: new Map([[1, 2]]), s: new Set([1]), r: /x+/g, e: new Error('boom'), d: new Date(0),
-      u: new Uint8Array([1, 2, 300]), f: new Float64Array([0.5]), odd, n: [NaN, Infinity, -0] };
+      odd, n: [NaN, Infinity, -0] };
     const before = JSON.stringify(input);
     assert.equal(expectAnswer(() => estimateTokens(input)), estimateTokens(json(input)));
     assert.equal(JSON.stringify(input), before);

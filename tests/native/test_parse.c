@@ -227,7 +227,9 @@ static void tree_damage(void)
 {
     size_t pos = 0;
     CHECK("an empty buffer is MF_ERR_PARSE at byte 0", tree_status("", 0, &pos) == MF_ERR_PARSE && pos == 0);
-    CHECK("an unknown tag is MF_ERR_PARSE at its byte", tree_status("\x07", 1, &pos) == MF_ERR_PARSE && pos == 0);
+    CHECK("an unknown tag is MF_ERR_PARSE at its byte", tree_status("\x08", 1, &pos) == MF_ERR_PARSE && pos == 0);
+    CHECK("a blob without its byte length is MF_ERR_PARSE", tree_status("\x07\x01\x00", 3, &pos) == MF_ERR_PARSE);
+    CHECK("a blob with its byte length is one value", tree_status("\x07\x00\x00\x02\x00", 5, &pos) == MF_OK);
     CHECK("an unknown tag inside a list is reported where it is",
           tree_status("\x05\x02\x00\x00\x00\x00\x09", 7, &pos) == MF_ERR_PARSE && pos == 6);
     CHECK("a byte after the value is MF_ERR_PARSE at that byte",
