@@ -4,9 +4,38 @@
  * with an assistant message, an assistant acknowledgement. They are written in the style
  * of the conversation they go into (its format, and string or array content), because a
  * provider or framework that reads the rest of the array reads these too.
+ *
+ * - 'ai-sdk-ui': UIMessages ({id, role, metadata, parts: [{type: 'text', text}]}), with
+ *   metadata {midfold: {summary: true}} (or {acknowledgement: true}) so a chat UI can
+ *   show the summary as such and persist it like any other message.
+ * - Array style: where every user and assistant message of the tail has array content
+ *   (an AI SDK provider-level prompt, LanguageModelV3/V4, requires it; @ai-sdk/anthropic
+ *   drops string content and @ai-sdk/openai throws on it), the content is one text part,
+ *   [{type: 'text', text}] (AI SDK and OpenAI Chat; Anthropic's case is the Anthropic adapter's).
+ * - Otherwise string content, the shape every format accepts.
  */
 
 export const SUMMARY_MARK = '[Context Compressed]';
+
+let counter = 0;
+
+/** A message id for a UIMessage: random where the host has crypto.randomUUID. */
+function newId(kind) {
+  const c = globalThis.crypto;
+  const unique = c && typeof c.randomUUID === 'function' ? c.randomUUID() : `${Date.now().toString(36)}-${(counter++).toString(36)}`;
+  return `midfold-${kind}-${unique}`;
+}
+
+/** True when every user and assistant message in `list` has array content (and there is one). */
+function usesArrays(list) {
+  let seen = false;
+  for (const m of list) {
+    if (!m || (m.role !== 'user' && m.role !== 'assistant')) continue;
+    if (!Array.isArray(m.content)) return false;
+    seen = true;
+  }
+  return seen;
+}
 
 /**
  * The messages to insert for `summary`. `format` is the conversation's format name (as
@@ -16,8 +45,20 @@ export const SUMMARY_MARK = '[Context Compressed]';
  * @returns {object[]}
  */
 export function summaryMessages({ format, summary, acknowledgement, tail }) {
-  const out = [{ role: 'user', content: `${SUMMARY_MARK}\n${summary}` }];
+  const text = `${SUMMARY_MARK}\n${summary}`;
   const first = tail.length ? tail[0] : null;
-  if (!(first && first.role === 'assistant')) out.push({ role: 'assistant', content: acknowledgement });
+  const needsAck = !(first && first.role === 'assistant');
+  if (format === 'ai-sdk-ui') {
+    const out = [{ id: newId('summary'), role: 'user', metadata: { midfold: { summary: true } }, parts: [{ type: 'text', text }] }];
+    if (needsAck) {
+      out.push({ id: newId('ack'), role: 'assistant', metadata: { midfold: { acknowledgement: true } },
+        parts: [{ type: 'text', text: acknowledgement }] });
+    }
+    return out;
+  }
+  const arrays = (format === 'ai-sdk' || format === 'openai') && usesArrays(tail);
+  const content = (t) => (arrays ? [{ type: 'text', text: t }] : t);
+  const out = [{ role: 'user', content: content(text) }];
+  if (needsAck) out.push({ role: 'assistant', content: content(acknowledgement) });
   return out;
 }

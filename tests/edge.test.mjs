@@ -5,20 +5,28 @@
 import test, { after, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import net from 'node:net';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startMockLLM } from './helpers/mock-llm.mjs';
-import { ROOT, capnpString, midfoldModules, startWorkerd, workerdBinary, workerdEntryFiles } from './helpers/workerd.mjs';
-import { init, estimateTokens, microCompact, validate } from '../js/node.js';
+import { defaultSummary, startMockLLM } from './helpers/mock-llm.mjs';
+import { ROOT, capnpString, localModules, midfoldModules, startWorkerd, workerdBinary, workerdEntryFiles } from './helpers/workerd.mjs';
+import { longSession } from './helpers/long-session.mjs';
+import { init, Compactor, estimateTokens, microCompact, validate } from '../js/node.js';
 
 const WASM = path.join(ROOT, 'wasm/midfold.wasm');
 const WORKER = path.join(ROOT, 'web-demo/edge/worker.js');
 const SHIPPED_CONFIG = path.join(ROOT, 'web-demo/edge/config.capnp');
 const THRESHOLD = 3000;
 const UPSTREAM_KEY = 'test-key-123';
+// The edge worker's client tokens: each test that must start without remembered state uses its own.
+const TOKENS = ['tok-main-7f3a', 'tok-fail-91c2', 'tok-other-44d0'];
+const AUTH = { authorization: `Bearer ${TOKENS[0]}` };
+const SMALL_LIMIT = 64 * 1024;
+const SESSION_THRESHOLD = 8000;
+const SESSION_TOKEN = 'tok-session-5b1e';
 const COMPAT_DATE = '2025-09-01';
 // The worker's Compactor runs with the Compactor's default profile unless PROFILE says
 // otherwise; its x-midfold-tokens-* figures are in that profile's tokens.
@@ -75,6 +83,7 @@ let decoy;
 let decoyConnections = 0;
 let wd;
 let tmp;
+let sse;
 
 /** The README's "Cloudflare Worker" snippet, verbatim. */
 function readmeSnippet() {
@@ -105,21 +114,61 @@ export default {
 };
 `;
 
-function workerConfig(id, mainFile, configDir, bindings = [], extraModules = []) {
+function workerConfig(id, mainFile, configDir, bindings = [], extraModules = [], { sessions = false } = {}) {
   const lines = [
     `(name = "worker.js", esModule = embed ${capnpString(path.relative(configDir, mainFile))})`,
+    ...localModules(mainFile, configDir),
     ...midfoldModules(configDir),
     ...extraModules,
   ];
+  const bound = bindings.map(([name, value]) => `(name = ${capnpString(name)}, text = ${capnpString(value)})`);
+  // A Durable Object namespace per worker, kept in memory for the life of the test process, or on disk
+  // (sessions: 'disk'), where a test can read what was stored.
+  if (sessions) bound.push('(name = "SESSIONS", durableObjectNamespace = "SessionStore")');
+  const objects = sessions ? `
+  durableObjectNamespaces = [(className = "SessionStore", uniqueKey = ${capnpString(`midfold-test-${id}`)})],
+  durableObjectStorage = ${sessions === 'disk' ? '(localDisk = "session-disk")' : '(inMemory = void)'},` : '';
   return `const ${id} :Workerd.Worker = (
   compatibilityDate = ${capnpString(COMPAT_DATE)},
   modules = [
     ${lines.join(',\n    ')}
   ],
-  bindings = [${bindings.map(([name, value]) => `(name = ${capnpString(name)}, text = ${capnpString(value)})`).join(', ')}],
+  bindings = [${bound.join(', ')}],${objects}
   globalOutbound = "loopback",
 );
 `;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A streaming upstream: answers `stream: true` with server-sent events in several chunks, each sent only
+// once the test has seen the previous one arrive through the proxy (so a proxy that buffers would hang).
+
+const SSE_CHUNKS = [
+  'data: {"id":"chatcmpl-s1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}\n\n',
+  'data: {"id":"chatcmpl-s1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"The offset "}}]}\n\n',
+  'data: {"id":"chatcmpl-s1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"is applied twice — 时区偏移重复了。"}}]}\n\n',
+  'data: {"id":"chatcmpl-s1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n',
+  'data: [DONE]\n\n',
+];
+
+function startSSE() {
+  const sse = { requests: [], sent: 0, release: [] };
+  sse.server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      sse.requests.push({ headers: req.headers, raw, body: JSON.parse(raw) });
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (let i = 0; i < SSE_CHUNKS.length; i++) {
+        if (i > 0) await new Promise((resolve) => sse.release.push(resolve)); // the test lets the next one go
+        res.write(SSE_CHUNKS[i]);
+        sse.sent = i + 1;
+      }
+      res.end();
+    });
+  });
+  return new Promise((resolve) => sse.server.listen(0, '127.0.0.1', () => resolve(sse)));
 }
 
 before(async () => {
@@ -132,11 +181,16 @@ before(async () => {
   decoy.on('connection', () => { decoyConnections++; });
   await new Promise((resolve, reject) => decoy.once('error', reject).listen(0, '127.0.0.2', resolve));
 
+  sse = await startSSE();
+
   tmp = await mkdtemp(path.join(os.tmpdir(), 'midfold-edge-'));
   await writeFile(path.join(tmp, 'readme-worker.js'), readmeSnippet());
   await writeFile(path.join(tmp, 'explicit-worker.js'), EXPLICIT_WORKER);
   const upstream = `${llm.url}/v1`;
-  const edgeBindings = [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY], ['THRESHOLD', String(THRESHOLD)]];
+  const keyed = [['UPSTREAM_KEY', UPSTREAM_KEY], ['CLIENT_TOKEN', TOKENS.join(', ')]];
+  const edgeBindings = [['UPSTREAM_URL', upstream], ...keyed, ['THRESHOLD', String(THRESHOLD)]];
+  const sessionBindings = [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY], ['CLIENT_TOKEN', SESSION_TOKEN],
+    ['THRESHOLD', String(SESSION_THRESHOLD)]];
   const config = `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -145,28 +199,48 @@ const config :Workerd.Config = (
     (name = "edge-decoy", worker = .edgeDecoy),
     (name = "edge-o200k", worker = .edgeO200k),
     (name = "edge-bad-profile", worker = .edgeBadProfile),
+    (name = "edge-open", worker = .edgeOpen),
+    (name = "edge-token-only", worker = .edgeTokenOnly),
+    (name = "edge-small", worker = .edgeSmall),
+    (name = "edge-sse", worker = .edgeSse),
+    (name = "edge-session", worker = .edgeSession),
+    (name = "edge-stateless", worker = .edgeStateless),
     (name = "readme", worker = .readme),
     (name = "explicit", worker = .explicit),
     (name = "loopback", network = (allow = ["127.0.0.1/32"])),
+    (name = "session-disk", disk = (path = ${capnpString(path.join(tmp, 'sessions'))}, writable = true)),
   ],
   sockets = [
     (name = "edge", address = "127.0.0.1:0", http = (), service = "edge"),
     (name = "edge-decoy", address = "127.0.0.1:0", http = (), service = "edge-decoy"),
     (name = "edge-o200k", address = "127.0.0.1:0", http = (), service = "edge-o200k"),
     (name = "edge-bad-profile", address = "127.0.0.1:0", http = (), service = "edge-bad-profile"),
+    (name = "edge-open", address = "127.0.0.1:0", http = (), service = "edge-open"),
+    (name = "edge-token-only", address = "127.0.0.1:0", http = (), service = "edge-token-only"),
+    (name = "edge-small", address = "127.0.0.1:0", http = (), service = "edge-small"),
+    (name = "edge-sse", address = "127.0.0.1:0", http = (), service = "edge-sse"),
+    (name = "edge-session", address = "127.0.0.1:0", http = (), service = "edge-session"),
+    (name = "edge-stateless", address = "127.0.0.1:0", http = (), service = "edge-stateless"),
     (name = "readme", address = "127.0.0.1:0", http = (), service = "readme"),
     (name = "explicit", address = "127.0.0.1:0", http = (), service = "explicit"),
   ],
 );
 
-${workerConfig('edge', WORKER, tmp, edgeBindings)}
+${workerConfig('edge', WORKER, tmp, edgeBindings, [], { sessions: 'disk' })}
 ${workerConfig('edgeDecoy', WORKER, tmp, [['UPSTREAM_URL', `http://127.0.0.2:${decoy.address().port}/v1`]])}
 ${workerConfig('edgeO200k', WORKER, tmp, [...edgeBindings, ['PROFILE', 'o200k']])}
 ${workerConfig('edgeBadProfile', WORKER, tmp, [...edgeBindings, ['PROFILE', 'gpt-17']])}
+${workerConfig('edgeOpen', WORKER, tmp, [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY]])}
+${workerConfig('edgeTokenOnly', WORKER, tmp, [['UPSTREAM_URL', upstream], ['CLIENT_TOKEN', TOKENS[0]]])}
+${workerConfig('edgeSmall', WORKER, tmp, [...edgeBindings, ['MAX_BODY_BYTES', String(SMALL_LIMIT)]], [], { sessions: true })}
+${workerConfig('edgeSse', WORKER, tmp, [['UPSTREAM_URL', `http://127.0.0.1:${sse.server.address().port}/v1`], ...keyed])}
+${workerConfig('edgeSession', WORKER, tmp, sessionBindings, [], { sessions: true })}
+${workerConfig('edgeStateless', WORKER, tmp, sessionBindings)}
 ${workerConfig('readme', path.join(tmp, 'readme-worker.js'), tmp)}
 ${workerConfig('explicit', path.join(tmp, 'explicit-worker.js'), tmp, [],
     [`(name = "wasm-bytes.bin", data = embed ${capnpString(path.relative(tmp, WASM))})`])}
 `;
+  await mkdir(path.join(tmp, 'sessions'));
   await writeFile(path.join(tmp, 'config.capnp'), config);
   wd = await startWorkerd({ config: path.join(tmp, 'config.capnp') });
 });
@@ -175,6 +249,7 @@ after(async () => {
   if (wd) await wd.stop();
   if (llm) await llm.close();
   if (decoy) await new Promise((resolve) => decoy.close(resolve));
+  if (sse) { sse.server.closeAllConnections(); await new Promise((resolve) => sse.server.close(resolve)); }
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
@@ -183,7 +258,7 @@ beforeEach(() => llm.reset());
 function post(url, body, headers = {}) {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...AUTH, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
     signal: AbortSignal.timeout(30000),
   });
@@ -318,7 +393,7 @@ test('a failed summary leaves the request as it was (compaction is never a reaso
   const messages = toolLoop(14, 5000);
   llm.enqueue({ status: 500 });
   const text = JSON.stringify({ model: 'gpt-test', messages });
-  const res = await post(edgeURL(), text);
+  const res = await post(edgeURL(), text, { authorization: `Bearer ${TOKENS[1]}` });
   assert.equal(res.status, 200);
   await res.arrayBuffer();
   const f = figures(res);
@@ -362,10 +437,10 @@ test('bad requests get a 4xx JSON error and never reach the upstream', async () 
     assert.equal(error.type, 'invalid_request_error');
   }
 
-  let res = await fetch(`${wd.url('edge')}/v1/models`, { signal: AbortSignal.timeout(30000) });
+  let res = await fetch(`${wd.url('edge')}/v1/models`, { headers: AUTH, signal: AbortSignal.timeout(30000) });
   assert.equal(res.status, 404);
   assert.equal((await res.json()).error.type, 'not_found');
-  res = await fetch(edgeURL(), { signal: AbortSignal.timeout(30000) });
+  res = await fetch(edgeURL(), { headers: AUTH, signal: AbortSignal.timeout(30000) });
   assert.equal(res.status, 405);
   assert.equal(res.headers.get('allow'), 'POST');
   await res.arrayBuffer();
@@ -383,6 +458,335 @@ test('workerd lets the worker reach 127.0.0.1 only: another address is refused b
   const refused = /connecting to 127\.0\.0\.2:\d+ is not allowed/;
   for (let i = 0; i < 50 && !refused.test(wd.stderr()); i++) await new Promise((r) => setTimeout(r, 100));
   assert.match(wd.stderr(), refused);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Who may use the proxy, and how much it reads
+
+/** POST with exactly these headers (no default token). */
+function send(url, body, headers = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(30000),
+  });
+}
+
+/** True when `secret` appears anywhere in what the upstream received. */
+function leaked(secret) {
+  return llm.requests.some((r) => JSON.stringify(r.headers).includes(secret) || r.rawBody.includes(secret));
+}
+
+test('CLIENT_TOKEN: a missing or wrong token is a 401, and the upstream is never called', async () => {
+  const body = { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] };
+  const t = TOKENS[0];
+  const wrong = [undefined, '', 'Bearer', 'Bearer ', `Bearer ${t}x`, `Bearer ${t.slice(0, -1)}`, `Bearer ${t.toUpperCase()}`,
+    `Basic ${btoa(`user:${t}`)}`, t, `Bearer ${TOKENS.join(',')}`, `Bearer ${t} ${t}`, `Bearer  ${UPSTREAM_KEY}`];
+  for (const authorization of wrong) {
+    const res = await send(edgeURL(), body, authorization === undefined ? {} : { authorization });
+    assert.equal(res.status, 401, String(authorization));
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+    const { error } = await res.json();
+    assert.equal(error.type, 'authentication_error');
+    assert.doesNotMatch(error.message, new RegExp(t));
+  }
+  // Refused before anything else: an unknown route or a GET says no more than 401 either.
+  assert.equal((await fetch(`${wd.url('edge')}/v1/models`, { signal: AbortSignal.timeout(30000) })).status, 401);
+  assert.equal(llm.requests.length, 0, 'nothing reached the upstream');
+});
+
+test('CLIENT_TOKEN: every listed token is accepted, and none reaches the upstream (summary requests included)', async () => {
+  for (const [i, token] of TOKENS.entries()) {
+    const scheme = i === 1 ? 'bearer' : 'Bearer';
+    const res = await send(edgeURL(), { model: 'gpt-test', messages: [{ role: 'user', content: `hi ${i}` }] }, { authorization: `${scheme} ${token}` });
+    assert.equal(res.status, 200, token);
+    await res.arrayBuffer();
+  }
+  llm.enqueue({ text: 'The agent read modules 0-13 and found the doubled offset.' });
+  const res = await send(edgeURL(), { model: 'gpt-test', messages: toolLoop(14, 5000) }, { authorization: `Bearer ${TOKENS[2]}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-compacted'), 'true');
+  assert.equal(llm.requests.length, 5);
+  for (const r of llm.requests) assert.equal(r.headers.authorization, `Bearer ${UPSTREAM_KEY}`);
+  for (const token of TOKENS) assert.equal(leaked(token), false, `${token} never goes upstream`);
+});
+
+test('UPSTREAM_KEY without CLIENT_TOKEN fails closed: every request is a 500 saying the worker is misconfigured', async () => {
+  const url = wd.url('edge-open');
+  const attempts = [
+    send(`${url}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }),
+    send(`${url}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }, AUTH),
+    fetch(`${url}/v1/models`, { signal: AbortSignal.timeout(30000) }),
+  ];
+  for (const res of await Promise.all(attempts)) {
+    assert.equal(res.status, 500);
+    const { error } = await res.json();
+    assert.equal(error.type, 'server_error');
+    assert.match(error.message, /the worker is misconfigured: UPSTREAM_KEY is set but CLIENT_TOKEN is not/);
+  }
+  assert.equal(llm.requests.length, 0);
+});
+
+test('CLIENT_TOKEN without UPSTREAM_KEY: the upstream gets no authorization at all', async () => {
+  const res = await send(`${wd.url('edge-token-only')}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }, AUTH);
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(llm.requests.length, 1);
+  assert.equal(llm.requests[0].headers.authorization, undefined);
+  assert.equal(leaked(TOKENS[0]), false);
+});
+
+/** A JSON request body of exactly `bytes` bytes (padded with spaces, which JSON allows). */
+function bodyOfSize(bytes) {
+  const text = JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: '请检查日志。' }] });
+  const size = new TextEncoder().encode(text).length;
+  assert.ok(bytes >= size);
+  return text + ' '.repeat(bytes - size);
+}
+
+/**
+ * POSTs `chunks` over a plain socket the way curl does: it reads while it writes, so an answer that
+ * comes before the whole body was sent (a 413) is read even when the server then closes the
+ * connection under the writes (which fetch and node:http report as EPIPE instead). `contentLength`
+ * sets the header; without it the body goes chunked. Resolves to {status, json}.
+ */
+function rawPost(url, chunks, { contentLength } = {}) {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let received = Buffer.alloc(0);
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      const text = received.toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
+      if (end < 0 || !length || Buffer.byteLength(text.slice(end + 4)) < Number(length[1])) return;
+      done = true;
+      socket.destroy();
+      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)[1]), json: JSON.parse(text.slice(end + 4)) });
+    };
+    socket.on('data', (d) => { received = Buffer.concat([received, d]); finish(); });
+    socket.on('error', () => {}); // EPIPE / ECONNRESET once the server has answered and closed
+    socket.on('close', () => { if (!done) reject(new Error(`no complete answer: ${received.toString('utf8').slice(0, 200)}`)); });
+    socket.on('connect', async () => {
+      const framing = contentLength === undefined ? 'transfer-encoding: chunked' : `content-length: ${contentLength}`;
+      socket.write(`POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
+        `authorization: ${AUTH.authorization}\r\n${framing}\r\n\r\n`);
+      for (const chunk of chunks) {
+        if (done || socket.destroyed) return;
+        const framed = contentLength === undefined ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+        if (!socket.write(framed)) await new Promise((r) => { socket.once('drain', r); socket.once('close', r); });
+      }
+      if (!done && !socket.destroyed) socket.write(contentLength === undefined ? '0\r\n\r\n' : '');
+    });
+  });
+}
+
+/** `total` bytes of a JSON-looking body in 4 KiB pieces. */
+function* pieces(total) {
+  const head = Buffer.from('{"model":"gpt-test","messages":[');
+  for (let sent = 0; sent < total; sent += 4096) {
+    const n = Math.min(4096, total - sent);
+    yield sent === 0 ? Buffer.concat([head, Buffer.alloc(n - head.length, 0x20)]) : Buffer.alloc(n, 0x20);
+  }
+}
+
+test('MAX_BODY_BYTES: larger bodies get 413 before they are parsed, declared or chunked; the worker keeps serving', async () => {
+  const url = `${wd.url('edge-small')}/v1/chat/completions`;
+  let res = await post(url, bodyOfSize(SMALL_LIMIT));
+  assert.equal(res.status, 200, 'a body of exactly the limit is served');
+  await res.arrayBuffer();
+
+  res = await post(url, bodyOfSize(SMALL_LIMIT + 1));
+  assert.equal(res.status, 413);
+  assert.match((await res.json()).error.message, new RegExp(`larger than ${SMALL_LIMIT} bytes`));
+
+  // Somewhat too large, declared or chunked: read to the end and dropped, so even fetch (which writes
+  // the whole body before it reads) gets the 413.
+  res = await fetch(url, {
+    method: 'POST', headers: { 'content-type': 'application/json', ...AUTH }, duplex: 'half',
+    body: new Blob([bodyOfSize(SMALL_LIMIT + 1000)]).stream(), signal: AbortSignal.timeout(30000),
+  });
+  assert.equal(res.status, 413);
+  await res.arrayBuffer();
+
+  // Far too large (4x the limit), chunked or declared: answered without reading the rest, and the
+  // connection goes down with it. TCP may then lose the answer under the client's unsent writes (a reset
+  // discards what the client had not read yet), so the fact checked is that nothing was parsed or sent
+  // on: a 413 when the answer arrives, a closed connection otherwise.
+  for (const options of [{}, { contentLength: 4 * SMALL_LIMIT }]) {
+    const answer = await rawPost(url, pieces(4 * SMALL_LIMIT), options).catch((e) => ({ closed: e.message }));
+    if (!answer.closed) {
+      assert.equal(answer.status, 413);
+      assert.equal(answer.json.error.type, 'invalid_request_error');
+    }
+  }
+
+  res = await post(url, { model: 'gpt-test', messages: [{ role: 'user', content: 'still there?' }] });
+  assert.equal(res.status, 200, 'the worker keeps serving');
+  await res.arrayBuffer();
+  assert.equal(llm.requests.length, 2, 'only the two bodies within the limit reached the upstream');
+});
+
+test('the default limit is 16 MiB: a 17 MiB body gets 413, declared or chunked', async () => {
+  const big = bodyOfSize(17 * 1024 * 1024);
+  let res = await post(edgeURL(), big);
+  assert.equal(res.status, 413);
+  assert.match((await res.json()).error.message, /larger than 16777216 bytes/);
+  res = await fetch(edgeURL(), {
+    method: 'POST', headers: { 'content-type': 'application/json', ...AUTH }, duplex: 'half',
+    body: new Blob([big]).stream(), signal: AbortSignal.timeout(30000),
+  });
+  assert.equal(res.status, 413);
+  await res.arrayBuffer();
+  const ok = await post(edgeURL(), { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  assert.equal(ok.status, 200);
+  await ok.arrayBuffer();
+  assert.equal(llm.requests.length, 1);
+});
+
+/** Lets the SSE upstream send its next chunk, once it is waiting to. */
+async function releaseNext() {
+  for (let i = 0; i < 500 && sse.release.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(sse.release.length > 0, 'the upstream is waiting to send');
+  sse.release.shift()();
+}
+
+test('stream: true passes the upstream\'s server-sent events through unchanged, as they come', async () => {
+  const body = { model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'Why do the date tests fail?' }] };
+  const res = await post(`${wd.url('edge-sse')}/v1/chat/completions`, body, { accept: 'text/event-stream' });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type'), /^text\/event-stream/);
+  assert.equal(res.headers.get('x-midfold-compacted'), 'false');
+  const reader = res.body.getReader();
+  const received = [];
+  let bytes = 0;
+  const encoded = SSE_CHUNKS.map((c) => new TextEncoder().encode(c));
+  for (let i = 0; i < SSE_CHUNKS.length; i++) {
+    const want = encoded.slice(0, i + 1).reduce((n, c) => n + c.length, 0);
+    while (bytes < want) {
+      const { done, value } = await reader.read();
+      assert.equal(done, false);
+      received.push(value);
+      bytes += value.length;
+      assert.equal(sse.sent, i + 1, `chunk ${i + 1} arrived while the upstream held chunk ${i + 2} back`);
+    }
+    if (i + 1 < SSE_CHUNKS.length) await releaseNext();
+  }
+  assert.equal((await reader.read()).done, true);
+  assert.equal(Buffer.concat(received).toString('utf8'), SSE_CHUNKS.join(''), 'the same bytes, unchanged');
+  assert.equal(sse.requests.at(-1).body.stream, true);
+  assert.equal(sse.requests.at(-1).headers.authorization, `Bearer ${UPSTREAM_KEY}`);
+  assert.equal(sse.requests.at(-1).headers.accept, 'text/event-stream');
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The stateful proxy: clients re-send their whole history every turn
+
+/** Longest common prefix of two strings, in UTF-16 units. */
+function commonPrefix(a, b) {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * Replays `calls` through the proxy at `url` (the whole history each time, re-serialized as a client
+ * does) and, alongside, through a stateful Compactor in Node whose summaries are the mock upstream's own
+ * (the same deterministic answer for the same request).
+ */
+async function replayProxy(url, calls, token, threshold) {
+  const digestLike = (r) => defaultSummary(r);
+  let statefulSummaries = 0;
+  const stateful = new Compactor({ threshold, profile: 'safe', summarize: (r) => { statefulSummaries++; return digestLike(r); } });
+  const held = [];
+  const history = [];
+  const out = { calls: 0, summaries: 0, statefulSummaries: 0, same: 0, reuse: [], statefulReuse: [], states: [], forwarded: [] };
+  let previous = null;
+  let previousHeld = null;
+  for (const added of calls) {
+    held.push(...clone(added));
+    history.push(...clone(added));
+    await stateful.compact(held);
+    const seen = llm.requests.length;
+    const res = await send(url, JSON.stringify({ model: 'gpt-test', messages: history }), { authorization: `Bearer ${token}` });
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+    const fresh = llm.requests.slice(seen);
+    out.summaries += fresh.length - 1; // every request before the forwarded one wrote a summary
+    const forwarded = fresh.at(-1);
+    if (JSON.stringify(forwarded.body.messages) === JSON.stringify(held)) out.same++;
+    const heldBody = JSON.stringify({ model: 'gpt-test', messages: held });
+    if (previous) {
+      out.reuse.push(commonPrefix(previous, forwarded.rawBody) / previous.length);
+      out.statefulReuse.push(commonPrefix(previousHeld, heldBody) / previousHeld.length);
+    }
+    previous = forwarded.rawBody;
+    previousHeld = heldBody;
+    out.states.push(res.headers.get('x-midfold-state'));
+    out.forwarded.push(forwarded.body.messages);
+    out.calls++;
+  }
+  out.statefulSummaries = statefulSummaries;
+  return out;
+}
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+test('stateful proxy (Durable Object): the stateful Compactor\'s array forwarded every turn, as many summaries, stable prefixes', async (t) => {
+  const { calls } = longSession({ turns: 40, format: 'openai', seed: 21 });
+  const after = await replayProxy(`${wd.url('edge-session')}/v1/chat/completions`, calls, SESSION_TOKEN, SESSION_THRESHOLD);
+  llm.reset();
+  const before = await replayProxy(`${wd.url('edge-stateless')}/v1/chat/completions`, calls, SESSION_TOKEN, SESSION_THRESHOLD);
+
+  t.diagnostic(`summaries: proxy ${after.summaries}, stateful ${after.statefulSummaries}, stateless proxy ${before.summaries}; ` +
+    `prefix reused: ${mean(after.reuse).toFixed(3)} with state, ${mean(before.reuse).toFixed(3)} without, ` +
+    `${mean(after.statefulReuse).toFixed(3)} by the stateful Compactor`);
+  assert.ok(after.statefulSummaries >= 3, `${after.statefulSummaries} summaries by the stateful Compactor`);
+  assert.ok(after.summaries <= after.statefulSummaries + 1, `${after.summaries} summaries by the proxy, ${after.statefulSummaries} stateful`);
+  assert.equal(after.same, after.calls, 'every forwarded conversation is the stateful Compactor\'s array');
+  // Until the first edit there is nothing to remember (a fresh plan gives the same); from then on, every
+  // call continues the remembered prefix.
+  const first = after.states.indexOf('continued');
+  assert.ok(first > 0 && after.states.slice(first).every((s) => s === 'continued'), after.states.join(' '));
+  assert.ok(before.summaries > 3 * after.summaries, `without state: ${before.summaries} summaries`);
+  assert.ok(before.states.every((s) => s === 'off'));
+  // What the provider can cache is what the stateful Compactor leaves stable (its micro-compaction
+  // clears the results that leave the kept window each turn), far more than without state.
+  assert.ok(Math.abs(mean(after.reuse) - mean(after.statefulReuse)) < 0.01);
+  assert.ok(mean(after.reuse) > mean(before.reuse) + 0.15);
+  // Between compactions, the conversation's opening (system, summary) is never rewritten.
+  for (let i = 1; i < after.forwarded.length; i++) {
+    if (after.forwarded[i].length > after.forwarded[i - 1].length)
+      assert.equal(JSON.stringify(after.forwarded[i].slice(0, 2)), JSON.stringify(after.forwarded[i - 1].slice(0, 2)));
+  }
+  for (const m of after.forwarded) assert.equal(validate(m).ok, true);
+});
+
+test('stateful proxy: state is scoped per client token, and what it stores holds no token', async () => {
+  const { calls } = longSession({ turns: 14, format: 'openai', seed: 22 });
+  const url = edgeURL();
+  const history = calls.flat();
+  let res = await post(url, { model: 'gpt-test', messages: history.slice(0, -2) });
+  await res.arrayBuffer();
+  res = await post(url, { model: 'gpt-test', messages: history });
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state'), 'continued');
+  // The same conversation from another client starts afresh: its state is not shared.
+  res = await post(url, { model: 'gpt-test', messages: history }, { authorization: `Bearer ${TOKENS[2]}` });
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state'), 'fresh');
+  assert.equal(res.headers.get('x-midfold-reused-messages'), '0');
+
+  // What the Durable Object wrote to disk: the state (index ranges, cleared markers), never a token.
+  const files = (await readdir(path.join(tmp, 'sessions'), { recursive: true, withFileTypes: true })).filter((d) => d.isFile());
+  const stored = Buffer.concat(await Promise.all(files.map((d) => readFile(path.join(d.parentPath ?? d.path, d.name)))));
+  assert.ok(stored.includes('"snapshots"') && stored.includes('[truncated:'), 'the state is stored there');
+  for (const token of TOKENS) assert.equal(stored.includes(token), false, `${token} is not stored`);
+  assert.equal(stored.includes(UPSTREAM_KEY), false);
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -416,7 +820,8 @@ test('init() takes the WebAssembly.Module of midfold/midfold.wasm; bytes are ref
 
 test('no eval and no new Function in js/*.js and the worker', () => {
   const files = readdirSync(path.join(ROOT, 'js')).filter((f) => f.endsWith('.js')).map((f) => path.join(ROOT, 'js', f));
-  files.push(WORKER);
+  for (const f of readdirSync(path.join(ROOT, 'js/state'))) files.push(path.join(ROOT, 'js/state', f));
+  for (const f of readdirSync(path.dirname(WORKER)).filter((x) => x.endsWith('.js'))) files.push(path.join(path.dirname(WORKER), f));
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     assert.doesNotMatch(text, /\beval\s*\(/, file);
@@ -435,6 +840,12 @@ test('the shipped config lists every module of the workerd entry and allows loop
   }
   const allows = [...text.matchAll(/allow\s*=\s*\[([^\]]*)\]/g)].flatMap((m) => m[1].split(',').map((s) => s.trim()));
   assert.deepEqual(allows, ['"127.0.0.1/32"']);
+  for (const line of localModules(WORKER, path.dirname(SHIPPED_CONFIG))) assert.ok(text.includes(line), `config.capnp has ${line}`);
+  assert.match(text, /\(name = "SESSIONS", durableObjectNamespace = "SessionStore"\)/);
+  assert.match(text, /durableObjectNamespaces = \[\s*\(className = "SessionStore", uniqueKey = "[\w-]+"\),\s*\]/);
+  assert.match(text, /durableObjectStorage = \(inMemory = void\)/);
+  for (const name of ['UPSTREAM_URL', 'UPSTREAM_KEY', 'CLIENT_TOKEN', 'MAX_BODY_BYTES', 'THRESHOLD', 'PROFILE', 'SUMMARY_MODEL'])
+    assert.match(text, new RegExp(`\\(name = "${name}", fromEnvironment = "${name}"\\)`));
   assert.match(text, /globalOutbound = "upstream"/);
   assert.match(text, /\(name = "upstream", network = \(allow = \["127\.0\.0\.1\/32"\]\)\)/);
 });
@@ -466,6 +877,31 @@ test('the shipped config runs the worker with settings from the environment', as
     assert.equal(llm.requests[1].body.model, 'summary-model');
     for (const r of llm.requests) assert.equal(r.headers.authorization, 'Bearer client-key');
     assert.match(llm.requests[2].body.messages[1].content, /^\[Context Compressed\]\n/);
+  } finally {
+    await shipped.stop();
+  }
+});
+
+test('the shipped config keeps state in its Durable Object, per client token, with UPSTREAM_KEY and CLIENT_TOKEN from the environment', async () => {
+  const token = 'shipped-token-3c9e';
+  const shipped = await startWorkerd({
+    config: SHIPPED_CONFIG,
+    args: ['--socket-addr', 'http=127.0.0.1:0'],
+    env: { UPSTREAM_URL: `${llm.url}/v1`, UPSTREAM_KEY, CLIENT_TOKEN: token, THRESHOLD: String(SESSION_THRESHOLD) },
+  });
+  try {
+    const url = `${shipped.url('http')}/v1/chat/completions`;
+    const unauthorized = await send(url, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(unauthorized.status, 401);
+    await unauthorized.arrayBuffer();
+    const { calls } = longSession({ turns: 14, format: 'openai', seed: 23 });
+    const run = await replayProxy(url, calls, token, SESSION_THRESHOLD);
+    assert.ok(run.statefulSummaries >= 1);
+    assert.ok(run.summaries <= run.statefulSummaries + 1, `${run.summaries} summaries, ${run.statefulSummaries} stateful`);
+    assert.equal(run.same, run.calls);
+    assert.equal(run.states.at(-1), 'continued');
+    for (const r of llm.requests) assert.equal(r.headers.authorization, `Bearer ${UPSTREAM_KEY}`);
+    assert.equal(leaked(token), false);
   } finally {
     await shipped.stop();
   }

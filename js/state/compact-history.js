@@ -153,8 +153,7 @@ async function run(compactor, messages, compactOptions, state) {
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter,
     });
-    await state.save();
-    saved = true;
+    saved = await state.save();
   }
   return {
     messages: working,

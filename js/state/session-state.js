@@ -128,10 +128,18 @@ export class SessionState {
   }
 
   /** Reads the store (no-op without one). A missing value is an empty state; an unreadable
-   * one is too, with a warning: a bad store value must not fail the conversation. */
+   * value or a failing store is too, with a warning: state is an optimization, and a
+   * store that is down must not fail the conversation. */
   async load() {
     if (!this.store) return;
-    const value = await this.store.get(this.key);
+    let value;
+    try {
+      value = await this.store.get(this.key);
+    } catch (e) {
+      this.warn(`midfold: the session store failed to read ${JSON.stringify(this.key)}; planning afresh`, e);
+      this.snapshots = [];
+      return;
+    }
     if (value === null || value === undefined) { this.snapshots = []; return; }
     try {
       this.snapshots = parseState(value).slice(0, this.maxSnapshots);
@@ -141,10 +149,17 @@ export class SessionState {
     }
   }
 
-  /** Writes the store (no-op without one). */
+  /** Writes the store; resolves to whether it was written (true without a store: the
+   * object itself is the state). A failing store gives a warning, not an error. */
   async save() {
-    if (!this.store) return;
-    await this.store.put(this.key, JSON.stringify(this.toJSON()));
+    if (!this.store) return true;
+    try {
+      await this.store.put(this.key, JSON.stringify(this.toJSON()));
+      return true;
+    } catch (e) {
+      this.warn(`midfold: the session store failed to write ${JSON.stringify(this.key)}; the next call may plan afresh`, e);
+      return false;
+    }
   }
 
   /**

@@ -54,6 +54,28 @@ export function workerdEntryFiles(entry = 'js/workerd.js') {
   return [...seen].map(([file, kind]) => ({ file, kind }));
 }
 
+/**
+ * The capnp module entries for the modules a worker's main file reaches by relative
+ * static imports (e.g. web-demo/edge/auth.js from worker.js), named by their path from
+ * the main file's folder, as workerd resolves `./auth.js` from `worker.js`. Bare
+ * specifiers (`midfold`, `cloudflare:workers`) are left to other entries.
+ */
+export function localModules(mainFile, configDir) {
+  const base = path.dirname(mainFile);
+  const seen = new Set();
+  const visit = (file) => {
+    for (const spec of staticImports(readFileSync(file, 'utf8'))) {
+      if (!spec.startsWith('.')) continue;
+      const target = path.resolve(path.dirname(file), spec);
+      if (seen.has(target)) continue;
+      seen.add(target);
+      visit(target);
+    }
+  };
+  visit(mainFile);
+  return [...seen].map((file) => `(name = ${capnpString(path.relative(base, file).split(path.sep).join('/'))}, esModule = embed ${capnpString(path.relative(configDir, file))})`);
+}
+
 /** capnp text: a string literal. */
 export function capnpString(s) {
   return JSON.stringify(String(s));

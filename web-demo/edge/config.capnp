@@ -1,12 +1,21 @@
 # workerd config for the example compacting proxy (worker.js), run from the repository
 # after `make wasm`:
 #
-#   UPSTREAM_URL=http://127.0.0.1:8080/v1 npx workerd serve web-demo/edge/config.capnp
-#   curl -s http://127.0.0.1:8787/v1/chat/completions -H 'content-type: application/json' \
+#   UPSTREAM_URL=http://127.0.0.1:8080/v1 CLIENT_TOKEN=change-me \
+#     npx workerd serve web-demo/edge/config.capnp
+#   curl -s http://127.0.0.1:8787/v1/chat/completions -H 'authorization: Bearer change-me' \
+#        -H 'content-type: application/json' \
 #        -d '{"model":"local","messages":[{"role":"user","content":"Hello"}]}' -D -
 #
 # The worker's settings come from environment variables: UPSTREAM_URL (required),
-# UPSTREAM_KEY, THRESHOLD, PROFILE (default safe), SUMMARY_MODEL (see worker.js).
+# CLIENT_TOKEN (required when UPSTREAM_KEY is set), UPSTREAM_KEY, MAX_BODY_BYTES,
+# THRESHOLD, PROFILE (default safe), SUMMARY_MODEL (see worker.js).
+#
+# Compaction state lives in the SessionStore Durable Object (binding SESSIONS), one object
+# per client token (named by the token's SHA-256), one value per conversation. Here it is
+# kept in memory for the life of the process; to keep it across restarts, add a service
+#   (name = "session-disk", disk = (path = "/var/lib/midfold-edge", writable = true)),
+# and use `durableObjectStorage = (localDisk = "session-disk")` below.
 #
 # Module names mirror the package, so `import ... from 'midfold'` resolves as it does
 # with a bundler, through the package's `workerd` entry, which imports the .wasm itself.
@@ -31,6 +40,9 @@ const edgeWorker :Workerd.Worker = (
   compatibilityDate = "2025-09-01",
   modules = [
     (name = "worker.js", esModule = embed "worker.js"),
+    (name = "auth.js", esModule = embed "auth.js"),
+    (name = "body.js", esModule = embed "body.js"),
+    (name = "session-store.js", esModule = embed "session-store.js"),
     (name = "midfold", esModule = "export * from 'midfold/js/workerd.js';"),
     (name = "midfold/js/workerd.js", esModule = embed "../../js/workerd.js"),
     (name = "midfold/js/core.js", esModule = embed "../../js/core.js"),
@@ -40,17 +52,30 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/apply.js", esModule = embed "../../js/apply.js"),
     (name = "midfold/js/options.js", esModule = embed "../../js/options.js"),
     (name = "midfold/js/compactor.js", esModule = embed "../../js/compactor.js"),
+    (name = "midfold/js/summary-messages.js", esModule = embed "../../js/summary-messages.js"),
     (name = "midfold/js/summarizers.js", esModule = embed "../../js/summarizers.js"),
     (name = "midfold/js/memory.js", esModule = embed "../../js/memory.js"),
     (name = "midfold/js/memory-stores.js", esModule = embed "../../js/memory-stores.js"),
+    (name = "midfold/js/state/index.js", esModule = embed "../../js/state/index.js"),
+    (name = "midfold/js/state/session-state.js", esModule = embed "../../js/state/session-state.js"),
+    (name = "midfold/js/state/compact-history.js", esModule = embed "../../js/state/compact-history.js"),
+    (name = "midfold/js/state/hash.js", esModule = embed "../../js/state/hash.js"),
+    (name = "midfold/js/state/stores.js", esModule = embed "../../js/state/stores.js"),
     (name = "midfold/wasm/midfold.wasm", wasm = embed "../../wasm/midfold.wasm"),
   ],
   bindings = [
     (name = "UPSTREAM_URL", fromEnvironment = "UPSTREAM_URL"),
     (name = "UPSTREAM_KEY", fromEnvironment = "UPSTREAM_KEY"),
+    (name = "CLIENT_TOKEN", fromEnvironment = "CLIENT_TOKEN"),
+    (name = "MAX_BODY_BYTES", fromEnvironment = "MAX_BODY_BYTES"),
     (name = "THRESHOLD", fromEnvironment = "THRESHOLD"),
     (name = "PROFILE", fromEnvironment = "PROFILE"),
     (name = "SUMMARY_MODEL", fromEnvironment = "SUMMARY_MODEL"),
+    (name = "SESSIONS", durableObjectNamespace = "SessionStore"),
   ],
+  durableObjectNamespaces = [
+    (className = "SessionStore", uniqueKey = "midfold-edge-session-store"),
+  ],
+  durableObjectStorage = (inMemory = void),
   globalOutbound = "upstream",
 );

@@ -5,31 +5,59 @@
  *                               estimate is still over THRESHOLD, compacted (the summary is
  *                               written by the same upstream); then the request goes to
  *                               `${UPSTREAM_URL}/chat/completions` and its answer comes back
- *                               as is, plus x-midfold-* headers with the figures.
+ *                               as is (a `stream: true` answer as the upstream streams it),
+ *                               plus x-midfold-* headers with the figures.
+ *
+ * Clients re-send their whole history every turn. With the SESSIONS binding (a Durable
+ * Object namespace, see config.capnp) the proxy remembers, per client and conversation,
+ * what that history was compacted to, so the next turn forwards the same compacted
+ * prefix again and a summary is written only when a stateful Compactor would write one.
  *
  * Environment (all strings):
- *   UPSTREAM_URL   the upstream's base URL, e.g. http://127.0.0.1:8080/v1 (required)
- *   UPSTREAM_KEY   its API key; when unset, the client's own Authorization header is passed on
- *   THRESHOLD      compact above this many estimated tokens (default 50000)
- *   PROFILE        the estimator profile: safe (default, the Compactor's), bareagent, o200k,
- *                  cl100k, deepseek, qwen or claude
- *   SUMMARY_MODEL  the model that writes summaries (default: the request's model)
+ *   UPSTREAM_URL    the upstream's base URL, e.g. http://127.0.0.1:8080/v1 (required)
+ *   CLIENT_TOKEN    one token or a comma-separated list: requests must carry
+ *                   `Authorization: Bearer <one of them>` (401 otherwise); the token never
+ *                   goes upstream
+ *   UPSTREAM_KEY    the upstream's API key. Set without CLIENT_TOKEN, every request gets a
+ *                   500 (an open proxy on the operator's key is refused). Unset, the client's
+ *                   own Authorization header goes upstream (when there is no CLIENT_TOKEN) or
+ *                   none does (when there is: an upstream that needs no key)
+ *   MAX_BODY_BYTES  larger request bodies get 413 before they are read whole (16 MiB)
+ *   THRESHOLD       compact above this many estimated tokens (default 50000)
+ *   PROFILE         the estimator profile: safe (default, the Compactor's), bareagent, o200k,
+ *                   cl100k, deepseek, qwen or claude
+ *   SUMMARY_MODEL   the model that writes summaries (default: the request's model)
+ * Binding:
+ *   SESSIONS        a Durable Object namespace of SessionStore (exported here); without it
+ *                   the proxy keeps no state and plans every request afresh
  *
  * Headers added to every forwarded answer:
  *   x-midfold-tokens-before, x-midfold-tokens-after   the estimates before and after, in PROFILE's
- *                                                    tokens (the Compactor's own figures)
- *   x-midfold-compacted                              "true" when the middle was summarized
+ *                                                    tokens (the Compactor's own figures, on what
+ *                                                    it was handed: the remembered compacted form
+ *                                                    plus the new messages)
+ *   x-midfold-compacted                              "true" when a summary was written for this request
  *   x-midfold-reason                                 the compactor's reason (below-threshold, compacted, summarizer-error, …)
+ *   x-midfold-state                                  "continued" (a remembered prefix was reused), "fresh" or "off"
+ *   x-midfold-reused-messages                        how many of the client's messages that prefix covered
  *
- * A failed summary never fails the request: the conversation is then forwarded as it was.
- * Bad requests get a 4xx JSON error in OpenAI's shape; upstream errors pass through.
+ * A failed summary never fails the request: the conversation is then forwarded as it was
+ * (with the remembered compacted prefix, if any). Bad requests get a 4xx JSON error in
+ * OpenAI's shape; upstream errors pass through.
  */
-import { init, Compactor, MidfoldError, openAISummarizer } from 'midfold';
+import { init, Compactor, MidfoldError, SessionState, compactHistory, conversationKey, openAISummarizer } from 'midfold';
+import { authenticate, clientTokens } from './auth.js';
+import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { durableObjectStore } from './session-store.js';
+
+export { SessionStore } from './session-store.js';
 
 const ROUTE = '/v1/chat/completions';
 const DEFAULT_THRESHOLD = 50000;
 const DEFAULT_PROFILE = 'safe'; // the Compactor's default: a compaction trigger must err high
 const SUMMARY_TIMEOUT_MS = 60000;
+// A Durable Object value holds at most 128 KiB: the state drops its oldest snapshots first.
+const MAX_STATE_BYTES = 120 * 1024;
 
 function jsonError(status, message, type, headers = {}) {
   return new Response(JSON.stringify({ error: { message, type } }), {
@@ -44,17 +72,20 @@ function wholeNumber(text, fallback) {
   return Number.isInteger(n) && n >= 0 ? n : fallback;
 }
 
-/** The upstream's authorization: the worker's own key, else the client's. */
+/** The upstream's authorization: the worker's own key; else the client's, unless the
+ * client's header carried its token for this proxy (which never goes upstream). */
 function authorization(env, request) {
   if (env.UPSTREAM_KEY) return `Bearer ${env.UPSTREAM_KEY}`;
+  if (clientTokens(env).length) return null;
   return request.headers.get('authorization');
 }
 
-async function chatCompletions(request, env) {
-  if (!env.UPSTREAM_URL) return jsonError(500, 'the worker has no UPSTREAM_URL configured', 'server_error');
+async function chatCompletions(request, env, scope) {
   const upstreamBase = String(env.UPSTREAM_URL).replace(/\/+$/, '');
 
-  const raw = await request.text();
+  const limit = wholeNumber(env.MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES);
+  const raw = await readBody(request, limit);
+  if (raw === null) return jsonError(413, `the request body is larger than ${limit} bytes`, 'invalid_request_error');
   let body;
   try {
     body = JSON.parse(raw);
@@ -70,7 +101,7 @@ async function chatCompletions(request, env) {
 
   await init();
 
-  const auth = authorization(env, request);
+  const upstreamAuth = authorization(env, request);
   let summarizer = null;
   const options = {
     threshold: wholeNumber(env.THRESHOLD, DEFAULT_THRESHOLD),
@@ -83,7 +114,7 @@ async function chatCompletions(request, env) {
       summarizer ??= openAISummarizer({
         baseURL: upstreamBase,
         apiKey: env.UPSTREAM_KEY || undefined,
-        headers: !env.UPSTREAM_KEY && auth ? { authorization: auth } : undefined,
+        headers: !env.UPSTREAM_KEY && upstreamAuth ? { authorization: upstreamAuth } : undefined,
         model: env.SUMMARY_MODEL || body.model,
         fetch,
       });
@@ -101,19 +132,22 @@ async function chatCompletions(request, env) {
   }
 
   const messages = body.messages;
-  let report;
+  let result;
   try {
-    report = await compactor.compact(messages);
+    const state = env.SESSIONS ? new SessionState({
+      store: durableObjectStore(env.SESSIONS, scope), key: await conversationKey(messages),
+      maxBytes: MAX_STATE_BYTES, onWarn: options.onWarn,
+    }) : undefined;
+    result = await compactHistory(compactor, messages, { state });
   } catch (e) {
     if (e instanceof MidfoldError) return jsonError(400, `'messages' cannot be read: ${e.message}`, 'invalid_request_error');
     throw e;
   }
-  // Micro-compaction only clears results costlier than their marker, so an edit always
-  // lowers the figure; a failed compaction leaves the array exactly as it was.
-  const changed = report.compacted || report.tokensAfter < report.tokensBefore;
+  const { report } = result;
+  body.messages = result.messages;
 
   const headers = { 'content-type': 'application/json' };
-  if (auth) headers.authorization = auth;
+  if (upstreamAuth) headers.authorization = upstreamAuth;
   const accept = request.headers.get('accept');
   if (accept) headers.accept = accept;
 
@@ -122,7 +156,7 @@ async function chatCompletions(request, env) {
     upstream = await fetch(`${upstreamBase}/chat/completions`, {
       method: 'POST',
       headers,
-      body: changed ? JSON.stringify(body) : raw, // unchanged requests go on byte for byte
+      body: report.session.changed ? JSON.stringify(body) : raw, // unchanged requests go on byte for byte
     });
   } catch (e) {
     return jsonError(502, `the upstream could not be reached: ${e.message}`, 'upstream_error');
@@ -133,16 +167,24 @@ async function chatCompletions(request, env) {
   response.headers.set('x-midfold-tokens-after', String(report.tokensAfter));
   response.headers.set('x-midfold-compacted', String(report.compacted));
   response.headers.set('x-midfold-reason', report.reason);
+  response.headers.set('x-midfold-state', !env.SESSIONS ? 'off' : report.session.matched ? 'continued' : 'fresh');
+  response.headers.set('x-midfold-reused-messages', String(report.session.matched));
   return response;
 }
 
 export default {
   async fetch(request, env) {
-    const { pathname } = new URL(request.url);
-    if (pathname !== ROUTE) return jsonError(404, `no route for ${pathname}`, 'not_found');
-    if (request.method !== 'POST') return jsonError(405, `use POST for ${ROUTE}`, 'method_not_allowed', { allow: 'POST' });
     try {
-      return await chatCompletions(request, env);
+      // A misconfigured worker refuses everything, before it looks at the request.
+      if (!env.UPSTREAM_URL) return jsonError(500, 'the worker is misconfigured: UPSTREAM_URL is not set', 'server_error');
+      const auth = await authenticate(request, env);
+      if (auth.status) {
+        return jsonError(auth.status, auth.message, auth.type, auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+      }
+      const { pathname } = new URL(request.url);
+      if (pathname !== ROUTE) return jsonError(404, `no route for ${pathname}`, 'not_found');
+      if (request.method !== 'POST') return jsonError(405, `use POST for ${ROUTE}`, 'method_not_allowed', { allow: 'POST' });
+      return await chatCompletions(request, env, auth.scope);
     } catch (e) {
       console.error('midfold edge worker:', e);
       return jsonError(500, `the worker failed: ${e && e.message}`, 'server_error');
