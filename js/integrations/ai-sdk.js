@@ -1,0 +1,135 @@
+/**
+ * ai-sdk.js — midfold inside the Vercel AI SDK (the `midfold/ai-sdk` entry). The AI SDK
+ * hands over the whole original history on every step (prepareStep) and on every model call
+ * (middleware), so each helper compacts through compactHistory with a SessionState: a
+ * history that starts with an already-folded prefix gets the same compacted prefix back,
+ * and only its new messages are read (docs/state.md).
+ *
+ * `ai` is a peer: nothing here imports it. Models are used through their own interface
+ * (LanguageModelV3 in ai 6, LanguageModelV4 in ai 7), so one entry serves both majors.
+ */
+import { MidfoldError } from '../errors.js';
+import { Compactor } from '../compactor.js';
+import { SessionState, compactHistory } from '../state/index.js';
+
+/** Splits the integration's options into the Compactor's and the carried state. */
+function setUp(options, format, fnName) {
+  if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
+  const { state, onReport, specificationVersion, ...compactorOptions } = options;
+  if (state !== undefined && !(state instanceof SessionState)) throw new MidfoldError('invalid-option', `${fnName}: state must be a SessionState`);
+  if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${fnName}: onReport must be a function`);
+  const compactor = new Compactor({ format, ...compactorOptions });
+  return { compactor, state: state || new SessionState(), onReport, specificationVersion };
+}
+
+function report(onReport, value) {
+  if (!onReport) return;
+  try { onReport(value); } catch { /* a failing hook must not fail the step */ }
+}
+
+/**
+ * A `prepareStep` function for `generateText`, `streamText` and `ToolLoopAgent` (ai 6 and
+ * 7): it compacts the step's messages (ModelMessage[]) with the carried state and returns
+ * them as the step's `messages`; when nothing changed it returns `{}` (the SDK's own
+ * messages are sent). Options are the Compactor's, plus `state` (a SessionState; default: a
+ * new one per compactStep call, in memory) and `onReport(report)`.
+ *
+ * Ownership: the returned function keeps the Compactor it builds and the state; it never
+ * changes the SDK's messages (it returns new arrays).
+ * @param {object} options
+ * @returns {(step: {messages: unknown[], abortSignal?: AbortSignal}) => Promise<{messages?: unknown[]}>}
+ */
+export function compactStep(options) {
+  const { compactor, state, onReport } = setUp(options, 'ai-sdk', 'compactStep');
+  return async function prepareStep(step) {
+    if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
+    const { messages, report: r } = await compactHistory(compactor, step.messages, { state, signal: step.abortSignal });
+    report(onReport, r);
+    return r.session && r.session.changed ? { messages } : {};
+  };
+}
+
+/**
+ * A language-model middleware for `wrapLanguageModel` whose `transformParams` compacts
+ * `params.prompt` (the provider-level prompt: LanguageModelV3Prompt in ai 6, V4 in ai 7)
+ * with the carried state. The summary and acknowledgement are written as arrays of text
+ * parts, as those prompts require. Options are the Compactor's, plus `state`, `onReport`
+ * and `specificationVersion` ('v3', the default, for ai 6; 'v4' for ai 7's types — ai 7
+ * accepts either at run time).
+ *
+ * Ownership: keeps the Compactor and the state; never changes `params` (returns a copy
+ * with a new `prompt`).
+ * @param {object} options
+ */
+export function midfoldMiddleware(options) {
+  const { compactor, state, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
+  if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
+    throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
+  return {
+    specificationVersion,
+    async transformParams({ params }) {
+      if (!params || !Array.isArray(params.prompt)) return params;
+      const { messages, report: r } = await compactHistory(compactor, params.prompt, { state, signal: params.abortSignal });
+      report(onReport, r);
+      return r.session && r.session.changed ? { ...params, prompt: messages } : params;
+    },
+  };
+}
+
+/**
+ * Compacts a chat UI's state (`UIMessage[]`, what `useChat` sends a route) with the carried
+ * state: resolves to `{messages, report}`, where `messages` is a new UIMessage[] in which the
+ * folded middle is one UIMessage (an `id`, a text part, `metadata.midfold.summary: true`) that
+ * the client can show and persist, and unfinished parts (streaming, awaiting approval) are
+ * untouched. Pass the result to `convertToModelMessages` and, as `originalMessages`, to
+ * `toUIMessageStreamResponse`.
+ *
+ * `options.compactor` is a Compactor (or its options, to build one per call) and
+ * `options.state` the conversation's SessionState (keep one per chat id, or give it a
+ * store and a key).
+ * @param {unknown[]} messages
+ * @param {{compactor: Compactor | object, state?: SessionState, force?: boolean, signal?: AbortSignal}} options
+ */
+export async function compactUIMessages(messages, options) {
+  if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactUIMessages: options with a compactor are required');
+  const compactor = options.compactor instanceof Compactor ? options.compactor
+    : new Compactor({ format: 'ai-sdk-ui', ...(options.compactor || {}) });
+  if (options.state !== undefined && !(options.state instanceof SessionState))
+    throw new MidfoldError('invalid-option', 'compactUIMessages: state must be a SessionState');
+  return compactHistory(compactor, messages, { state: options.state, force: options.force, signal: options.signal });
+}
+
+/** The text of a model's generate result (V3 and V4: `content` parts of type text). */
+function resultText(result) {
+  const content = result && Array.isArray(result.content) ? result.content : [];
+  return content.filter((p) => p && p.type === 'text' && typeof p.text === 'string').map((p) => p.text).join('');
+}
+
+/**
+ * A Compactor `summarize` that writes the summary with an AI SDK language model the host
+ * already has (a LanguageModelV3 or V4 object, e.g. `anthropic('claude-haiku-4-5')`): it
+ * calls the model's `doGenerate` with the summarizer's system prompt and transcript, so it
+ * needs neither `ai` nor a network client of its own. Resolves to the trimmed text; an empty
+ * answer rejects (the Compactor then leaves the conversation as it was).
+ *
+ * Ownership: keeps a reference to `model`.
+ * @param {{doGenerate: Function, specificationVersion?: string}} model
+ * @param {{temperature?: number, providerOptions?: object}} [options]
+ */
+export function languageModelSummarizer(model, options = {}) {
+  if (!model || typeof model !== 'object' || typeof model.doGenerate !== 'function')
+    throw new MidfoldError('invalid-option', 'languageModelSummarizer: expected an AI SDK language model object (LanguageModelV3 or V4), not a model id');
+  return async function summarize(request) {
+    const prompt = [];
+    if (request.system) prompt.push({ role: 'system', content: request.system });
+    prompt.push({ role: 'user', content: [{ type: 'text', text: request.prompt }] });
+    const call = { prompt, maxOutputTokens: request.maxTokens, abortSignal: request.signal };
+    if (options.temperature !== undefined) call.temperature = options.temperature;
+    if (options.providerOptions !== undefined) call.providerOptions = options.providerOptions;
+    const text = resultText(await model.doGenerate(call)).trim();
+    if (!text) throw new MidfoldError('empty-summary', 'languageModelSummarizer: the model returned no text');
+    return text;
+  };
+}
+
+export { SessionState } from '../state/index.js';
