@@ -1,0 +1,156 @@
+// midfold/ai-sdk inside the real AI SDK (ai 6): compactStep as generateText's prepareStep, driven by the ai/test
+// mock model through a real tool loop over files of this repository. Facts: the state carried across steps
+// makes the summaries written match a stateful Compactor's (±1) instead of one per step; every prompt the model
+// receives pairs each tool call with its result and ends with the step's pending turn verbatim; between
+// compactions the prompt's prefix is identical step to step.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { generateText, tool, stepCountIs, modelMessageSchema } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { init, Compactor, digestSummarizer } from 'midfold';
+import { compactStep, languageModelSummarizer, SessionState } from 'midfold/ai-sdk';
+
+const FILES = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+const USAGE = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+const OPTIONS = { threshold: 12000, keepTail: { tokens: 4000 }, keepRecent: 2 };
+
+before(() => init());
+
+/** A model that reads `steps` files, one per step, then answers; it records every prompt it is sent. */
+function readingModel(steps) {
+  let step = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async () => {
+      const i = step++;
+      if (i < steps) {
+        return { content: [{ type: 'text', text: `Reading ${FILES[i]}.` },
+          { type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: JSON.stringify({ path: FILES[i] }) }],
+        finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: USAGE, warnings: [] };
+      }
+      return { content: [{ type: 'text', text: 'The pairing is in src/view.c.' }], finishReason: { unified: 'stop', raw: 'end_turn' }, usage: USAGE, warnings: [] };
+    },
+  });
+}
+
+const tools = { read_file: tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+
+/** Checks one provider-level prompt: every call has its result right after, every result its call. */
+function assertPaired(prompt) {
+  const calls = new Set();
+  for (const m of prompt) {
+    if (m.role === 'assistant') for (const p of m.content) if (p.type === 'tool-call') calls.add(p.toolCallId);
+    if (m.role === 'tool') for (const p of m.content) if (p.type === 'tool-result') { assert.ok(calls.has(p.toolCallId), `result ${p.toolCallId} has its call`); calls.delete(p.toolCallId); }
+  }
+  assert.deepStrictEqual([...calls], [], 'every call has its result');
+}
+
+describe('compactStep in generateText (ai 6)', () => {
+  const STEPS = 24;
+
+  test('summaries written equal a stateful Compactor\'s (±1); every prompt is paired and ends with its pending turn', async () => {
+    const model = readingModel(STEPS);
+    const reports = [];
+    const result = await generateText({
+      model, tools, stopWhen: stepCountIs(STEPS + 1),
+      messages: [{ role: 'user', content: 'Read the C core and tell me where tool results are paired with their calls.' }],
+      prepareStep: compactStep({ summarize: digestSummarizer(), ...OPTIONS, onReport: (r) => reports.push(r) }),
+    });
+    assert.equal(result.steps.length, STEPS + 1);
+    const written = reports.filter((r) => r.compacted).length;
+
+    // The stateful reference: one array, compacted before each step, fed the same replies.
+    const reference = new Compactor({ summarize: digestSummarizer(), format: 'ai-sdk', ...OPTIONS });
+    const messages = [{ role: 'user', content: 'Read the C core and tell me where tool results are paired with their calls.' }];
+    let expected = 0;
+    for (let i = 0; i < STEPS; i++) {
+      if ((await reference.compact(messages)).compacted) expected++;
+      messages.push({ role: 'assistant', content: [{ type: 'text', text: `Reading ${FILES[i]}.` }, { type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: { path: FILES[i] } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${i}`, toolName: 'read_file', output: { type: 'text', value: read(FILES[i]) } }] });
+    }
+    if ((await reference.compact(messages)).compacted) expected++;
+    assert.ok(expected >= 2, `the session is long enough to compact (${expected})`);
+    console.log(`summaries: prepareStep ${written}, stateful ${expected}`);
+    assert.ok(Math.abs(written - expected) <= 1, `prepareStep wrote ${written} summaries, a stateful Compactor ${expected}`);
+
+    for (const [k, call] of model.doGenerateCalls.entries()) {
+      assertPaired(call.prompt);
+      if (k > 0) {
+        const last = call.prompt.at(-1);
+        assert.equal(last.role, 'tool');
+        assert.equal(last.content[0].toolCallId, `call_${k - 1}`);
+        assert.equal(last.content[0].output.value, read(FILES[k - 1]), 'the pending result is verbatim');
+      }
+    }
+    const summarized = model.doGenerateCalls.filter((c) => c.prompt.some((m) => m.role === 'user' && m.content.some((p) => p.type === 'text' && p.text.startsWith('[Context Compressed]'))));
+    assert.ok(summarized.length > 0, 'the summary reaches the model as text');
+  });
+
+  test('between compactions the prompt sent repeats the previous one as its prefix (what prompt caching needs)', async () => {
+    const model = readingModel(STEPS);
+    const reports = [];
+    await generateText({
+      model, tools, stopWhen: stepCountIs(STEPS + 1),
+      messages: [{ role: 'user', content: 'Read the C core.' }],
+      prepareStep: compactStep({ summarize: digestSummarizer(), ...OPTIONS, onReport: (r) => reports.push(r) }),
+    });
+    let reused = 0, total = 0;
+    for (let k = 1; k < model.doGenerateCalls.length; k++) {
+      const before = model.doGenerateCalls[k - 1].prompt.map((m) => JSON.stringify(m));
+      const now = model.doGenerateCalls[k].prompt.map((m) => JSON.stringify(m));
+      const changed = reports[k] && (reports[k].compacted || reports[k].micro.cleared > 0);
+      let same = 0;
+      while (same < before.length && before[same] === now[same]) same++;
+      if (!changed) assert.equal(same, before.length, `step ${k}: nothing was compacted, so the previous prompt is the prefix`);
+      reused += same; total += before.length;
+    }
+    console.log(`prefix reused: ${(100 * reused / total).toFixed(1)} %`);
+    assert.ok(reused / total > 0.5, `${(100 * reused / total).toFixed(0)} % of each prompt reused by the next`);
+  });
+
+  test('the returned messages are valid ModelMessages, and without compaction nothing is returned', async () => {
+    const prepare = compactStep({ summarize: digestSummarizer(), threshold: 1_000_000 });
+    const messages = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }, { role: 'user', content: 'bye' }];
+    assert.deepStrictEqual(await prepare({ messages, steps: [], stepNumber: 0 }), {});
+    const forced = compactStep({ summarize: digestSummarizer(), threshold: 10, keepTail: { tokens: 0 } });
+    const long = [{ role: 'user', content: 'Please read the files.' }];
+    for (let i = 0; i < 4; i++) long.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `c${i}`, toolName: 'read_file', input: { path: FILES[i] } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: `c${i}`, toolName: 'read_file', output: { type: 'text', value: read(FILES[i]) } }] });
+    long.push({ role: 'user', content: 'And now?' });
+    const out = await forced({ messages: long, steps: [], stepNumber: 0 });
+    assert.ok(out.messages.length < long.length);
+    for (const m of out.messages) assert.ok(modelMessageSchema.safeParse(m).success, JSON.stringify(m).slice(0, 200));
+  });
+
+  test('a SessionState given by the host carries across calls (a second prepareStep on the same state reuses the fold)', async () => {
+    const state = new SessionState();
+    const a = compactStep({ summarize: digestSummarizer(), threshold: 10, keepTail: { tokens: 0 }, state });
+    const b = compactStep({ summarize: digestSummarizer(), threshold: 10, keepTail: { tokens: 0 }, state });
+    const long = [{ role: 'user', content: 'Please read the files.' }];
+    for (let i = 0; i < 4; i++) long.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `c${i}`, toolName: 'read_file', input: { path: FILES[i] } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: `c${i}`, toolName: 'read_file', output: { type: 'text', value: read(FILES[i]) } }] });
+    long.push({ role: 'user', content: 'And now?' });
+    const first = await a({ messages: long });
+    const again = await b({ messages: long });
+    assert.deepStrictEqual(again.messages, first.messages);
+  });
+});
+
+describe('languageModelSummarizer', () => {
+  test('writes the summary with the host\'s model, through its own interface', async () => {
+    const summaryModel = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: '  The agent read four files.  ' }], finishReason: { unified: 'stop', raw: 'end_turn' }, usage: USAGE, warnings: [] }) });
+    const summarize = languageModelSummarizer(summaryModel);
+    assert.equal(await summarize({ system: 'Summarize.', prompt: '[user]\nhello', maxTokens: 300 }), 'The agent read four files.');
+    const call = summaryModel.doGenerateCalls[0];
+    assert.equal(call.maxOutputTokens, 300);
+    assert.deepStrictEqual(call.prompt, [{ role: 'system', content: 'Summarize.' }, { role: 'user', content: [{ type: 'text', text: '[user]\nhello' }] }]);
+  });
+
+  test('an empty answer rejects, and a model id string is refused up front', async () => {
+    const empty = new MockLanguageModelV3({ doGenerate: async () => ({ content: [], finishReason: { unified: 'stop', raw: 'end_turn' }, usage: USAGE, warnings: [] }) });
+    await assert.rejects(languageModelSummarizer(empty)({ system: '', prompt: 'x', maxTokens: 10 }), (e) => e.code === 'empty-summary');
+    assert.throws(() => languageModelSummarizer('anthropic/claude-haiku-4-5'), (e) => e.code === 'invalid-option');
+  });
+});
