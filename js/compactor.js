@@ -149,8 +149,14 @@ export class Compactor {
     // The tail budget is in the provider's tokens when its count is known: the plan
     // measures with the estimator, so scale the budget by how the two compare.
     const estimated = Math.ceil(micro.milliBefore / 1000);
-    const keepTailTokens = tokensBefore !== estimated && tokensBefore > 0
+    let keepTailTokens = tokensBefore !== estimated && tokensBefore > 0
       ? Math.floor(this.keepTailTokens * (estimated / tokensBefore)) : this.keepTailTokens;
+    // A /compact on a conversation the tail budget holds whole still folds its older part:
+    // the tail gets at most half of it (the pending turn stays whatever its size).
+    const afterMicro = Math.ceil(micro.milliAfter / 1000);
+    const tailShrunk = options.force === true && keepTailTokens >= afterMicro;
+    if (tailShrunk) keepTailTokens = Math.floor(afterMicro / 2);
+    if (tailShrunk) base.tailShrunk = true;
     const plan = planCompaction(view, {
       ...common, keepTailTokens, maxTranscriptTokens: this.maxTranscriptTokens,
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
@@ -167,9 +173,12 @@ export class Compactor {
     const snapshot = messages.slice();
     const middle = plan.middle.map((i) => snapshot[i]);
     let summary;
+    let provided = null; // the provider's own compaction messages, when its summarizer gave them
     let usedFallback = false;
     try {
-      summary = await this.callSummarizer(plan, middle, options.signal);
+      const answer = await this.callSummarizer(plan, middle, options.signal);
+      summary = answer.text;
+      if (answer.messages) provided = answer;
     } catch (failure) {
       const reason = failure.reason || 'summarizer-error';
       let fallbackText = '';
@@ -198,9 +207,15 @@ export class Compactor {
     // The kept tail gets its micro-compaction; the folded middle goes to the archive whole.
     applyEdits(messages, micro.edits.filter((e) => e.message >= plan.tailStart));
     const tail = messages.slice(plan.tailStart);
-    const rebuilt = plan.head.map((i) => messages[i]);
-    const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
-    for (const m of summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })) rebuilt.push(m);
+    const head = plan.head.map((i) => messages[i]);
+    let rebuilt;
+    if (provided) {
+      // The provider's signed block goes back unmodified, where the provider reads it.
+      rebuilt = provided.first ? [...provided.messages, ...head] : [...head, ...provided.messages];
+    } else {
+      const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
+      rebuilt = [...head, ...summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })];
+    }
     for (const m of tail) rebuilt.push(m);
     for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
     messages.length = rebuilt.length;
@@ -253,15 +268,32 @@ export class Compactor {
         if (e && e.reason && Object.prototype.hasOwnProperty.call(e, 'error')) throw e;
         throw { reason: 'summarizer-error', error: e };
       }
-      const text = typeof answer === 'string' ? answer : answer && typeof answer.text === 'string' ? answer.text : null;
-      if (text === null) throw { reason: 'bad-summary', error: new MidfoldError('bad-summary', 'the summarizer returned neither a string nor {text}') };
-      if (!text.trim()) throw { reason: 'empty-summary', error: new MidfoldError('empty-summary', 'the summarizer returned an empty summary') };
-      return text.trim();
+      return summaryAnswer(answer);
     } finally {
       clearTimeout(timer);
       if (signal) signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * Reads what a summarizer resolved to: a string, `{text}`, or, for the providers' own
+ * compaction, `{text, messages, first}` where `messages` replace the summary pair (a
+ * signed block the provider wants sent back as is) and `first` puts them before the head.
+ * Throws the {reason, error} that callSummarizer reports.
+ */
+function summaryAnswer(answer) {
+  const bad = (message) => ({ reason: 'bad-summary', error: new MidfoldError('bad-summary', message) });
+  const text = typeof answer === 'string' ? answer : answer && typeof answer.text === 'string' ? answer.text : null;
+  if (text === null) throw bad('the summarizer returned neither a string nor {text}');
+  const messages = answer && typeof answer === 'object' ? answer.messages : undefined;
+  if (messages !== undefined) {
+    if (!Array.isArray(messages) || !messages.length || messages.some((m) => !m || typeof m !== 'object'))
+      throw bad('the summarizer returned {messages} that is not a non-empty array of messages');
+    return { text: text.trim(), messages, first: answer.first === true };
+  }
+  if (!text.trim()) throw { reason: 'empty-summary', error: new MidfoldError('empty-summary', 'the summarizer returned an empty summary') };
+  return { text: text.trim() };
 }
 
 /**
