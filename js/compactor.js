@@ -8,6 +8,7 @@ import { MidfoldError } from './errors.js';
 import { applyEdits, applyEditsToCopy } from './apply.js';
 import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact } from './core.js';
 import { summaryMessages } from './summary-messages.js';
+import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.js';
 
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
@@ -48,6 +49,9 @@ export class Compactor {
    * @param {string} [options.format] message format ('auto')
    * @param {number} [options.timeoutMs] give up on the summarizer after this long (none)
    * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
+   * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/thinking.js):
+   *   'prefix-bound' (default) defers every edit while a signed tool loop is in flight and
+   *   drops signed thinking from the kept turns after a fold; 'unbound' does neither
    * @param {(message: string, error?: unknown) => void} [options.onWarn]
    * @param {(removed: unknown[], summary: string) => void} [options.onArchive] gets the
    *   original messages that were folded, after a successful rebuild
@@ -71,6 +75,7 @@ export class Compactor {
     this.language = options.language;
     this.profile = options.profile === undefined ? 'safe' : options.profile;
     this.format = options.format;
+    this.thinking = thinkingPolicy(options.thinking);
     this.onWarn = callback(options.onWarn, 'onWarn');
     this.onArchive = callback(options.onArchive, 'onArchive');
     this.usage = null;
@@ -134,12 +139,18 @@ export class Compactor {
 
   async run(messages, options) {
     const common = { profile: this.profile, format: this.format };
-    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent });
+    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent, thinking: this.thinking });
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
     const applyMicro = () => { applyEdits(messages, micro.edits); if (micro.edits.length) this.usage = null; };
 
+    // A signed tool loop in flight binds its thinking to everything before it: any fold or
+    // clearing now would make the next request fail, so both wait for the turn boundary.
+    if (this.thinking === 'prefix-bound' && (micro.deferred || inFlightThinking(messages) >= 0)
+        && (options.force || tokensAfterMicro > this.threshold || micro.deferred)) {
+      return { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
+    }
     if (!options.force && tokensAfterMicro <= this.threshold) {
       applyMicro();
       return { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro };
@@ -216,9 +227,12 @@ export class Compactor {
       const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
       rebuilt = [...head, ...summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })];
     }
+    const tailAt = rebuilt.length;
     for (const m of tail) rebuilt.push(m);
     for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
     messages.length = rebuilt.length;
+    // The kept turns now follow a new prefix: their signed thinking would no longer verify.
+    const thinkingRemoved = this.thinking === 'prefix-bound' ? dropKeptThinking(messages, tailAt) : 0;
     this.usage = null;
 
     if (this.onArchive) {
@@ -230,6 +244,7 @@ export class Compactor {
       reason: usedFallback ? 'compacted-with-digest' : 'compacted',
       tokensAfter: estimateTokens(messages, common),
       summarizedMessages: middle.length,
+      ...(thinkingRemoved ? { thinkingRemoved } : {}),
       summary,
       language: plan.language,
       transcript: { chars: plan.transcriptChars, shrunkResults: plan.shrunkResults, omittedMessages: plan.omittedMessages },

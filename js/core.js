@@ -12,6 +12,7 @@ import { MidfoldError } from './errors.js';
 import { IMPORTS, Wasm } from './wasm.js';
 import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { applyEdits } from './apply.js';
+import { inFlightThinking, thinkingPolicy } from './thinking.js';
 import { FORMAT_NAMES, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
@@ -181,8 +182,9 @@ export function planMicroCompact(messages, options) {
   const trigger = count(o.trigger, 'trigger', 0);
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
+  const thinking = thinkingPolicy(o.thinking);
   messagesArray(messages, 'microCompact');
-  return withDoc(messages, (w, doc) => {
+  const plan = withDoc(messages, (w, doc) => {
     let names = 0;
     if (exclude.length) {
       const joined = new TextEncoder().encode(exclude.join('\0') + '\0');
@@ -198,6 +200,11 @@ export function planMicroCompact(messages, options) {
       w.free(names);
     }
   });
+  // Every edit lies before the pending turn: with a signed tool loop in flight, it waits.
+  if (thinking === 'prefix-bound' && plan.edits.length && inFlightThinking(messages) >= 0) {
+    return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, deferred: 'in-flight-thinking' };
+  }
+  return plan;
 }
 
 /**
@@ -206,8 +213,11 @@ export function planMicroCompact(messages, options) {
  * turns whole. Edits the caller's array and objects in place (untouched messages keep
  * their identity); nothing changes when an error is thrown.
  * @param {unknown[]} messages
+ * With `thinking: 'prefix-bound'` (the default) nothing is cleared while a tool loop whose
+ * assistant message carries signed thinking is in flight (the report says `deferred:
+ * 'in-flight-thinking'`): the provider binds that thinking to everything before it.
  * @param {{keepRecent?: number, excludeTools?: string[], clearAtLeast?: number,
- *   trigger?: number, profile?: string, format?: string}} [options]
+ *   trigger?: number, profile?: string, format?: string, thinking?: 'prefix-bound' | 'unbound'}} [options]
  * @returns {{cleared: number, charsCleared: number, tokensBefore: number, tokensAfter: number,
  *   skipped: boolean, edits: {message: number, part: number, tool: string, chars: number}[]}}
  */
@@ -225,6 +235,7 @@ export function microReport(plan) {
     tokensBefore: Math.ceil(plan.milliBefore / 1000),
     tokensAfter: Math.ceil(plan.milliAfter / 1000),
     skipped: plan.skipped,
+    ...(plan.deferred ? { deferred: plan.deferred } : {}),
     edits: plan.edits.map(({ message, part, tool, chars }) => ({ message, part, tool, chars })),
   };
 }

@@ -21,6 +21,7 @@
 //   const p = await startStrictProvider();
 //   p.url                         // 'http://127.0.0.1:PORT'
 //   p.reply = (req) => [{ type: 'text', text: 'ok' }]   // Anthropic content (or Responses output) to answer
+//   p.override = (r) => r.body.compaction ? { status: 529, body: {...} } : null   // script a failure
 //   p.requests                    // [{ api, path, headers, body, status, error? }]
 //   await p.close();
 
@@ -64,6 +65,8 @@ export async function startStrictProvider(options = {}) {
     requests: [],
     /** (request) => Anthropic content blocks, or Responses output items, to answer with. */
     reply: options.reply || null,
+    /** (record) => {status, body} to answer instead of the rules (an outage, an error the test scripts), or null. */
+    override: null,
   };
 
   // ---- Anthropic ---------------------------------------------------------------------------------------
@@ -284,6 +287,8 @@ export async function startStrictProvider(options = {}) {
         try { record.body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { throw invalid('the request body is not valid JSON'); }
         const body = record.body;
         if (!body || typeof body !== 'object') throw invalid('the request body must be an object');
+        const forced = state.override && state.override(record);
+        if (forced) { send(forced.status, forced.body); return; }
         if (api === 'anthropic') send(200, anthropicAnswer(body, req.headers));
         else if (path === '/v1/responses/compact') send(200, responsesCompact(body));
         else if (path === '/v1/responses') send(200, responsesAnswer(body));
