@@ -3,7 +3,7 @@
 // them after it returns, except where noted (microCompact and Compactor.compact edit the
 // caller's array in place; Compactor.observeUsage remembers the array it is given).
 
-import type { Summarize as BaseSummarize, SummarizeRequest } from './summarizers.js';
+import type { Summarize as BaseSummarize, SummarizeRequest, ProviderCompactionResult } from './summarizers.js';
 export * from './summarizers.js';
 
 /** A message in any of the three formats (Anthropic, OpenAI Chat, AI SDK). */
@@ -53,7 +53,13 @@ export interface MicroOptions {
   trigger?: number;
   profile?: Profile;
   format?: Format | 'auto';
+  /** The thinking policy (docs/provider-rules.md): 'prefix-bound' (default) clears nothing while a signed tool loop is in flight. */
+  thinking?: ThinkingPolicy;
 }
+
+/** 'prefix-bound': edits wait while a signed tool loop is in flight, kept turns lose their signed thinking after a fold;
+ * 'unbound': for providers that check only the in-flight message's thinking. */
+export type ThinkingPolicy = 'prefix-bound' | 'unbound';
 
 export interface MicroEdit { message: number; part: number; tool: string; chars: number }
 
@@ -64,6 +70,8 @@ export interface MicroReport {
   tokensAfter: number;
   /** True when trigger or clearAtLeast stopped it. */
   skipped: boolean;
+  /** Set when the thinking policy held the clearing back until the turn boundary. */
+  deferred?: 'in-flight-thinking';
   edits: MicroEdit[];
 }
 
@@ -130,7 +138,7 @@ export interface CompactorRequest extends SummarizeRequest {
   profile: Profile;
 }
 
-export type Summarize = (request: CompactorRequest) => Promise<string | { text: string }>;
+export type Summarize = (request: CompactorRequest) => Promise<string | { text: string } | ProviderCompactionResult>;
 export type { BaseSummarize };
 
 export interface CompactorOptions {
@@ -155,6 +163,8 @@ export interface CompactorOptions {
   timeoutMs?: number;
   /** Use the digest when the summarizer fails (default: leave the conversation unchanged). */
   fallback?: 'digest';
+  /** The thinking policy ('prefix-bound', the default, or 'unbound'); see ThinkingPolicy. */
+  thinking?: ThinkingPolicy;
   onWarn?: (message: string, error?: unknown) => void;
   /** Receives the original messages that were folded, after a successful rebuild. */
   onArchive?: (removed: Message[], summary: string) => void;
@@ -163,7 +173,13 @@ export interface CompactorOptions {
 export interface CompactReport {
   compacted: boolean;
   reason: 'compacted' | 'compacted-with-digest' | 'below-threshold' | 'nothing-to-summarize' | 'conflict'
-    | 'aborted' | 'timeout' | 'summarizer-error' | 'empty-summary' | 'bad-summary';
+    | 'aborted' | 'timeout' | 'summarizer-error' | 'empty-summary' | 'bad-summary' | 'deferred-thinking';
+  /** Set when the thinking policy held the compaction back until the turn boundary. */
+  deferred?: 'in-flight-thinking';
+  /** A forced compaction whose tail budget held the whole conversation cut the tail to half of it. */
+  tailShrunk?: boolean;
+  /** Signed thinking parts dropped from the kept turns after the fold (policy 'prefix-bound'). */
+  thinkingRemoved?: number;
   tokensBefore: number;
   tokensAfter: number;
   summarizedMessages: number;
