@@ -36,7 +36,28 @@ export declare function init(source?: WebAssembly.Module | BufferSource | Respon
 
 /** Estimated tokens of a string, a message, a list of messages, a request body
  * ({messages, system, tools}) or any JSON value; a whole number, rounded up once. */
-export declare function estimateTokens(input: unknown, options?: { profile?: Profile; format?: Format | 'auto' }): number;
+export declare function estimateTokens(input: unknown, options?: { profile?: Profile; format?: Format | 'auto'; cache?: EstimateCache }): number;
+
+/**
+ * Per-message estimates kept between calls: a conversation that grew by one turn costs the new
+ * turn. Each message's structure is compared with what it held when it was priced, so a changed
+ * string, block, array or order is never priced from a stale figure. Holds messages weakly.
+ */
+export declare class EstimateCache {
+  constructor(options?: { profile?: Profile; format?: Format | 'auto' });
+  readonly profile?: Profile;
+  readonly format?: Format | 'auto';
+  /** How many messages the last call had to estimate (new or changed ones). */
+  readonly lastEstimated: number;
+  /** The estimate in milli-tokens before rounding. */
+  milli(messages: readonly unknown[]): number;
+  /** The estimate in whole tokens, as estimateTokens(messages, { profile, format }) gives it. */
+  tokens(messages: readonly unknown[]): number;
+}
+
+/** Each message's estimate in milli-tokens; their sum is estimateTokens' before rounding. */
+export declare function estimateEachMilli(messages: readonly unknown[], options?: { profile?: Profile; format?: Format | 'auto' },
+  wholeFormatOf?: readonly unknown[]): number[];
 
 /** The transcript a summarizer reads: "[role]" sections, "[tool_use:NAME] {json}",
  * "[tool_result:NAME] text", a blank line between messages. */

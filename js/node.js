@@ -29,5 +29,6 @@ export function init(source) {
   return initWith(source, resolveSource);
 }
 export { Compactor, digestSummarizer } from './compactor.js';
+export { EstimateCache } from './estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory.js';
