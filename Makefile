@@ -22,7 +22,7 @@ CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 WASM_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse mfw_doc_free \
-  mfw_doc_detect mfw_doc_estimate mfw_doc_serialize mfw_doc_micro mfw_doc_validate mfw_doc_compact \
+  mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each mfw_doc_serialize mfw_doc_micro mfw_doc_validate mfw_doc_compact \
   mfw_doc_digest mfw_memory_step
 comma := ,
 empty :=

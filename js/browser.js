@@ -23,6 +23,7 @@ export function init(source) {
   return initWith(source, resolveSource);
 }
 export { Compactor, digestSummarizer } from './compactor.js';
-export { openAISummarizer, anthropicSummarizer, SummarizerError } from './summarizers.js';
+export { EstimateCache } from './estimate-cache.js';
+export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';

@@ -38,7 +38,9 @@ Options:
   --exclude-tools A,B tools whose results are never cleared
   --threshold N       compact above N tokens (default 50000)
   --keep-tail N       recent tokens kept verbatim (default threshold/5)
-  --force             compact even below the threshold (like /compact)
+  --force             compact even below the threshold (like /compact); when the
+                      tail budget holds the whole conversation, the tail shrinks
+                      to half of it so the older part is still folded
   --instructions S    a focus for the summary
   --language L        auto | en | zh | another language code (default auto)
   --summarizer S      digest | openai | anthropic (default: openai when a base URL
@@ -50,6 +52,12 @@ Options:
   -o, --output FILE   write the resulting conversation to FILE
   --json              machine-readable output
   -h, --help          this text
+
+Exit codes:
+  0  done (compact: compacted, or not needed without --force)
+  1  validate found problems; compact --force could not compact (the summarizer
+     failed or there was nothing to fold); the conversation is unchanged
+  2  bad input or usage (a one-line reason on stderr)
 `;
 
 class UsageError extends Error {}
@@ -181,7 +189,7 @@ async function main(argv) {
       } else {
         print(`micro-compaction: cleared ${report.micro.cleared} tool results (${report.micro.charsCleared} chars)`);
         if (report.compacted) {
-          print(`compaction: folded ${report.summarizedMessages} messages into a summary, ${report.tokensBefore} → ${report.tokensAfter} tokens (${compactor.profile}), ${messages.length} messages left`);
+          print(`compaction: folded ${report.summarizedMessages} messages into a summary, ${report.tokensBefore} → ${report.tokensAfter} tokens (${compactor.profile}), ${messages.length} messages left${report.tailShrunk ? ' (--force: the tail budget held everything, so the tail was cut to half)' : ''}`);
           print('\n--- summary ---');
           print(report.summary);
         } else {

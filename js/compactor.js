@@ -8,6 +8,7 @@ import { MidfoldError } from './errors.js';
 import { applyEdits, applyEditsToCopy } from './apply.js';
 import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact } from './core.js';
 import { summaryMessages } from './summary-messages.js';
+import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.js';
 
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
@@ -48,6 +49,9 @@ export class Compactor {
    * @param {string} [options.format] message format ('auto')
    * @param {number} [options.timeoutMs] give up on the summarizer after this long (none)
    * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
+   * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/thinking.js):
+   *   'prefix-bound' (default) defers every edit while a signed tool loop is in flight and
+   *   drops signed thinking from the kept turns after a fold; 'unbound' does neither
    * @param {(message: string, error?: unknown) => void} [options.onWarn]
    * @param {(removed: unknown[], summary: string) => void} [options.onArchive] gets the
    *   original messages that were folded, after a successful rebuild
@@ -71,6 +75,7 @@ export class Compactor {
     this.language = options.language;
     this.profile = options.profile === undefined ? 'safe' : options.profile;
     this.format = options.format;
+    this.thinking = thinkingPolicy(options.thinking);
     this.onWarn = callback(options.onWarn, 'onWarn');
     this.onArchive = callback(options.onArchive, 'onArchive');
     this.usage = null;
@@ -134,12 +139,18 @@ export class Compactor {
 
   async run(messages, options) {
     const common = { profile: this.profile, format: this.format };
-    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent });
+    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent, thinking: this.thinking });
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
     const applyMicro = () => { applyEdits(messages, micro.edits); if (micro.edits.length) this.usage = null; };
 
+    // A signed tool loop in flight binds its thinking to everything before it: any fold or
+    // clearing now would make the next request fail, so both wait for the turn boundary.
+    if (this.thinking === 'prefix-bound' && (micro.deferred || inFlightThinking(messages) >= 0)
+        && (options.force || tokensAfterMicro > this.threshold || micro.deferred)) {
+      return { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
+    }
     if (!options.force && tokensAfterMicro <= this.threshold) {
       applyMicro();
       return { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro };
@@ -149,8 +160,14 @@ export class Compactor {
     // The tail budget is in the provider's tokens when its count is known: the plan
     // measures with the estimator, so scale the budget by how the two compare.
     const estimated = Math.ceil(micro.milliBefore / 1000);
-    const keepTailTokens = tokensBefore !== estimated && tokensBefore > 0
+    let keepTailTokens = tokensBefore !== estimated && tokensBefore > 0
       ? Math.floor(this.keepTailTokens * (estimated / tokensBefore)) : this.keepTailTokens;
+    // A /compact on a conversation the tail budget holds whole still folds its older part:
+    // the tail gets at most half of it (the pending turn stays whatever its size).
+    const afterMicro = Math.ceil(micro.milliAfter / 1000);
+    const tailShrunk = options.force === true && keepTailTokens >= afterMicro;
+    if (tailShrunk) keepTailTokens = Math.floor(afterMicro / 2);
+    if (tailShrunk) base.tailShrunk = true;
     const plan = planCompaction(view, {
       ...common, keepTailTokens, maxTranscriptTokens: this.maxTranscriptTokens,
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
@@ -167,9 +184,12 @@ export class Compactor {
     const snapshot = messages.slice();
     const middle = plan.middle.map((i) => snapshot[i]);
     let summary;
+    let provided = null; // the provider's own compaction messages, when its summarizer gave them
     let usedFallback = false;
     try {
-      summary = await this.callSummarizer(plan, middle, options.signal);
+      const answer = await this.callSummarizer(plan, middle, options.signal);
+      summary = answer.text;
+      if (answer.messages) provided = answer;
     } catch (failure) {
       const reason = failure.reason || 'summarizer-error';
       let fallbackText = '';
@@ -198,12 +218,21 @@ export class Compactor {
     // The kept tail gets its micro-compaction; the folded middle goes to the archive whole.
     applyEdits(messages, micro.edits.filter((e) => e.message >= plan.tailStart));
     const tail = messages.slice(plan.tailStart);
-    const rebuilt = plan.head.map((i) => messages[i]);
-    const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
-    for (const m of summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })) rebuilt.push(m);
+    const head = plan.head.map((i) => messages[i]);
+    let rebuilt;
+    if (provided) {
+      // The provider's signed block goes back unmodified, where the provider reads it.
+      rebuilt = provided.first ? [...provided.messages, ...head] : [...head, ...provided.messages];
+    } else {
+      const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
+      rebuilt = [...head, ...summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })];
+    }
+    const tailAt = rebuilt.length;
     for (const m of tail) rebuilt.push(m);
     for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
     messages.length = rebuilt.length;
+    // The kept turns now follow a new prefix: their signed thinking would no longer verify.
+    const thinkingRemoved = this.thinking === 'prefix-bound' ? dropKeptThinking(messages, tailAt) : 0;
     this.usage = null;
 
     if (this.onArchive) {
@@ -215,6 +244,7 @@ export class Compactor {
       reason: usedFallback ? 'compacted-with-digest' : 'compacted',
       tokensAfter: estimateTokens(messages, common),
       summarizedMessages: middle.length,
+      ...(thinkingRemoved ? { thinkingRemoved } : {}),
       summary,
       language: plan.language,
       transcript: { chars: plan.transcriptChars, shrunkResults: plan.shrunkResults, omittedMessages: plan.omittedMessages },
@@ -253,15 +283,32 @@ export class Compactor {
         if (e && e.reason && Object.prototype.hasOwnProperty.call(e, 'error')) throw e;
         throw { reason: 'summarizer-error', error: e };
       }
-      const text = typeof answer === 'string' ? answer : answer && typeof answer.text === 'string' ? answer.text : null;
-      if (text === null) throw { reason: 'bad-summary', error: new MidfoldError('bad-summary', 'the summarizer returned neither a string nor {text}') };
-      if (!text.trim()) throw { reason: 'empty-summary', error: new MidfoldError('empty-summary', 'the summarizer returned an empty summary') };
-      return text.trim();
+      return summaryAnswer(answer);
     } finally {
       clearTimeout(timer);
       if (signal) signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * Reads what a summarizer resolved to: a string, `{text}`, or, for the providers' own
+ * compaction, `{text, messages, first}` where `messages` replace the summary pair (a
+ * signed block the provider wants sent back as is) and `first` puts them before the head.
+ * Throws the {reason, error} that callSummarizer reports.
+ */
+function summaryAnswer(answer) {
+  const bad = (message) => ({ reason: 'bad-summary', error: new MidfoldError('bad-summary', message) });
+  const text = typeof answer === 'string' ? answer : answer && typeof answer.text === 'string' ? answer.text : null;
+  if (text === null) throw bad('the summarizer returned neither a string nor {text}');
+  const messages = answer && typeof answer === 'object' ? answer.messages : undefined;
+  if (messages !== undefined) {
+    if (!Array.isArray(messages) || !messages.length || messages.some((m) => !m || typeof m !== 'object'))
+      throw bad('the summarizer returned {messages} that is not a non-empty array of messages');
+    return { text: text.trim(), messages, first: answer.first === true };
+  }
+  if (!text.trim()) throw { reason: 'empty-summary', error: new MidfoldError('empty-summary', 'the summarizer returned an empty summary') };
+  return { text: text.trim() };
 }
 
 /**

@@ -12,6 +12,7 @@ import { MidfoldError } from './errors.js';
 import { IMPORTS, Wasm } from './wasm.js';
 import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { applyEdits } from './apply.js';
+import { inFlightThinking, thinkingPolicy } from './thinking.js';
 import { FORMAT_NAMES, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
@@ -108,12 +109,20 @@ function textMilli(w, text, profile) {
  * Estimates the tokens of a string, a message, a list of messages, a request body
  * ({messages, system, tools}) or any JSON value, without a tokenizer; errs high.
  * Returns a whole number (the sum is rounded up once). Reads `input`, never keeps it.
+ * With `cache` (an EstimateCache), a list of messages is priced from the cache: only the
+ * messages that are new or changed since its last call are read.
  * @param {unknown} input
- * @param {{profile?: string, format?: string}} [options]
+ * @param {{profile?: string, format?: string, cache?: import('./estimate-cache.js').EstimateCache}} [options]
  * @returns {number}
  */
 export function estimateTokens(input, options) {
   const o = optionsObject(options, 'estimateTokens');
+  if (o.cache !== undefined) {
+    if (!o.cache || typeof o.cache.milli !== 'function') throw new MidfoldError('invalid-option', 'estimateTokens: cache must be an EstimateCache');
+    if ((o.profile !== undefined && o.profile !== o.cache.profile) || (o.format !== undefined && o.format !== o.cache.format))
+      throw new MidfoldError('invalid-option', 'estimateTokens: the cache was made for another profile or format');
+    if (Array.isArray(input)) return Math.ceil(o.cache.milli(input) / 1000);
+  }
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   const w = ready();
@@ -122,6 +131,40 @@ export function estimateTokens(input, options) {
     w2.check(w2.x.mfw_doc_estimate(doc, format, profile, w2.slots + 8, w2.err));
     return Math.ceil(w2.f64(w2.slots + 8) / 1000);
   });
+}
+
+/**
+ * Each message's estimate in milli-tokens (their sum is estimateTokens' before rounding),
+ * for callers that keep per-message figures (EstimateCache). A list whose messages mix
+ * formats is read in the format of the whole list when `wholeFormatOf` is given.
+ * Reads `messages`, never keeps it.
+ * @param {unknown[]} messages
+ * @param {{profile?: string, format?: string}} [options]
+ * @param {unknown[]} [wholeFormatOf] the conversation these messages belong to
+ * @returns {number[]}
+ */
+export function estimateEachMilli(messages, options, wholeFormatOf) {
+  const o = optionsObject(options, 'estimateEachMilli');
+  const profile = profileIndex(o.profile);
+  const given = formatIndex(o.format);
+  messagesArray(messages, 'estimateEachMilli');
+  const each = (format, askWhole) => withDoc(messages, (w, doc) => {
+    if (askWhole && format === 0 && FORMAT_NAMES[w.x.mfw_doc_detect(doc)] === 'unknown') return null;
+    const out = w.alloc(8 * Math.max(1, messages.length));
+    try {
+      w.check(w.x.mfw_doc_estimate_each(doc, format, profile, out, messages.length, w.err));
+      const view = new DataView(w.memory.buffer);
+      return Array.from({ length: messages.length }, (_, i) => view.getFloat64(out + 8 * i, true));
+    } finally {
+      w.free(out);
+    }
+  });
+  const figures = each(given, !!wholeFormatOf && wholeFormatOf !== messages);
+  if (figures) return figures;
+  // These messages alone mix formats: only the whole conversation tells (a rare, slower path);
+  // when it mixes them too, the estimate fails as estimateTokens' does.
+  const whole = detectFormat(wholeFormatOf);
+  return each(whole === 'unknown' ? given : formatIndex(whole), false);
 }
 
 /**
@@ -181,8 +224,9 @@ export function planMicroCompact(messages, options) {
   const trigger = count(o.trigger, 'trigger', 0);
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
+  const thinking = thinkingPolicy(o.thinking);
   messagesArray(messages, 'microCompact');
-  return withDoc(messages, (w, doc) => {
+  const plan = withDoc(messages, (w, doc) => {
     let names = 0;
     if (exclude.length) {
       const joined = new TextEncoder().encode(exclude.join('\0') + '\0');
@@ -198,6 +242,11 @@ export function planMicroCompact(messages, options) {
       w.free(names);
     }
   });
+  // Every edit lies before the pending turn: with a signed tool loop in flight, it waits.
+  if (thinking === 'prefix-bound' && plan.edits.length && inFlightThinking(messages) >= 0) {
+    return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, deferred: 'in-flight-thinking' };
+  }
+  return plan;
 }
 
 /**
@@ -206,8 +255,11 @@ export function planMicroCompact(messages, options) {
  * turns whole. Edits the caller's array and objects in place (untouched messages keep
  * their identity); nothing changes when an error is thrown.
  * @param {unknown[]} messages
+ * With `thinking: 'prefix-bound'` (the default) nothing is cleared while a tool loop whose
+ * assistant message carries signed thinking is in flight (the report says `deferred:
+ * 'in-flight-thinking'`): the provider binds that thinking to everything before it.
  * @param {{keepRecent?: number, excludeTools?: string[], clearAtLeast?: number,
- *   trigger?: number, profile?: string, format?: string}} [options]
+ *   trigger?: number, profile?: string, format?: string, thinking?: 'prefix-bound' | 'unbound'}} [options]
  * @returns {{cleared: number, charsCleared: number, tokensBefore: number, tokensAfter: number,
  *   skipped: boolean, edits: {message: number, part: number, tool: string, chars: number}[]}}
  */
@@ -225,6 +277,7 @@ export function microReport(plan) {
     tokensBefore: Math.ceil(plan.milliBefore / 1000),
     tokensAfter: Math.ceil(plan.milliAfter / 1000),
     skipped: plan.skipped,
+    ...(plan.deferred ? { deferred: plan.deferred } : {}),
     edits: plan.edits.map(({ message, part, tool, chars }) => ({ message, part, tool, chars })),
   };
 }

@@ -3,7 +3,7 @@
 // them after it returns, except where noted (microCompact and Compactor.compact edit the
 // caller's array in place; Compactor.observeUsage remembers the array it is given).
 
-import type { Summarize as BaseSummarize, SummarizeRequest } from './summarizers.js';
+import type { Summarize as BaseSummarize, SummarizeRequest, ProviderCompactionResult } from './summarizers.js';
 export * from './summarizers.js';
 
 /** A message in any of the three formats (Anthropic, OpenAI Chat, AI SDK). */
@@ -36,7 +36,28 @@ export declare function init(source?: WebAssembly.Module | BufferSource | Respon
 
 /** Estimated tokens of a string, a message, a list of messages, a request body
  * ({messages, system, tools}) or any JSON value; a whole number, rounded up once. */
-export declare function estimateTokens(input: unknown, options?: { profile?: Profile; format?: Format | 'auto' }): number;
+export declare function estimateTokens(input: unknown, options?: { profile?: Profile; format?: Format | 'auto'; cache?: EstimateCache }): number;
+
+/**
+ * Per-message estimates kept between calls: a conversation that grew by one turn costs the new
+ * turn. Each message's structure is compared with what it held when it was priced, so a changed
+ * string, block, array or order is never priced from a stale figure. Holds messages weakly.
+ */
+export declare class EstimateCache {
+  constructor(options?: { profile?: Profile; format?: Format | 'auto' });
+  readonly profile?: Profile;
+  readonly format?: Format | 'auto';
+  /** How many messages the last call had to estimate (new or changed ones). */
+  readonly lastEstimated: number;
+  /** The estimate in milli-tokens before rounding. */
+  milli(messages: readonly unknown[]): number;
+  /** The estimate in whole tokens, as estimateTokens(messages, { profile, format }) gives it. */
+  tokens(messages: readonly unknown[]): number;
+}
+
+/** Each message's estimate in milli-tokens; their sum is estimateTokens' before rounding. */
+export declare function estimateEachMilli(messages: readonly unknown[], options?: { profile?: Profile; format?: Format | 'auto' },
+  wholeFormatOf?: readonly unknown[]): number[];
 
 /** The transcript a summarizer reads: "[role]" sections, "[tool_use:NAME] {json}",
  * "[tool_result:NAME] text", a blank line between messages. */
@@ -53,7 +74,13 @@ export interface MicroOptions {
   trigger?: number;
   profile?: Profile;
   format?: Format | 'auto';
+  /** The thinking policy (docs/provider-rules.md): 'prefix-bound' (default) clears nothing while a signed tool loop is in flight. */
+  thinking?: ThinkingPolicy;
 }
+
+/** 'prefix-bound': edits wait while a signed tool loop is in flight, kept turns lose their signed thinking after a fold;
+ * 'unbound': for providers that check only the in-flight message's thinking. */
+export type ThinkingPolicy = 'prefix-bound' | 'unbound';
 
 export interface MicroEdit { message: number; part: number; tool: string; chars: number }
 
@@ -64,6 +91,8 @@ export interface MicroReport {
   tokensAfter: number;
   /** True when trigger or clearAtLeast stopped it. */
   skipped: boolean;
+  /** Set when the thinking policy held the clearing back until the turn boundary. */
+  deferred?: 'in-flight-thinking';
   edits: MicroEdit[];
 }
 
@@ -130,7 +159,7 @@ export interface CompactorRequest extends SummarizeRequest {
   profile: Profile;
 }
 
-export type Summarize = (request: CompactorRequest) => Promise<string | { text: string }>;
+export type Summarize = (request: CompactorRequest) => Promise<string | { text: string } | ProviderCompactionResult>;
 export type { BaseSummarize };
 
 export interface CompactorOptions {
@@ -155,6 +184,8 @@ export interface CompactorOptions {
   timeoutMs?: number;
   /** Use the digest when the summarizer fails (default: leave the conversation unchanged). */
   fallback?: 'digest';
+  /** The thinking policy ('prefix-bound', the default, or 'unbound'); see ThinkingPolicy. */
+  thinking?: ThinkingPolicy;
   onWarn?: (message: string, error?: unknown) => void;
   /** Receives the original messages that were folded, after a successful rebuild. */
   onArchive?: (removed: Message[], summary: string) => void;
@@ -163,7 +194,13 @@ export interface CompactorOptions {
 export interface CompactReport {
   compacted: boolean;
   reason: 'compacted' | 'compacted-with-digest' | 'below-threshold' | 'nothing-to-summarize' | 'conflict'
-    | 'aborted' | 'timeout' | 'summarizer-error' | 'empty-summary' | 'bad-summary';
+    | 'aborted' | 'timeout' | 'summarizer-error' | 'empty-summary' | 'bad-summary' | 'deferred-thinking';
+  /** Set when the thinking policy held the compaction back until the turn boundary. */
+  deferred?: 'in-flight-thinking';
+  /** A forced compaction whose tail budget held the whole conversation cut the tail to half of it. */
+  tailShrunk?: boolean;
+  /** Signed thinking parts dropped from the kept turns after the fold (policy 'prefix-bound'). */
+  thinkingRemoved?: number;
   tokensBefore: number;
   tokensAfter: number;
   summarizedMessages: number;

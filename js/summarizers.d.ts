@@ -103,3 +103,58 @@ export declare function openAISummarizer(options: OpenAISummarizerOptions): Fetc
  * malformed request.
  */
 export declare function anthropicSummarizer(options: AnthropicSummarizerOptions): FetchSummarize;
+
+/** What the providers' own compaction resolves to: the provider's messages replace the folded middle, unmodified. */
+export interface ProviderCompactionResult {
+  /** The summary text when the provider returns one in the clear (Anthropic), '' when it is encrypted (OpenAI). */
+  text: string;
+  /** The messages that stand for the folded middle, exactly as the provider returned them. */
+  messages: object[];
+  /** True when the provider reads them only as the first messages of the conversation (Anthropic). */
+  first: boolean;
+}
+
+/** What the providers' compaction adapters need of the Compactor's request. */
+export interface ProviderCompactionRequest {
+  /** The messages to fold, as the Compactor passes them (read, never changed). */
+  messages: readonly object[];
+  maxTokens?: number;
+  signal?: AbortSignal;
+  format?: string;
+}
+
+export interface AnthropicCompactionOptions extends AnthropicSummarizerOptions {
+  /** Replaces the server's summarization prompt (`compaction.instructions`). */
+  instructions?: string;
+  /** The conversation's system prompt, sent as `system`. */
+  system?: string | object[];
+  /** The conversation's tools, sent as `tools`. */
+  tools?: object[];
+}
+
+export interface OpenAIResponsesCompactionOptions {
+  model: string;
+  apiKey?: string;
+  /** Default `'https://api.openai.com/v1'`; requests go to `${baseURL}/responses/compact`. */
+  baseURL?: string | URL;
+  fetch?: FetchLike | typeof fetch;
+  headers?: HeadersOption;
+  /** Sent as `instructions`. */
+  instructions?: string;
+}
+
+/**
+ * A Compactor `summarize` that lets Anthropic write the summary (on-demand compaction, beta `compact-2026-09-04`):
+ * resolves to the assistant message holding the signed `compaction` block, which the Compactor puts first.
+ * Rejects with `SummarizerError` on a `compaction_*` error, a 529, an empty response or a stop reason other than
+ * `compaction`; the Compactor then leaves the conversation as it was.
+ */
+export declare function anthropicCompaction(options: AnthropicCompactionOptions):
+  (request: ProviderCompactionRequest) => Promise<ProviderCompactionResult>;
+
+/**
+ * A Compactor `summarize` over the Responses API's `/responses/compact`: resolves to the returned output (the folded
+ * part's user messages and one encrypted `compaction` item), put back between the kept system messages and the tail.
+ */
+export declare function openAIResponsesCompaction(options: OpenAIResponsesCompactionOptions):
+  (request: ProviderCompactionRequest) => Promise<ProviderCompactionResult>;

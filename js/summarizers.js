@@ -447,3 +447,166 @@ function anthropicText(json) {
   }
   return s;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The providers' own signed compaction: the provider writes the summary, midfold still chooses the cut and
+// keeps the tail verbatim. Both resolve to {text, messages, first}: `messages` replace the folded middle and
+// go back to the provider unmodified (docs/provider-rules.md).
+
+const ANTHROPIC_COMPACTION_LABEL = 'Anthropic compaction';
+const OPENAI_COMPACTION_LABEL = 'OpenAI Responses compaction';
+const ANTHROPIC_COMPACT_BETA = 'compact-2026-09-04';
+
+/** The messages to fold, as the Compactor passes them in `request.messages`. */
+function foldedMessages(request, label, format) {
+  const messages = request && request.messages;
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw new TypeError(`${label}: request.messages (the messages to fold) is required: use it as a Compactor's summarize`);
+  }
+  if (request.format !== undefined && request.format !== 'auto' && request.format !== format) {
+    throw new TypeError(`${label}: the conversation is in the ${request.format} format; this adapter folds ${format} conversations`);
+  }
+  return messages;
+}
+
+/** Copies of the messages without thinking blocks (messages that held only thinking are left out). */
+function withoutThinking(messages) {
+  const out = [];
+  for (const m of messages) {
+    if (!m || !Array.isArray(m.content)) { out.push(m); continue; }
+    const content = m.content.filter((b) => !(b && (b.type === 'thinking' || b.type === 'redacted_thinking')));
+    if (content.length === m.content.length) out.push(m);
+    else if (content.length) out.push({ ...m, content });
+  }
+  return out;
+}
+
+/**
+ * Creates a `summarize` callback for the Compactor that lets Anthropic write the summary with its on-demand
+ * compaction (beta `compact-2026-09-04`): it POSTs the messages the Compactor folds to `${baseURL}/v1/messages`
+ * with `compaction: {type: 'summarize'}` and resolves to `{ text, messages, first: true }`, where `messages` is
+ * the one assistant message holding the signed `compaction` block exactly as the API returned it (the
+ * folded messages are sent without their thinking blocks: finished turns may leave them out, and they
+ * would not verify without the system prompt and tools they were signed after). The Compactor
+ * puts that message first in the rebuilt conversation (the API rejects a compaction block anywhere else),
+ * followed by the kept system messages and the verbatim tail.
+ *
+ * Anything but one compaction block with content and `stop_reason: "compaction"` is a failure: a `compaction_*`
+ * error (400), an overload (529), an empty response or another stop reason reject with `SummarizerError`, and the
+ * Compactor then leaves the conversation exactly as it was (or uses the digest with `fallback: 'digest'`).
+ *
+ * Ownership: as anthropicSummarizer (keeps `fetch` and `headers` by reference; nothing else is retained). The
+ * request's `messages` are read and sent, never changed; the resolved `messages` are new objects holding the
+ * response's blocks.
+ *
+ * @param {object} options as anthropicSummarizer's, plus:
+ * @param {string} [options.instructions] replaces the server's summarization prompt (sent as
+ *   `compaction.instructions`); default: the server's own.
+ * @param {string|object[]} [options.system] the conversation's system prompt, sent as `system`.
+ * @param {object[]} [options.tools] the conversation's tools, sent as `tools`.
+ * @returns {(request: {messages: object[], maxTokens: number, signal?: AbortSignal, format?: string}) =>
+ *   Promise<{text: string, messages: object[], first: true}>}
+ * @throws {TypeError} on invalid options.
+ */
+export function anthropicCompaction(options) {
+  const fnName = 'anthropicCompaction';
+  checkOptions(options, fnName);
+  const apiKey = checkApiKey(options.apiKey, fnName);
+  const baseURL = checkBaseURL(options.baseURL, DEFAULT_ANTHROPIC_BASE_URL, fnName);
+  checkString(options.version, 'version', fnName);
+  checkString(options.instructions, 'instructions', fnName);
+  if (options.tools !== undefined && !Array.isArray(options.tools)) throw new TypeError(`${fnName}: option "tools" must be an array`);
+  const { model, instructions, system, tools } = options;
+  const version = options.version || DEFAULT_ANTHROPIC_VERSION;
+  const fetchImpl = options.fetch || null;
+  const extraHeaders = options.headers;
+  const url = `${baseURL}/v1/messages`;
+  const redact = makeRedactor(apiKey);
+  const label = ANTHROPIC_COMPACTION_LABEL;
+
+  return async function compactWithAnthropic(request) {
+    const messages = foldedMessages(request, label, 'anthropic');
+    const maxTokens = Number.isInteger(request.maxTokens) && request.maxTokens > 0 ? request.maxTokens : 4096;
+    const signal = request.signal || undefined;
+    // The thinking of finished turns may be left out of a request, and it must be here: the folded messages
+    // go without the system prompt and tools they were signed after, so their signatures would not verify.
+    const body = { model, max_tokens: maxTokens, messages: withoutThinking(messages),
+      compaction: instructions && instructions.trim() ? { type: 'summarize', instructions } : { type: 'summarize' } };
+    if (system !== undefined && system !== null && system !== '') body.system = system;
+    if (tools) body.tools = tools;
+    const headers = { 'content-type': 'application/json', 'anthropic-version': version };
+    if (apiKey) headers['x-api-key'] = apiKey;
+    mergeHeaders(headers, extraHeaders);
+    const betas = String(headers['anthropic-beta'] || '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (!betas.includes(ANTHROPIC_COMPACT_BETA)) betas.push(ANTHROPIC_COMPACT_BETA);
+    headers['anthropic-beta'] = betas.join(',');
+
+    const { json, text, status } = await postJSON({ label, fetchImpl, url, headers, body, signal, redact });
+    const content = json && Array.isArray(json.content) ? json.content : [];
+    if (json && json.stop_reason !== 'compaction') {
+      throw new SummarizerError(`${label}: HTTP ${status}: stop_reason ${JSON.stringify(json.stop_reason)}, not "compaction": ${excerpt(text, redact)}`,
+        { status, code: 'empty' });
+    }
+    const blocks = content.filter((b) => b && b.type === 'compaction');
+    if (blocks.length !== 1 || typeof blocks[0].content !== 'string' || blocks[0].content.trim() === '') {
+      throw emptyError(label, status, text, redact);
+    }
+    return { text: blocks[0].content, messages: [{ role: 'assistant', content }], first: true };
+  };
+}
+
+/**
+ * Creates a `summarize` callback for the Compactor that lets OpenAI compact with the Responses API's
+ * `POST ${baseURL}/responses/compact`: it sends the input items the Compactor folds and resolves to
+ * `{ text: '', messages: output, first: false }`, where `output` is what the API returned (the folded part's
+ * user messages followed by one encrypted `compaction` item), put back unmodified between the kept system
+ * messages and the verbatim tail. The compaction item is encrypted: there is no readable summary, so
+ * `report.summary` is empty.
+ *
+ * A non-2xx status, a body that is not a `response.compaction` object, or an output without exactly one
+ * compaction item rejects with `SummarizerError`; the Compactor then leaves the conversation as it was.
+ *
+ * Ownership: as openAISummarizer. The request's `messages` are read and sent, never changed.
+ *
+ * @param {object} options
+ * @param {string} options.model Required.
+ * @param {string} [options.apiKey] Sent as `authorization: Bearer …`.
+ * @param {string|URL} [options.baseURL] Default `https://api.openai.com/v1`.
+ * @param {typeof fetch} [options.fetch]
+ * @param {Record<string,string>|Headers|Array<[string,string]>} [options.headers]
+ * @param {string} [options.instructions] sent as `instructions` (the system or developer message of the
+ *   compacted context).
+ * @returns {(request: {messages: object[], signal?: AbortSignal, format?: string}) =>
+ *   Promise<{text: string, messages: object[], first: false}>}
+ * @throws {TypeError} on invalid options.
+ */
+export function openAIResponsesCompaction(options) {
+  const fnName = 'openAIResponsesCompaction';
+  checkOptions(options, fnName);
+  const apiKey = checkApiKey(options.apiKey, fnName);
+  const baseURL = checkBaseURL(options.baseURL, DEFAULT_OPENAI_BASE_URL, fnName);
+  checkString(options.instructions, 'instructions', fnName);
+  const { model, instructions } = options;
+  const fetchImpl = options.fetch || null;
+  const extraHeaders = options.headers;
+  const url = `${baseURL}/responses/compact`;
+  const redact = makeRedactor(apiKey);
+  const label = OPENAI_COMPACTION_LABEL;
+
+  return async function compactWithOpenAI(request) {
+    const input = foldedMessages(request, label, 'openai-responses');
+    const body = { model, input };
+    if (instructions) body.instructions = instructions;
+    const headers = { 'content-type': 'application/json' };
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    mergeHeaders(headers, extraHeaders);
+    const { json, text, status } = await postJSON({ label, fetchImpl, url, headers, body, signal: request.signal || undefined, redact });
+    const output = json && json.object === 'response.compaction' && Array.isArray(json.output) ? json.output : null;
+    const compactions = output ? output.filter((item) => item && item.type === 'compaction') : [];
+    if (!output || compactions.length !== 1 || typeof compactions[0].encrypted_content !== 'string') {
+      throw new SummarizerError(`${label}: HTTP ${status}: expected a response.compaction with one compaction item: ${excerpt(text, redact) || '(empty body)'}`,
+        { status, code: 'empty' });
+    }
+    return { text: '', messages: output, first: false };
+  };
+}

@@ -90,6 +90,19 @@ test('compact --force without a model folds the middle with the offline digest',
   assert.deepEqual(messages.at(-1), session.at(-1));
 });
 
+test('compact --force on a conversation the default tail budget holds whole once micro-compacted (the README\'s /compact) folds its older part and exits 0', async () => {
+  const r = await run(['compact', SESSION, '--force', '--json']);
+  assert.equal(r.code, 0);
+  const { report, messages } = JSON.parse(r.stdout);
+  assert.equal(report.compacted, true);
+  assert.equal(report.tailShrunk, true);
+  assert.ok(messages.length < session.length);
+  assert.deepEqual(messages.at(-1), session.at(-1));
+  const text = await run(['compact', SESSION, '--force']);
+  assert.equal(text.code, 0);
+  assert.match(text.stdout, /the tail was cut to half/);
+});
+
 test('micro --profile: the figures are in that profile\'s tokens (default: the reference profile)', async () => {
   const safe = JSON.parse((await run(['micro', SESSION, '--profile', 'safe', '--json'])).stdout);
   assert.equal(safe.report.tokensBefore, estimateTokens(session, { profile: 'safe' }));

@@ -166,15 +166,34 @@ describe('the tail budget', () => {
     assert.equal(same.length, messages.length);
   });
 
-  test("a conversation that fits the tail has nothing to summarize: reason 'nothing-to-summarize', no summary asked", async () => {
+  test('/compact on a conversation that fits the tail still folds its older part: the tail shrinks to at most half, and the report says so', async () => {
     const summarize = recorder();
     const messages = load('ledger.anthropic');
-    const report = await new Compactor({ summarize }).compact(messages, { force: true }); // keepTail 10,000 > the whole ledger
+    const before = estimateTokens(messages, { profile: 'safe' });
+    const report = await new Compactor({ summarize, keepRecent: 100 }).compact(messages, { force: true }); // keepTail 10,000 > the whole ledger
+    assert.equal(report.compacted, true);
+    assert.equal(report.tailShrunk, true);
+    assert.equal(summarize.calls.length, 1);
+    assert.ok(report.summarizedMessages > 0);
+    const at = messages.findIndex((m) => typeof m.content === 'string' && m.content.startsWith(MARK));
+    const original = load('ledger.anthropic');
+    // The tail is what follows the summary (and its acknowledgement, when there is one): the original's last messages.
+    const tailStart = messages[at + 1].role === 'assistant' && original.length >= messages.length - at - 1
+      && JSON.stringify(messages[at + 1]) !== JSON.stringify(original[original.length - (messages.length - at - 1)]) ? at + 2 : at + 1;
+    const tail = messages.slice(tailStart);
+    assert.ok(tail.length > 0);
+    assert.ok(estimateTokens(tail, { profile: 'safe' }) <= Math.ceil(before / 2), 'the kept tail is at most half the conversation');
+    assert.deepStrictEqual(tail, original.slice(-tail.length), 'the tail is kept verbatim');
+  });
+
+  test('without force, a conversation under the threshold is not compacted and the tail is not shrunk', async () => {
+    const summarize = recorder();
+    const messages = load('ledger.anthropic');
+    const report = await new Compactor({ summarize }).compact(messages);
     assert.equal(report.compacted, false);
-    assert.equal(report.reason, 'nothing-to-summarize');
+    assert.equal(report.reason, 'below-threshold');
+    assert.equal(report.tailShrunk, undefined);
     assert.equal(summarize.calls.length, 0);
-    assert.equal(messages.length, load('ledger.anthropic').length);
-    assert.ok(!messages.some((m) => typeof m.content === 'string' && m.content.startsWith(MARK)));
   });
 
   test("a lone pending user message has nothing to summarize", async () => {

@@ -97,6 +97,22 @@ EXPORT int mfw_doc_estimate(const mf_doc *doc, int format, int profile, double *
     return report(e, &err, st);
 }
 
+/* Each message's estimate in milli-tokens, out[0..count) for the document's `count` messages
+ * (the caller owns `out`): the figures whose sum is mfw_doc_estimate's for a list of messages,
+ * so a caller can keep them per message and estimate only what is new. */
+EXPORT int mfw_doc_estimate_each(const mf_doc *doc, int format, int profile, double *out, uint32_t count, mfw_error *e)
+{
+    mf_error err;
+    if ((unsigned)profile >= MF_PROFILE_COUNT) return report(e, &err, mf_fail(&err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile"));
+    mf_view view;
+    mf_status st = mf_view_build(doc, (mf_format)format, &view, &err);
+    if (st) return report(e, &err, st);
+    if (view.count != count) st = mf_fail(&err, MF_ERR_INVALID_ARG, SIZE_MAX, "expected %u messages, the document holds %zu", count, view.count);
+    for (size_t m = 0; !st && m < view.count; m++) out[m] = (double)mf_estimate_msg(&view.msgs[m], (mf_profile)profile);
+    mf_view_free(&view);
+    return report(e, &err, st);
+}
+
 /* The transcript, as a UTF-8 buffer at *out_ptr of *out_len bytes. */
 EXPORT int mfw_doc_serialize(const mf_doc *doc, int format, char **out_ptr, size_t *out_len, mfw_error *e)
 {

@@ -1,0 +1,54 @@
+// Per-turn cost of a conversation that grows by one turn per call: the plain JS walker re-reading everything,
+// estimateTokens without a cache, and EstimateCache (first call, then each later call after one more turn).
+// Prints a table with ratios against the walker measured in the same run. Not a test: nothing here asserts time.
+//
+//   node tests/bench/incremental.mjs [--rounds N]
+import { init, estimateTokens, EstimateCache } from '../../js/node.js';
+import { chineseConversation, conversation, consume, fmt, jsEstimateMessages, machine, median, now } from './lib.mjs';
+
+const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
+await init();
+
+/** The conversation split into a starting part and the turns (pairs of messages) appended afterwards. */
+function scenario(make, size) {
+  const all = make(size + 2 * ROUNDS * 3);
+  return { start: all.slice(0, size), turns: Array.from({ length: ROUNDS * 3 }, (_, i) => all.slice(size + 2 * i, size + 2 * i + 2)) };
+}
+
+function timeOnce(fn) {
+  const t0 = now();
+  consume(fn());
+  return now() - t0;
+}
+
+const rows = [];
+for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['Chinese', (n) => chineseConversation(n, 22)]]) {
+  for (const size of [1000, 10000]) {
+    const { start, turns } = scenario(make, size);
+    // warm every path on a small copy first (V8 tiers up)
+    const warm = new EstimateCache({ profile: 'safe' });
+    for (let i = 0; i < 5; i++) { jsEstimateMessages(start.slice(0, 50)); estimateTokens(start.slice(0, 50), { profile: 'safe' }); warm.tokens(start.slice(0, 50 + i)); }
+    const walker = [], full = [], first = [], later = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const messages = start.slice();
+      const cache = new EstimateCache({ profile: 'safe' });
+      first.push(timeOnce(() => cache.tokens(messages)));
+      for (let t = 0; t < 3; t++) {
+        messages.push(...turns[r * 3 + t]);
+        walker.push(timeOnce(() => jsEstimateMessages(messages)));
+        full.push(timeOnce(() => estimateTokens(messages, { profile: 'safe' })));
+        later.push(timeOnce(() => cache.tokens(messages)));
+      }
+      if (cache.tokens(messages) !== estimateTokens(messages, { profile: 'safe' })) throw new Error('the cache disagrees with estimateTokens');
+    }
+    const w = median(walker);
+    rows.push([label, size.toLocaleString('en'), fmt(w), `${fmt(median(full))} (${fmt(median(full) / w, 2)}×)`,
+      `${fmt(median(first))} (${fmt(median(first) / w, 2)}×)`, `${fmt(median(later))} (${fmt(median(later) / w, 3)}×)`]);
+  }
+}
+
+const m = machine();
+console.log(`# Per-turn estimate of a growing conversation (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${ROUNDS} rounds × 3 turns, medians in ms; × = time relative to the walker in the same run)\n`);
+console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -1,0 +1,117 @@
+// EstimateCache: per-message estimates kept between calls. Facts: it always agrees with estimateTokens on the
+// same array, it reads only what is new or changed, and no mutation (strings, blocks, arrays, order, keys)
+// is ever priced from a stale figure.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { init, estimateTokens, EstimateCache, MidfoldError } from '../js/node.js';
+
+const FIXTURES = new URL('./fixtures/', import.meta.url);
+const load = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
+const fixtureNames = [
+  ...readdirSync(FIXTURES).filter((f) => f.endsWith('.json')),
+  ...readdirSync(new URL('compactor/', FIXTURES)).filter((f) => f.endsWith('.json')).map((f) => `compactor/${f}`),
+];
+
+before(() => init());
+
+describe('agrees with estimateTokens', () => {
+  for (const name of fixtureNames) {
+    test(`${name}: every profile, first call and a repeated call that reads nothing`, () => {
+      const raw = load(name);
+      const messages = Array.isArray(raw) ? raw : raw.messages;
+      if (!Array.isArray(messages)) return;
+      for (const profile of ['bareagent', 'o200k', 'safe']) {
+        const cache = new EstimateCache({ profile });
+        assert.equal(cache.tokens(messages), estimateTokens(messages, { profile }));
+        assert.equal(cache.lastEstimated, messages.length);
+        assert.equal(cache.tokens(messages), estimateTokens(messages, { profile }));
+        assert.equal(cache.lastEstimated, 0);
+      }
+    });
+  }
+});
+
+/** A long agent session in the Anthropic shape: one tool call a turn, Chinese and English, growing. */
+function turn(i) {
+  const zh = i % 3 === 0;
+  return [
+    { role: 'assistant', content: [{ type: 'text', text: zh ? `第${i}步：读取配置文件并检查数据库连接。` : `Step ${i}: reading the handler.` },
+      { type: 'tool_use', id: `toolu_${i}`, name: i % 2 ? 'read_file' : 'bash', input: i % 2 ? { path: `src/handlers/h${i}.ts` } : { command: `npm test -- -t case${i}` } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`,
+      content: zh ? `错误：连接超时（第${i}次重试）\n`.repeat(20) : `export function h${i}(req, res) {\n  return res.json({ ok: ${i} });\n}\n`.repeat(15) }] },
+  ];
+}
+
+test('a session of 300 turns grown a turn at a time: each call reads only the new turn and agrees with estimateTokens', () => {
+  const messages = [{ role: 'user', content: '请修复登录接口的超时问题，并跑通全部测试。' }];
+  const cache = new EstimateCache({ profile: 'safe' });
+  cache.tokens(messages);
+  for (let i = 0; i < 300; i++) {
+    messages.push(...turn(i));
+    const cached = cache.tokens(messages);
+    assert.equal(cache.lastEstimated, 2);
+    if (i % 50 === 0 || i === 299) assert.equal(cached, estimateTokens(messages, { profile: 'safe' }));
+  }
+});
+
+describe('no mutation is priced from a stale figure', () => {
+  const mutations = {
+    'a tool result string replaced': (m) => { m[2].content[0].content = 'short'; },
+    'a text block appended': (m) => { m[1].content.push({ type: 'text', text: 'one more thought about the handler' }); },
+    'a block removed': (m) => { m[1].content.shift(); },
+    'two blocks swapped': (m) => { m[1].content.reverse(); },
+    'a tool argument changed': (m) => { m[1].content[1].input.path = 'src/a/much/longer/path/to/another/file.ts'; },
+    'a key renamed': (m) => { const b = m[1].content[0]; b.note = b.text; delete b.text; },
+    'a message replaced by an equal copy': (m) => { m[3] = structuredClone(m[3]); },
+    'two messages swapped': (m) => { [m[1], m[3]] = [m[3], m[1]]; },
+    'a message removed': (m) => { m.splice(3, 2); },
+    'a string made longer in Chinese': (m) => { m[0].content += '另外，请把日志级别调成 debug。'.repeat(10); },
+    'the array truncated and regrown': (m) => { m.length = 3; m.push(...turn(99)); },
+    'a nested array emptied': (m) => { m[2].content = []; },
+  };
+  for (const [what, mutate] of Object.entries(mutations)) {
+    test(what, () => {
+      const messages = [{ role: 'user', content: '请修复登录接口。' }, ...turn(1), ...turn(2), ...turn(3)];
+      const cache = new EstimateCache({ profile: 'o200k' });
+      cache.tokens(messages);
+      mutate(messages);
+      assert.equal(cache.tokens(messages), estimateTokens(messages, { profile: 'o200k' }));
+    });
+  }
+
+  test('a message whose string is set back to the same text is still read as unchanged', () => {
+    const messages = [{ role: 'user', content: 'hello' }, ...turn(1)];
+    const cache = new EstimateCache();
+    cache.tokens(messages);
+    messages[0].content = ['hel', 'lo'].join('');
+    assert.equal(cache.tokens(messages), estimateTokens(messages));
+    assert.equal(cache.lastEstimated, 0);
+  });
+});
+
+test('new messages whose own shape tells no format are read in the conversation\'s format', () => {
+  const messages = load('coding-session.ai-sdk.json');
+  const cache = new EstimateCache({ profile: 'safe' });
+  cache.tokens(messages);
+  messages.push({ role: 'user', content: 'and the other file?' }, { role: 'assistant', content: 'Reading it now.' });
+  assert.equal(cache.tokens(messages), estimateTokens(messages, { profile: 'safe' }));
+});
+
+test('estimateTokens({ cache }) prices from the cache; a cache of another profile is refused', () => {
+  const messages = load('coding-session.anthropic.json');
+  const cache = new EstimateCache({ profile: 'safe' });
+  assert.equal(estimateTokens(messages, { cache }), estimateTokens(messages, { profile: 'safe' }));
+  assert.equal(estimateTokens(messages, { cache }), estimateTokens(messages, { profile: 'safe' }));
+  assert.equal(cache.lastEstimated, 0);
+  assert.throws(() => estimateTokens(messages, { cache, profile: 'o200k' }), (e) => e instanceof MidfoldError && e.code === 'invalid-option');
+  assert.throws(() => estimateTokens(messages, { cache: {} }), (e) => e.code === 'invalid-option');
+});
+
+test('bad input still gets the estimator\'s errors', () => {
+  const cache = new EstimateCache();
+  const cyclic = { role: 'user', content: [] };
+  cyclic.content.push(cyclic);
+  assert.throws(() => cache.tokens([cyclic]), (e) => e instanceof MidfoldError);
+  assert.throws(() => cache.tokens([{ role: 'user', content: 1n }]), (e) => e instanceof MidfoldError);
+});

@@ -1,0 +1,316 @@
+// A mock provider that enforces what the providers' documentation says they reject: a real HTTP server on
+// 127.0.0.1 (ephemeral port) speaking the Anthropic Messages API (POST /v1/messages) and the OpenAI Responses
+// API (POST /v1/responses, POST /v1/responses/compact). Requests reach it through the real SDK clients or
+// midfold's fetch adapters; it answers 400 with the provider's error shape where the real API would.
+//
+// The rules it enforces, with their sources, are listed in docs/provider-rules.md. In short:
+// - Anthropic: every client tool_use has its tool_result first in the next user message, and every
+//   tool_result answers a tool_use of the message before; server_tool_use / mcp_tool_use get their result in
+//   the same assistant message; thinking and redacted_thinking blocks come back unmodified (their signature
+//   is an HMAC over the text); with `prefixBinding` (the newer models' default) a thinking block whose
+//   conversation before it changed is rejected (or dropped when thinking.block_binding asks for it); with
+//   thinking on, an assistant message whose tool loop is in flight starts with a thinking block; at most one
+//   `compaction` block with content, and only as the first block of the conversation, with its signature
+//   intact; a compaction request (`compaction: {type: 'summarize'}`) needs the beta header, a finished last
+//   turn and something to summarize, and answers one signed compaction block with stop_reason "compaction".
+// - OpenAI Responses: every *_call_output answers an earlier call with the same call_id, and every call has
+//   its output; a reasoning item is followed by the item it was produced with (not by a user message, not at
+//   the end); encrypted reasoning and compaction items come back unmodified. /responses/compact answers the
+//   input's user messages followed by one compaction item.
+//
+//   const p = await startStrictProvider();
+//   p.url                         // 'http://127.0.0.1:PORT'
+//   p.reply = (req) => [{ type: 'text', text: 'ok' }]   // Anthropic content (or Responses output) to answer
+//   p.override = (r) => r.body.compaction ? { status: 529, body: {...} } : null   // script a failure
+//   p.requests                    // [{ api, path, headers, body, status, error? }]
+//   await p.close();
+
+import http from 'node:http';
+import { createHmac, randomBytes, createHash } from 'node:crypto';
+
+const COMPACT_BETAS = ['compact-2026-09-04', 'compact-2026-01-12'];
+
+/** JSON with object keys sorted, so that a re-parsed or re-built value hashes the same. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).filter((k) => value[k] !== undefined).sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function blocksOf(message) {
+  if (!message) return [];
+  if (typeof message.content === 'string') return [{ type: 'text', text: message.content }];
+  return Array.isArray(message.content) ? message.content : [];
+}
+
+class Reject extends Error {
+  constructor(status, type, message, errorCode) {
+    super(message);
+    this.status = status;
+    this.type = type;
+    this.errorCode = errorCode;
+  }
+}
+const invalid = (message, errorCode) => new Reject(400, 'invalid_request_error', message, errorCode);
+
+export async function startStrictProvider(options = {}) {
+  const secret = randomBytes(16);
+  const sign = (...parts) => createHmac('sha256', secret).update(parts.join('\u0000')).digest('base64url');
+  const state = {
+    /** Anthropic: thinking signatures bind the conversation before them (newer models). */
+    prefixBinding: options.prefixBinding !== false,
+    requests: [],
+    /** (request) => Anthropic content blocks, or Responses output items, to answer with. */
+    reply: options.reply || null,
+    /** (record) => {status, body} to answer instead of the rules (an outage, an error the test scripts), or null. */
+    override: null,
+  };
+
+  // ---- Anthropic ---------------------------------------------------------------------------------------
+  const prefixHash = (body, messages) => createHash('sha256')
+    .update(canonical({ system: body.system ?? null, tools: body.tools ?? null,
+      messages: messages.map((m) => ({ role: m.role, content: blocksOf(m) })) }))
+    .digest('base64url');
+  const thinkingSignature = (text, prefix) => `${prefix}.${sign('thinking', text, prefix)}`;
+  const compactionSignature = (content) => `cmp.${sign('compaction', content)}`;
+
+  function checkAnthropicPairs(messages) {
+    messages.forEach((m, i) => {
+      const blocks = blocksOf(m);
+      if (m.role === 'assistant') {
+        const calls = blocks.filter((b) => b && b.type === 'tool_use').map((b) => b.id);
+        if (calls.length && i + 1 < messages.length) {
+          const next = messages[i + 1];
+          const answered = new Set(next.role === 'user' ? blocksOf(next).filter((b) => b && b.type === 'tool_result').map((b) => b.tool_use_id) : []);
+          const missing = calls.filter((id) => !answered.has(id));
+          if (missing.length) throw invalid(`messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+          const lead = blocksOf(next).findIndex((b) => !b || b.type !== 'tool_result');
+          const lastResult = blocksOf(next).map((b) => b && b.type).lastIndexOf('tool_result');
+          if (lead !== -1 && lead < lastResult) throw invalid(`messages.${i + 1}: \`tool_result\` blocks must come first in the user message that answers tool calls`);
+        }
+        for (const [kind, result] of [['server_tool_use', /_tool_result$/], ['mcp_tool_use', /^mcp_tool_result$/]]) {
+          for (const b of blocks.filter((x) => x && x.type === kind)) {
+            const ok = blocks.some((x) => x && result.test(x.type) && x.tool_use_id === b.id);
+            const pausedAtEnd = i === messages.length - 1 && blocks[blocks.length - 1] === b;
+            if (!ok && !pausedAtEnd) throw invalid(`messages.${i}: \`${kind}\` block ${b.id} has no result block in the same message`);
+          }
+        }
+      } else if (m.role === 'user') {
+        const prev = i > 0 ? messages[i - 1] : null;
+        const calls = new Set(prev && prev.role === 'assistant' ? blocksOf(prev).filter((b) => b && b.type === 'tool_use').map((b) => b.id) : []);
+        for (const b of blocks) {
+          if (b && b.type === 'tool_result' && !calls.has(b.tool_use_id))
+            throw invalid(`messages.${i}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+        }
+      }
+    });
+  }
+
+  function checkAnthropicCompaction(body, headers) {
+    const messages = body.messages;
+    const betas = String(headers['anthropic-beta'] || '').split(',').map((s) => s.trim());
+    const found = [];
+    messages.forEach((m, i) => blocksOf(m).forEach((b, j) => { if (b && b.type === 'compaction') found.push({ m, i, j, b }); }));
+    if ((found.length || body.compaction) && !betas.some((b) => COMPACT_BETAS.includes(b)))
+      throw invalid('compaction requires the anthropic-beta header compact-2026-09-04');
+    const withContent = found.filter((f) => f.b.content != null);
+    if (withContent.length > 1)
+      throw invalid('messages holds more than one `compaction` block with content; send only the one returned last', 'compaction_block_ambiguous');
+    for (const { m, i, j, b } of withContent) {
+      if (m.role === 'system' || i !== 0 || j !== 0)
+        throw invalid(`messages.${i}.content.${j}: the \`compaction\` block must be the first block of the conversation`, 'compaction_block_misplaced');
+      if (typeof b.signature !== 'string' || !b.signature.startsWith('cmp.'))
+        throw invalid(`messages.${i}.content.${j}: the \`compaction\` block's signature does not verify`, 'compaction_signature_invalid');
+      if (b.signature !== compactionSignature(b.content))
+        throw invalid(`messages.${i}.content.${j}: the \`compaction\` block's content differs from what its signature recorded`, 'compaction_content_mismatch');
+    }
+  }
+
+  /** Verifies thinking blocks; returns the input_transformations of blocks dropped by block_binding. */
+  function checkAnthropicThinking(body) {
+    const messages = body.messages;
+    const drop = body.thinking && body.thinking.block_binding && body.thinking.block_binding.prefix_mismatch_behavior === 'drop_block';
+    const transformations = [];
+    let lastAssistant = -1;
+    messages.forEach((m, i) => { if (m.role === 'assistant') lastAssistant = i; });
+    messages.forEach((m, i) => {
+      if (m.role !== 'assistant') return;
+      blocksOf(m).forEach((b, j) => {
+        if (!b || (b.type !== 'thinking' && b.type !== 'redacted_thinking')) return;
+        const text = b.type === 'thinking' ? b.thinking : '';
+        const sig = b.type === 'thinking' ? b.signature : b.data;
+        const [prefix, mac] = String(sig || '').split('.');
+        const macOk = !!mac && (b.type === 'thinking' ? thinkingSignature(text, prefix) === sig : `${prefix}.${sign('redacted', prefix)}` === sig);
+        if (!macOk) {
+          // Older models ignore the thinking of earlier turns; the latest assistant message's is always checked.
+          if (!state.prefixBinding && i !== lastAssistant) return;
+          throw invalid(`messages.${i}.content.${j}: \`${b.type}\` blocks must be passed back unmodified, as the API returned them`);
+        }
+        if (state.prefixBinding && prefix !== prefixHash(body, messages.slice(0, i))) {
+          if (drop) { transformations.push({ type: 'thinking_dropped', path: `messages.${i}.content.${j}`, reason: 'prefix_binding_mismatch' }); return; }
+          throw invalid(`messages.${i}.content.${j}: the conversation before this \`${b.type}\` block differs from the one it was created in (prefix_binding_mismatch)`);
+        }
+      });
+    });
+    const thinkingOn = body.thinking && (body.thinking.type === 'enabled' || body.thinking.type === 'adaptive');
+    const last = messages[messages.length - 1];
+    const inToolLoop = last && last.role === 'user' && blocksOf(last).some((b) => b && b.type === 'tool_result');
+    if (thinkingOn && inToolLoop && lastAssistant >= 0) {
+      const first = blocksOf(messages[lastAssistant])[0];
+      if (!first || (first.type !== 'thinking' && first.type !== 'redacted_thinking'))
+        throw invalid(`messages.${lastAssistant}.content.0: with thinking enabled, the assistant message of a tool loop in flight must start with a \`thinking\` or \`redacted_thinking\` block, found \`${first ? first.type : 'nothing'}\``);
+    }
+    return transformations;
+  }
+
+  function anthropicCompact(body) {
+    const messages = body.messages;
+    const last = messages[messages.length - 1];
+    if (last && last.role === 'assistant' && blocksOf(last).some((b) => b && (b.type === 'tool_use' || b.type === 'server_tool_use')))
+      throw invalid('the compaction request ends on an assistant turn that is not finished', 'compaction_incomplete_turn');
+    const texts = [];
+    for (const m of messages) {
+      for (const b of blocksOf(m)) {
+        if (!b) continue;
+        if (b.type === 'text') texts.push(b.text);
+        else if (b.type === 'compaction' && b.content) texts.push(`(earlier summary: ${b.content})`);
+        else if (b.type === 'tool_result') texts.push(typeof b.content === 'string' ? b.content : '');
+      }
+    }
+    if (!texts.some((t) => t && t.trim())) throw invalid('messages holds nothing to summarize', 'compaction_nothing_to_summarize');
+    const content = `Summary of ${messages.length} messages. ${texts.join(' | ').replace(/\s+/g, ' ').slice(0, 400)}`;
+    return {
+      content: [{ type: 'compaction', content, encrypted_content: `enc.${sign('enc', content)}`, signature: compactionSignature(content) }],
+      stop_reason: 'compaction',
+    };
+  }
+
+  function anthropicAnswer(body, headers) {
+    if (!Array.isArray(body.messages) || body.messages.length === 0) throw invalid('messages: at least one message is required');
+    if (typeof body.model !== 'string') throw invalid('model: field required');
+    checkAnthropicPairs(body.messages);
+    checkAnthropicCompaction(body, headers);
+    const inputTransformations = checkAnthropicThinking(body);
+    let content; let stopReason = 'end_turn';
+    if (body.compaction) ({ content, stop_reason: stopReason } = anthropicCompact(body));
+    else {
+      content = state.reply ? state.reply({ api: 'anthropic', body }) : [{ type: 'text', text: 'ok' }];
+      const prefix = prefixHash(body, body.messages);
+      content = content.map((b) => b.type === 'thinking' ? { ...b, signature: thinkingSignature(b.thinking, prefix) }
+        : b.type === 'redacted_thinking' ? { ...b, data: `${prefix}.${sign('redacted', prefix)}` } : b);
+      if (content.some((b) => b.type === 'tool_use')) stopReason = 'tool_use';
+    }
+    const inputTokens = Math.ceil(JSON.stringify(body.messages).length / 4);
+    const out = { id: `msg_${randomBytes(6).toString('hex')}`, type: 'message', role: 'assistant', model: body.model,
+      content, stop_reason: stopReason, stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } };
+    if (inputTransformations.length) out.input_transformations = inputTransformations;
+    return out;
+  }
+
+  // ---- OpenAI Responses --------------------------------------------------------------------------------
+  const OUTPUTS = { function_call_output: 'function_call', custom_tool_call_output: 'custom_tool_call',
+    computer_call_output: 'computer_call', local_shell_call_output: 'local_shell_call', shell_call_output: 'shell_call',
+    apply_patch_call_output: 'apply_patch_call' };
+  const CALLS = new Set(Object.values(OUTPUTS));
+  const itemType = (item) => (item && (item.type || (item.role ? 'message' : undefined)));
+
+  function checkResponsesInput(input) {
+    if (!Array.isArray(input)) return;
+    const calls = new Map();
+    input.forEach((item, i) => {
+      const t = itemType(item);
+      if (CALLS.has(t)) calls.set(item.call_id, { i, answered: false, type: t });
+      else if (OUTPUTS[t]) {
+        const call = calls.get(item.call_id);
+        if (!call || call.type !== OUTPUTS[t]) throw invalid(`input[${i}]: No tool call found for ${t.replace(/_/g, ' ')} with call_id ${item.call_id}.`);
+        call.answered = true;
+      } else if (t === 'reasoning') {
+        const next = input[i + 1];
+        const nt = itemType(next);
+        if (!next || nt === 'reasoning' || (nt === 'message' && next.role !== 'assistant') || OUTPUTS[nt])
+          throw invalid(`input[${i}]: Item '${item.id}' of type 'reasoning' was provided without its required following item.`);
+        if (item.encrypted_content != null && item.encrypted_content !== `rs.${sign('reasoning', item.id)}`)
+          throw invalid(`input[${i}]: the encrypted content of reasoning item '${item.id}' could not be verified.`);
+      } else if (t === 'compaction') {
+        if (item.encrypted_content !== `cmp.${sign('openai-compaction', item.id)}`)
+          throw invalid(`input[${i}]: the encrypted content of compaction item '${item.id}' could not be verified.`);
+      }
+    });
+    for (const [id, call] of calls) {
+      if (!call.answered) throw invalid(`input[${call.i}]: No tool output found for ${call.type.replace(/_/g, ' ')} ${id}.`);
+    }
+  }
+
+  function responsesAnswer(body) {
+    if (typeof body.model !== 'string') throw invalid('model: field required');
+    checkResponsesInput(body.input);
+    let output = state.reply ? state.reply({ api: 'openai-responses', body })
+      : [{ type: 'message', id: `msg_${randomBytes(4).toString('hex')}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }] }];
+    output = output.map((item) => item.type === 'reasoning' ? { ...item, encrypted_content: `rs.${sign('reasoning', item.id)}` } : item);
+    return { id: `resp_${randomBytes(6).toString('hex')}`, object: 'response', created_at: 1764547200, model: body.model,
+      status: 'completed', output, usage: { input_tokens: Math.ceil(JSON.stringify(body.input).length / 4), output_tokens: 10, total_tokens: 0 } };
+  }
+
+  function responsesCompact(body) {
+    if (typeof body.model !== 'string') throw invalid('model: field required');
+    checkResponsesInput(body.input);
+    const input = Array.isArray(body.input) ? body.input : [{ role: 'user', content: String(body.input || '') }];
+    if (!input.length) throw invalid('input: nothing to compact');
+    const id = `cmp_${randomBytes(6).toString('hex')}`;
+    const users = input.filter((item) => itemType(item) === 'message' && item.role === 'user');
+    return { id: `resp_${randomBytes(6).toString('hex')}`, object: 'response.compaction', created_at: 1764547200,
+      output: [...users, { type: 'compaction', id, encrypted_content: `cmp.${sign('openai-compaction', id)}` }],
+      usage: { input_tokens: Math.ceil(JSON.stringify(input).length / 4), output_tokens: 50, total_tokens: 0 } };
+  }
+
+  // ---- HTTP ----------------------------------------------------------------------------------------------
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const record = { path: req.url, headers: req.headers, body: null, status: 200 };
+      state.requests.push(record);
+      const send = (status, json) => {
+        record.status = status;
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${state.requests.length}` });
+        res.end(JSON.stringify(json));
+      };
+      const path = String(req.url).split('?')[0];
+      const api = path === '/v1/messages' ? 'anthropic' : path.startsWith('/v1/responses') ? 'openai-responses' : null;
+      record.api = api;
+      try {
+        if (req.method !== 'POST' || !api) throw new Reject(404, 'not_found_error', `no route ${req.method} ${path}`);
+        try { record.body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { throw invalid('the request body is not valid JSON'); }
+        const body = record.body;
+        if (!body || typeof body !== 'object') throw invalid('the request body must be an object');
+        const forced = state.override && state.override(record);
+        if (forced) { send(forced.status, forced.body); return; }
+        if (api === 'anthropic') send(200, anthropicAnswer(body, req.headers));
+        else if (path === '/v1/responses/compact') send(200, responsesCompact(body));
+        else if (path === '/v1/responses') send(200, responsesAnswer(body));
+        else throw new Reject(404, 'not_found_error', `no route ${path}`);
+      } catch (e) {
+        if (!(e instanceof Reject)) throw e;
+        record.error = { message: e.message, errorCode: e.errorCode };
+        if (api === 'openai-responses') send(e.status, { error: { message: e.message, type: e.type, param: null, code: e.errorCode || null } });
+        else send(e.status, { type: 'error', error: { type: e.type, message: e.message, ...(e.errorCode ? { details: { error_code: e.errorCode } } : {}) } });
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    /** A thinking block as this server would have issued it after `messages` (for fixtures). */
+    signThinking(body, messages, thinking) { return { type: 'thinking', thinking, signature: thinkingSignature(thinking, prefixHash(body, messages)) }; },
+    /** A compaction block as this server would have issued it (for fixtures). */
+    signCompaction(content) { return { type: 'compaction', content, encrypted_content: `enc.${sign('enc', content)}`, signature: compactionSignature(content) }; },
+    /** A reasoning item as this server would have issued it (for fixtures). */
+    signReasoning(id, summary) { return { type: 'reasoning', id, summary: [{ type: 'summary_text', text: summary }], encrypted_content: `rs.${sign('reasoning', id)}` }; },
+    close() { return new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }); },
+  });
+}
