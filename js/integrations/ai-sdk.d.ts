@@ -1,0 +1,40 @@
+// Types for midfold/ai-sdk (js/integrations/ai-sdk.js). `ai` is an optional peer: these types name no AI SDK
+// type, they describe the shapes the SDK passes (so ai 6 and ai 7 both fit without casts).
+import type { Compactor, CompactorOptions, CompactReport, SessionState } from '../index.js';
+
+export { SessionState } from '../index.js';
+
+/** The Compactor's options (its `format` is set for you), plus the carried state and a report hook. */
+export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'> {
+  /** The state carried across steps/calls (default: a new in-memory one per helper). */
+  state?: SessionState;
+  /** Called with each call's report (the Compactor's, plus `session`). */
+  onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;
+}
+
+/**
+ * A `prepareStep` for generateText / streamText / ToolLoopAgent: compacts the step's messages with the carried
+ * state; resolves to `{ messages }` when they changed, `{}` otherwise.
+ */
+export declare function compactStep(options: AISDKCompactionOptions):
+  <M>(step: { messages: M[]; abortSignal?: AbortSignal }) => Promise<{ messages?: M[] }>;
+
+/** A language-model middleware (V3 for ai 6; `specificationVersion: 'v4'` for ai 7's types). */
+export declare function midfoldMiddleware<V extends 'v3' | 'v4' = 'v3'>(options: AISDKCompactionOptions & { specificationVersion?: V }): {
+  readonly specificationVersion: V;
+  transformParams: <P extends { prompt: unknown[] }>(options: { type: 'generate' | 'stream'; params: P; model: unknown }) => Promise<P>;
+};
+
+/** Compacts a chat route's UIMessage[]; the folded middle becomes one UIMessage marked `metadata.midfold.summary`. */
+export declare function compactUIMessages<M extends { id: string; role: string; parts: unknown[] }>(messages: M[], options: {
+  compactor: Compactor | Omit<CompactorOptions, 'format'>;
+  state?: SessionState;
+  force?: boolean;
+  signal?: AbortSignal;
+}): Promise<{ messages: M[]; report: CompactReport }>;
+
+/** A Compactor `summarize` that writes the summary with an AI SDK language model object (V3 or V4). */
+export declare function languageModelSummarizer(
+  model: { doGenerate(options: unknown): PromiseLike<{ content: Array<{ type: string; text?: string }> }> },
+  options?: { temperature?: number; providerOptions?: Record<string, unknown> },
+): (request: { system: string; prompt: string; maxTokens: number; signal?: AbortSignal }) => Promise<string>;
