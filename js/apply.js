@@ -6,13 +6,15 @@
 import { MidfoldError } from './errors.js';
 
 // mf_edit_target values (src/midfold.h)
-const BLOCK_CONTENT = 1, MESSAGE_CONTENT = 2, PART_OUTPUT = 3, PART_OUTPUT_ERROR = 4, PART_RESULT = 5;
+const BLOCK_CONTENT = 1, MESSAGE_CONTENT = 2, PART_OUTPUT = 3, PART_OUTPUT_ERROR = 4, PART_RESULT = 5, ITEM_OUTPUT = 6;
 const FIELD = { [BLOCK_CONTENT]: 'content', [MESSAGE_CONTENT]: 'content', [PART_OUTPUT]: 'output',
-  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result' };
+  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result', [ITEM_OUTPUT]: 'output' };
+// Targets that edit the message (an OpenAI Responses item) itself, not a block of its content.
+const ON_MESSAGE = new Set([MESSAGE_CONTENT, ITEM_OUTPUT]);
 
 function holder(messages, edit) {
   const msg = messages[edit.message];
-  return edit.target === MESSAGE_CONTENT ? msg : msg && Array.isArray(msg.content) ? msg.content[edit.part] : undefined;
+  return ON_MESSAGE.has(edit.target) ? msg : msg && Array.isArray(msg.content) ? msg.content[edit.part] : undefined;
 }
 
 function writable(obj, key) {
@@ -38,6 +40,7 @@ export function applyEdits(messages, edits) {
       case PART_OUTPUT: obj.output = { type: 'text', value: e.replacement }; break;
       case PART_OUTPUT_ERROR: obj.output = { type: 'error-text', value: e.replacement }; break;
       case PART_RESULT: obj.result = e.replacement; break;
+      case ITEM_OUTPUT: obj.output = e.replacement; break;
       default: throw new MidfoldError('internal', `unknown edit target ${e.target}`);
     }
   }
@@ -60,7 +63,7 @@ export function applyEditsToCopy(messages, edits) {
       copy[e.message] = msg;
       copied.add(e.message);
     }
-    if (e.target !== MESSAGE_CONTENT) {
+    if (!ON_MESSAGE.has(e.target)) {
       const content = copy[e.message].content;
       content[e.part] = { ...content[e.part] };
     }

@@ -37,7 +37,10 @@ void mf_compact_plan_free(mf_compact_plan *plan)
 static bool user_side(const mf_msg *msg) { return msg->role == MF_ROLE_USER || msg->role == MF_ROLE_TOOL; }
 
 /* A cut may fall before message c only when c needs nothing before it. */
-static bool valid_cut(const mf_msg *msg) { return msg->role != MF_ROLE_TOOL && !mf_msg_has_results(msg); }
+static bool valid_cut(const mf_msg *msg)
+{
+    return msg->role != MF_ROLE_TOOL && !mf_msg_has_results(msg) && !msg->joined;
+}
 
 static size_t pending_turn_start(const mf_view *v)
 {
@@ -51,6 +54,7 @@ static size_t pending_turn_start(const mf_view *v)
         while (p > 0 && v->msgs[p - 1].role == MF_ROLE_SYSTEM) p--;
         if (p > 0 && v->msgs[p - 1].role == MF_ROLE_ASSISTANT) start = p - 1;
     }
+    while (start > 0 && v->msgs[start].joined) start--; /* a Responses turn: its calls and reasoning */
     return start;
 }
 

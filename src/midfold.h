@@ -187,7 +187,8 @@ typedef enum mf_edit_target {
     MF_EDIT_MESSAGE_CONTENT = 2, /* messages[m].content = text (OpenAI role "tool") */
     MF_EDIT_PART_OUTPUT = 3,     /* messages[m].content[p].output = {type: "text", value: text} (AI SDK 5) */
     MF_EDIT_PART_OUTPUT_ERROR = 4, /* ... output = {type: "error-text", value: text} (AI SDK 5, error) */
-    MF_EDIT_PART_RESULT = 5      /* messages[m].content[p].result = text (AI SDK 4) */
+    MF_EDIT_PART_RESULT = 5,     /* messages[m].content[p].result = text (AI SDK 4) */
+    MF_EDIT_ITEM_OUTPUT = 6      /* messages[m].output = text (an OpenAI Responses output item) */
 } mf_edit_target;
 
 typedef struct mf_micro_edit {
