@@ -29,6 +29,7 @@ static const item_type ITEM_TYPES[] = {
     {"code_interpreter_call", MF_ROLE_ASSISTANT}, {"image_generation_call", MF_ROLE_ASSISTANT},
     {"mcp_call", MF_ROLE_ASSISTANT},             {"mcp_list_tools", MF_ROLE_ASSISTANT},
     {"item_reference", MF_ROLE_ASSISTANT},       {"compaction_trigger", MF_ROLE_USER},
+    {"additional_tools", MF_ROLE_SYSTEM},
     {NULL, MF_ROLE_UNKNOWN}};
 
 static const item_type *item_type_of(const mf_node *n)
@@ -40,7 +41,18 @@ static const item_type *item_type_of(const mf_node *n)
     return NULL;
 }
 
-bool mf_responses_is_item(const mf_node *n) { return item_type_of(n) != NULL; }
+/* A type midfold does not know yet still reads as an item when it is named like the
+ * API's calls and outputs ("..._call", "..._output"): new built-in tools keep coming. */
+static mf_role suffix_role(const mf_node *n)
+{
+    const mf_node *type = mf_get_str(n, "type");
+    if (!type) return MF_ROLE_UNKNOWN;
+    if (type->len > 5 && memcmp(type->str + type->len - 5, "_call", 5) == 0) return MF_ROLE_ASSISTANT;
+    if (type->len > 7 && memcmp(type->str + type->len - 7, "_output", 7) == 0) return MF_ROLE_TOOL;
+    return MF_ROLE_UNKNOWN;
+}
+
+bool mf_responses_is_item(const mf_node *n) { return item_type_of(n) != NULL || suffix_role(n) != MF_ROLE_UNKNOWN; }
 
 mf_role mf_responses_role(const mf_node *item)
 {
@@ -52,7 +64,7 @@ mf_role mf_responses_role(const mf_node *item)
         return MF_ROLE_UNKNOWN;
     }
     const item_type *t = item_type_of(item);
-    return t ? t->role : MF_ROLE_UNKNOWN;
+    return t ? t->role : suffix_role(item);
 }
 
 static bool responses_part(const mf_node *part)
@@ -168,7 +180,7 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
 {
     msg->item = true;
     const item_type *t = item_type_of(msg->node);
-    if (!t) return read_message(arena, msg);
+    if (!t && mf_get_str(msg->node, "role")) return read_message(arena, msg);
     const mf_node *item = msg->node, *type = mf_get_str(item, "type");
     size_t room = 3 + list_len(item, "summary") + list_len(item, "content");
     if (!adapt_reserve(arena, msg, room)) return MF_ERR_NOMEM;
@@ -264,7 +276,9 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
         p = add_call(msg, NULL, "image_generation", NULL);
         if (mf_get_str(item, "result")) adapt_add(msg, MF_PART_IMAGE, item, SIZE_MAX);
     } else {
-        /* item_reference, compaction_trigger: priced by their fields, kept as they are. */
+        /* item_reference, compaction_trigger, additional_tools (tool definitions the model
+         * reads), types midfold does not know: priced by their
+         * fields, kept as they are (validate names the unknown ones). */
         adapt_add(msg, MF_PART_OTHER, item, SIZE_MAX);
     }
     return MF_OK;
@@ -301,11 +315,20 @@ mf_status mf_responses_join(mf_view *view)
             }
         }
     }
-    size_t open = 0; /* the furthest reach of the items before m */
+    /* A reasoning item binds what the model produced with it: the items after it up to the
+     * next item that is not the assistant's (the API rejects "msg_..." or "fc_..." sent
+     * without "its required reasoning item", and a reasoning item without its following
+     * item). */
+    size_t open = 0;      /* the furthest reach of the items before m */
+    bool reasoned = false; /* the current run of assistant items holds a reasoning item */
     for (size_t m = 0; m < n; m++) {
         mf_msg *msg = &view->msgs[m];
+        bool assistant = msg->role == MF_ROLE_ASSISTANT;
         bool after_reasoning = m > 0 && mf_str_eq(mf_get_str(view->msgs[m - 1].node, "type"), "reasoning");
-        msg->joined = (m > 0 && open >= m) || after_reasoning;
+        if (!assistant) reasoned = false;
+        msg->joined = (m > 0 && open >= m) || after_reasoning ||
+                      (assistant && reasoned && view->msgs[m - 1].role == MF_ROLE_ASSISTANT);
+        if (mf_str_eq(mf_get_str(msg->node, "type"), "reasoning")) reasoned = true;
         if (reach[m] > open) open = reach[m];
     }
     return MF_OK;

@@ -71,7 +71,7 @@ static bool known_other_block(mf_format format, const mf_node *type)
         "mcp_tool_result", "search_result", "container_upload", "tool_reference", NULL};
     static const char *const openai[] = {"input_audio", NULL};
     static const char *const aisdk[] = {"tool-approval-request", "tool-approval-response", NULL};
-    static const char *const responses[] = {"item_reference", "compaction_trigger", NULL};
+    static const char *const responses[] = {"item_reference", "compaction_trigger", "additional_tools", NULL};
     const char *const *list = format == MF_FORMAT_ANTHROPIC ? anthropic : format == MF_FORMAT_OPENAI ? openai
                             : format == MF_FORMAT_OPENAI_RESPONSES ? responses : aisdk;
     for (int i = 0; list[i]; i++) if (mf_str_eq(type, list[i])) return true;
