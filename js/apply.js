@@ -6,17 +6,19 @@
 import { MidfoldError } from './errors.js';
 
 // mf_edit_target values (src/midfold.h)
-const BLOCK_CONTENT = 1, MESSAGE_CONTENT = 2, PART_OUTPUT = 3, PART_OUTPUT_ERROR = 4, PART_RESULT = 5;
+const BLOCK_CONTENT = 1, MESSAGE_CONTENT = 2, PART_OUTPUT = 3, PART_OUTPUT_ERROR = 4, PART_RESULT = 5, ITEM_OUTPUT = 6;
 const UI_OUTPUT = 16, UI_ERROR_TEXT = 17; // AI SDK UIMessage tool parts: messages[m].parts[p]
 const FIELD = { [BLOCK_CONTENT]: 'content', [MESSAGE_CONTENT]: 'content', [PART_OUTPUT]: 'output',
-  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result', [UI_OUTPUT]: 'output', [UI_ERROR_TEXT]: 'errorText' };
+  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result', [ITEM_OUTPUT]: 'output', [UI_OUTPUT]: 'output', [UI_ERROR_TEXT]: 'errorText' };
+// Targets that edit the message (an OpenAI Responses item) itself, not a block of its content.
+const ON_MESSAGE = new Set([MESSAGE_CONTENT, ITEM_OUTPUT]);
 
 /** The list an edit's part index points into: a UIMessage's `parts`, else `content`. */
 function listKey(edit) { return edit.target === UI_OUTPUT || edit.target === UI_ERROR_TEXT ? 'parts' : 'content'; }
 
 function holder(messages, edit) {
   const msg = messages[edit.message];
-  if (edit.target === MESSAGE_CONTENT) return msg;
+  if (ON_MESSAGE.has(edit.target)) return msg;
   const list = msg && msg[listKey(edit)];
   return Array.isArray(list) ? list[edit.part] : undefined;
 }
@@ -48,6 +50,7 @@ export function applyEdits(messages, edits) {
       // which convertToModelMessages sends as text), output-error with the marker as its errorText.
       case UI_OUTPUT: obj.output = e.replacement; break;
       case UI_ERROR_TEXT: obj.errorText = e.replacement; break;
+      case ITEM_OUTPUT: obj.output = e.replacement; break;
       default: throw new MidfoldError('internal', `unknown edit target ${e.target}`);
     }
   }
@@ -71,7 +74,7 @@ export function applyEditsToCopy(messages, edits) {
       copy[e.message] = msg;
       copied.add(e.message);
     }
-    if (e.target !== MESSAGE_CONTENT) {
+    if (!ON_MESSAGE.has(e.target)) {
       const list = copy[e.message][listKey(e)];
       list[e.part] = { ...list[e.part] };
     }

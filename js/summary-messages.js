@@ -45,6 +45,7 @@ function usesArrays(list) {
  * @returns {object[]}
  */
 export function summaryMessages({ format, summary, acknowledgement, tail }) {
+  if (format === 'openai-responses') return responsesMessages(`${SUMMARY_MARK}\n${summary}`, acknowledgement, tail);
   const text = `${SUMMARY_MARK}\n${summary}`;
   const first = tail.length ? tail[0] : null;
   const needsAck = !(first && first.role === 'assistant');
@@ -61,4 +62,37 @@ export function summaryMessages({ format, summary, acknowledgement, tail }) {
   const out = [{ role: 'user', content: content(text) }];
   if (needsAck) out.push({ role: 'assistant', content: content(acknowledgement) });
   return out;
+}
+
+/**
+ * OpenAI Responses input items: message items whose content is input_text parts (user)
+ * and output_text parts (assistant, as the API returns them and @ai-sdk/openai sends them
+ * back, without an id: an id would name an item the API never stored). String content
+ * and the `type: 'message'` tag follow the tail's own message items; with none to go by,
+ * parts and the tag, the shape the API returns. The acknowledgement is left out when the
+ * tail starts with an item of the assistant's (a message, a call or a reasoning item).
+ */
+function responsesMessages(text, acknowledgement, tail) {
+  const messages = tail.filter((m) => m && typeof m === 'object' && typeof m.role === 'string');
+  const strings = messages.length > 0 && messages.every((m) => typeof m.content === 'string');
+  const typed = messages.length === 0 || messages.some((m) => m.type === 'message');
+  const item = (role, partType, body) => ({
+    ...(typed ? { type: 'message' } : {}),
+    role,
+    content: strings ? body : [partType === 'output_text' ? { type: partType, text: body, annotations: [] } : { type: partType, text: body }],
+  });
+  const out = [item('user', 'input_text', text)];
+  const first = tail.length ? tail[0] : null;
+  if (!(first && assistantSide(first))) out.push(item('assistant', 'output_text', acknowledgement));
+  return out;
+}
+
+// The items the model produced (what midfold's view reads as the assistant's).
+const ASSISTANT_ITEMS = new Set(['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call', 'shell_call',
+  'apply_patch_call', 'tool_search_call', 'program', 'mcp_approval_request', 'reasoning', 'compaction', 'web_search_call',
+  'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools', 'item_reference']);
+
+function assistantSide(item) {
+  if (typeof item.role === 'string') return item.role === 'assistant';
+  return ASSISTANT_ITEMS.has(item.type);
 }

@@ -1,5 +1,6 @@
 /* adapt_openai.c — OpenAI Chat Completions: content is a string, a list of parts or
- * null; an assistant's `tool_calls` carry JSON-string arguments; each result is its own
+ * null; an assistant's `tool_calls` carry JSON-string arguments (a custom tool's call its
+ * free-form `custom.input`); each result is its own
  * `tool` message with `tool_call_id` (legacy `function_call` / role `function` too). */
 #include "adapt_common.h"
 
@@ -52,11 +53,14 @@ mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg)
     /* Tool calls live outside `content`: their part index is their place in tool_calls. */
     for (size_t i = 0; i < ncalls; i++) {
         const mf_node *call = &calls->items[i];
-        const mf_node *fn = mf_get(call, "function");
+        /* A custom tool's call (type "custom") carries free-form `input`, not JSON arguments. */
+        const mf_node *custom = mf_get(call, "custom");
+        bool is_custom = mf_str_eq(mf_get_str(call, "type"), "custom") && custom;
+        const mf_node *fn = is_custom ? custom : mf_get(call, "function");
         mf_part *p = adapt_add(msg, MF_PART_TOOL_CALL, call, i);
         adapt_str(call, "id", &p->id, &p->id_len);
         adapt_str(fn, "name", &p->name, &p->name_len);
-        p->args = mf_get(fn, "arguments");
+        p->args = mf_get(fn, is_custom ? "input" : "arguments");
     }
     if (legacy && legacy->kind == MF_OBJECT) {
         mf_part *p = adapt_add(msg, MF_PART_TOOL_CALL, legacy, SIZE_MAX);

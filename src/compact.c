@@ -40,7 +40,7 @@ static bool user_side(const mf_msg *msg) { return msg->role == MF_ROLE_USER || m
  * answers its own calls). */
 static bool valid_cut(const mf_msg *msg)
 {
-    return msg->role != MF_ROLE_TOOL && (msg->self_contained || !mf_msg_has_results(msg));
+    return msg->role != MF_ROLE_TOOL && (msg->self_contained || !mf_msg_has_results(msg)) && !msg->joined;
 }
 
 /* An unfinished part (an approval awaiting its answer, a tool still running) is never
@@ -69,6 +69,7 @@ static size_t pending_turn_start(const mf_view *v)
         while (p > 0 && v->msgs[p - 1].role == MF_ROLE_SYSTEM) p--;
         if (p > 0 && v->msgs[p - 1].role == MF_ROLE_ASSISTANT) start = p - 1;
     }
+    while (start > 0 && v->msgs[start].joined) start--; /* a Responses turn: its calls and reasoning */
     return start;
 }
 

@@ -4,7 +4,9 @@
 
 #include <string.h>
 
-static bool is_message(const mf_node *n) { return mf_get_str(n, "role") != NULL; }
+/* A role-tagged message, or an OpenAI Responses item that has no role (function_call,
+ * reasoning, ...): those are messages of an item list. */
+static bool is_message(const mf_node *n) { return mf_get_str(n, "role") != NULL || mf_responses_is_item(n); }
 
 /* Points doc->messages at the conversation's list when the value holds one. A lone
  * message is wrapped in a one-item list so every operation sees a list. */

@@ -49,7 +49,7 @@ uint64_t mf_estimate_node(const mf_node *node, mf_profile profile)
 static uint64_t content_block_milli(const mf_node *block, mf_profile profile)
 {
     const mf_node *type = mf_get_str(block, "type");
-    if (mf_str_eq(type, "text")) {
+    if (mf_str_eq(type, "text") || mf_str_eq(type, "input_text")) {
         const mf_node *text = mf_get_str(block, "text");
         return text ? text_milli(text->str, text->len, profile) : 0;
     }
@@ -58,6 +58,10 @@ static uint64_t content_block_milli(const mf_node *block, mf_profile profile)
     mf_media_kind kind = mf_media_of_block(block, &media, &name);
     if (kind) return mf_estimate_media(kind, &media, profile);
     if (mf_str_eq(type, "custom")) return 0; /* AI SDK: provider options only, no content */
+    /* Responses API content parts media.c does not name. */
+    if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot"))
+        return mf_profile_get(profile)->image_milli;
+    if (mf_str_eq(type, "input_file")) return mf_profile_get(profile)->document_milli;
     return mf_estimate_node(block, profile);
 }
 
@@ -98,15 +102,19 @@ uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile prof
         const mf_node *reason = mf_get_str(content, "reason");
         return text_milli("execution-denied", 16, profile) + (reason ? text_milli(reason->str, reason->len, profile) : 0);
     }
-    return mf_estimate_node(content, profile);
+    return content_block_milli(content, profile); /* one block (an OpenAI computer screenshot) */
 }
 
 uint64_t mf_estimate_part(const mf_part *part, mf_profile profile)
 {
     const mf_profile_def *def = mf_profile_get(profile);
     switch (part->kind) {
-    case MF_PART_TEXT: case MF_PART_THINKING: case MF_PART_REDACTED_THINKING:
+    case MF_PART_TEXT: case MF_PART_THINKING:
         return text_milli(part->text, part->text_len, profile);
+    case MF_PART_REDACTED_THINKING:
+        /* An encrypted payload the model reads (OpenAI compaction): base64 of about the
+         * bytes it decrypts to, read at about 4 bytes a token, so 3/16 of a token a char. */
+        return text_milli(part->text, part->text_len, profile) + (uint64_t)part->opaque_len * MF_MILLI * 3 / 16;
     case MF_PART_TOOL_CALL:
         return def->tool_call_milli + text_milli(part->name, part->name_len, profile) +
                mf_estimate_node(part->args, profile);

@@ -5,7 +5,9 @@
 
 #include <string.h>
 
-typedef struct evidence { size_t anthropic, openai, aisdk, aisdk_ui; } evidence;
+/* `developer`: role "developer", which both OpenAI formats have (Chat Completions unless
+ * something says Responses). */
+typedef struct evidence { size_t anthropic, openai, aisdk, aisdk_ui, responses, developer; } evidence;
 
 static void block_evidence(const mf_node *block, evidence *ev)
 {
@@ -33,11 +35,15 @@ static void block_evidence(const mf_node *block, evidence *ev)
 
 static void message_evidence(const mf_node *msg, evidence *ev)
 {
+    /* A Responses item is told by its own type or parts; its other fields (a "refusal"
+     * part, role "developer") would read as Chat Completions. */
+    if (mf_responses_evidence(msg)) { ev->responses++; return; }
     const mf_node *role = mf_get_str(msg, "role");
     const mf_node *content = mf_get(msg, "content");
     if (mf_get(msg, "tool_calls") || mf_get(msg, "tool_call_id") || mf_get(msg, "function_call"))
         ev->openai++;
-    if (mf_str_eq(role, "developer") || mf_str_eq(role, "function")) ev->openai++;
+    if (mf_str_eq(role, "developer")) ev->developer++;
+    if (mf_str_eq(role, "function")) ev->openai++;
     /* A UIMessage has parts and no content (useChat's messages, a chat route's body). */
     const mf_node *parts = mf_get(msg, "parts");
     if (!content && parts && parts->kind == MF_ARRAY) { ev->aisdk_ui++; return; }
@@ -56,10 +62,12 @@ static void message_evidence(const mf_node *msg, evidence *ev)
 mf_format mf_doc_detect(const mf_doc *doc)
 {
     if (!doc || !mf_doc_is_conversation(doc, NULL)) return MF_FORMAT_UNKNOWN;
-    evidence ev = {0, 0, 0, 0};
+    evidence ev = {0, 0, 0, 0, 0, 0};
     for (uint32_t i = 0; i < doc->messages->count; i++) message_evidence(&doc->messages->items[i], &ev);
-    int kinds = (ev.anthropic > 0) + (ev.openai > 0) + (ev.aisdk > 0) + (ev.aisdk_ui > 0);
+    if (!ev.responses) ev.openai += ev.developer;
+    int kinds = (ev.anthropic > 0) + (ev.openai > 0) + (ev.aisdk > 0) + (ev.aisdk_ui > 0) + (ev.responses > 0);
     if (kinds > 1) return MF_FORMAT_UNKNOWN; /* mixed: no single provider accepts it */
+    if (ev.responses) return MF_FORMAT_OPENAI_RESPONSES;
     if (ev.aisdk_ui) return MF_FORMAT_AISDK_UI;
     if (ev.anthropic) return MF_FORMAT_ANTHROPIC;
     if (ev.aisdk) return MF_FORMAT_AISDK;

@@ -175,12 +175,14 @@ typedef struct mf_part {
     const mf_node *content;  /* TOOL_RESULT: string, list of blocks, or AI SDK output value */
     const mf_node *type;     /* the block's "type" string, when it has one */
     bool is_error;           /* TOOL_RESULT; APPROVAL: the response denies */
-    mf_edit_target target;   /* TOOL_RESULT: how a replacement is written back */
+    mf_edit_target target;   /* TOOL_RESULT: how a replacement is written back; 0: never rewritten */
     bool pinned;             /* never edited: a decision (an execution denial) */
     bool pending;            /* unfinished (awaiting an approval, an output, still streaming):
                                 never edited, never folded into a summary */
     bool unmatched;          /* APPROVAL: its call (request) or request (response) is missing */
     mf_media media;          /* IMAGE, DOCUMENT: what the provider bills (media.c); zeroed: unknown */
+    size_t opaque_len;       /* REDACTED_THINKING: bytes of an encrypted payload the model reads
+                                decrypted (an OpenAI compaction item), priced by its size */
 } mf_part;
 
 typedef struct mf_msg {
@@ -191,6 +193,10 @@ typedef struct mf_msg {
     size_t count;
     bool string_content;     /* content was one string (a single TEXT part) */
     bool self_contained;     /* its results answer its own calls (a UIMessage): a cut may fall before it */
+    bool item;               /* one item of a flat item list (OpenAI Responses): consecutive items of
+                                one role are one turn */
+    bool joined;             /* no cut may fall right before this message: it belongs with the one
+                                before (the item after a reasoning item, items inside a call pair) */
 } mf_msg;
 
 typedef struct mf_view {
@@ -217,6 +223,31 @@ mf_status mf_adapt_aisdk_ui(mf_arena *arena, mf_msg *msg);
 mf_status mf_aisdk_link_approvals(mf_view *view);
 /* True when a part of the message is pending (view.c). */
 bool mf_msg_has_pending(const mf_msg *msg);
+
+/* OpenAI Responses input items (adapt_openai_responses.c). An item's role is its own
+ * `role` or, for items without one, inferred from its type (calls: assistant; outputs:
+ * tool). */
+mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg);
+mf_role mf_responses_role(const mf_node *item);
+/* True for an object whose "type" names a Responses input item that has no role. */
+bool mf_responses_is_item(const mf_node *n);
+/* True when the message can only be a Responses item (a "type" of its own, or
+ * input_* / output_text content parts). */
+bool mf_responses_evidence(const mf_node *msg);
+/* Marks the items no cut may fall before (msg->joined), once every item is read. */
+mf_status mf_responses_join(mf_view *view);
+
+/* The Responses pairing rules (validate_responses.c): every call answered by a later
+ * output with its call_id, every output answering an earlier call, approvals answering
+ * their request, and a reasoning item followed by the item it produced. Problems go to
+ * `report` (validate.c's sink). Init reads the whole list once (false when memory ran
+ * out; the maps live in `arena`); check_item then checks item m. */
+typedef void (*mf_report_fn)(void *ctx, mf_problem_code code, size_t message, size_t part, const char *fmt,
+                             const char *arg, size_t arg_len);
+typedef struct mf_responses_pairs { mf_idmap calls, outputs, seen; } mf_responses_pairs;
+bool mf_responses_pairs_init(mf_responses_pairs *pairs, const mf_view *view, mf_arena *arena);
+void mf_responses_check_item(mf_responses_pairs *pairs, const mf_view *view, size_t m, mf_report_fn report,
+                             void *ctx);
 
 /* True when the message holds at least one tool result (view.c). */
 bool mf_msg_has_results(const mf_msg *msg);

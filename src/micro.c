@@ -44,7 +44,7 @@ static size_t json_chars(const mf_node *node)
 static size_t block_chars(const mf_node *block)
 {
     const mf_node *type = mf_get_str(block, "type");
-    if (mf_str_eq(type, "text")) {
+    if (mf_str_eq(type, "text") || mf_str_eq(type, "input_text")) {
         const mf_node *text = mf_get_str(block, "text");
         return text ? mf_count_code_points(text->str, text->len) : 0;
     }
@@ -60,6 +60,9 @@ static size_t block_chars(const mf_node *block)
         mf_buf_free(&b);
         return n;
     }
+    if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot"))
+        return sizeof "[image]" - 1;
+    if (mf_str_eq(type, "input_file")) return sizeof "[document]" - 1;
     return json_chars(block);
 }
 
@@ -79,7 +82,7 @@ size_t mf_tool_result_chars(const mf_node *content)
         if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) return mf_tool_result_chars(value);
         return json_chars(value);
     }
-    return json_chars(content);
+    return block_chars(content); /* one block (an OpenAI computer screenshot) */
 }
 
 void mf_micro_options_init(mf_micro_options *options)
@@ -191,7 +194,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             size_t chars = mf_measure_tool_result(part->content, options->profile, &old_cost);
             if (mf_alloc_failures() != failures) goto nomem; /* the count would be wrong */
             before += old_cost;
-            if (m >= limit || part->pinned || part->pending || mf_result_is_truncated(part->content)) continue;
+            if (m >= limit || !part->target || part->pinned || part->pending || mf_result_is_truncated(part->content)) continue;
             const char *name = part->name && part->name_len ? part->name : "unknown";
             size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
             if (excluded(options, name, name_len)) continue;

@@ -188,6 +188,7 @@ typedef enum mf_edit_target {
     MF_EDIT_PART_OUTPUT = 3,     /* messages[m].content[p].output = {type: "text", value: text} (AI SDK 5) */
     MF_EDIT_PART_OUTPUT_ERROR = 4, /* ... output = {type: "error-text", value: text} (AI SDK 5, error) */
     MF_EDIT_PART_RESULT = 5,     /* messages[m].content[p].result = text (AI SDK 4) */
+    MF_EDIT_ITEM_OUTPUT = 6,     /* messages[m].output = text (an OpenAI Responses output item) */
     /* AI SDK UIMessage tool parts (values of their own, apart from other adapters' targets) */
     MF_EDIT_UI_OUTPUT = 16,      /* messages[m].parts[p].output = text (state output-available) */
     MF_EDIT_UI_ERROR_TEXT = 17   /* messages[m].parts[p].errorText = text (state output-error) */

@@ -28,11 +28,13 @@ static void put_tool_name(mf_buf *b, const char *name, size_t len)
 static void write_media_block(mf_buf *b, const mf_node *block)
 {
     const mf_node *type = mf_get_str(block, "type");
-    if (mf_str_eq(type, "text")) {
+    if (mf_str_eq(type, "text") || mf_str_eq(type, "input_text")) {
         const mf_node *text = mf_get_str(block, "text");
         if (text) mf_buf_put_utf8(b, text->str, text->len);
         return;
     }
+    if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot")) { mf_buf_puts(b, "[image]"); return; }
+    if (mf_str_eq(type, "input_file")) { mf_buf_puts(b, "[document]"); return; }
     mf_media media;
     const mf_node *name;
     mf_media_kind kind = mf_media_of_block(block, &media, &name);
@@ -79,7 +81,7 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
         }
         return;
     }
-    mf_write_json(b, content);
+    write_media_block(b, content); /* one block (an OpenAI computer screenshot) */
 }
 
 static bool result_is_empty(const mf_node *content)
@@ -100,7 +102,7 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
         mf_buf_put_utf8(b, part->text, part->text_len);
         break;
     case MF_PART_REDACTED_THINKING:
-        mf_buf_puts(b, "[redacted_thinking]");
+        mf_buf_puts(b, part->opaque_len ? "[compacted context]" : "[redacted_thinking]");
         break;
     case MF_PART_TOOL_CALL:
         mf_buf_puts(b, "[tool_use:");
@@ -162,7 +164,8 @@ void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_
         size_t m = list ? list[i] : i;
         const mf_msg *msg = &view->msgs[m];
         size_t prev = i ? (list ? list[i - 1] : i - 1) : SIZE_MAX;
-        bool continues = msg->role == MF_ROLE_TOOL && prev != SIZE_MAX && view->msgs[prev].role == MF_ROLE_TOOL;
+        bool continues = (msg->role == MF_ROLE_TOOL || msg->item) && prev != SIZE_MAX &&
+                         view->msgs[prev].role == msg->role;
         if (continues) {
             mf_buf_putc(b, '\n');
         } else {

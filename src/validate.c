@@ -56,6 +56,13 @@ static void add(report_box *box, mf_problem_code code, size_t message, size_t pa
     r->problems[r->count++] = (mf_problem){code, message, part, text};
 }
 
+/* add() for the format files that check their own rules (mf_report_fn). */
+static void report_sink(void *ctx, mf_problem_code code, size_t message, size_t part, const char *fmt,
+                        const char *arg, size_t arg_len)
+{
+    add(ctx, code, message, part, fmt, arg, arg_len);
+}
+
 static bool known_other_block(mf_format format, const mf_node *type)
 {
     static const char *const anthropic[] = {
@@ -64,7 +71,9 @@ static bool known_other_block(mf_format format, const mf_node *type)
         "mcp_tool_result", "search_result", "container_upload", "tool_reference", NULL};
     static const char *const openai[] = {"input_audio", NULL};
     static const char *const aisdk[] = {"tool-approval-request", "tool-approval-response", NULL};
-    const char *const *list = format == MF_FORMAT_ANTHROPIC ? anthropic : format == MF_FORMAT_OPENAI ? openai : aisdk;
+    static const char *const responses[] = {"item_reference", "compaction_trigger", "additional_tools", NULL};
+    const char *const *list = format == MF_FORMAT_ANTHROPIC ? anthropic : format == MF_FORMAT_OPENAI ? openai
+                            : format == MF_FORMAT_OPENAI_RESPONSES ? responses : aisdk;
     for (int i = 0; list[i]; i++) if (mf_str_eq(type, list[i])) return true;
     return false;
 }
@@ -120,6 +129,7 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
                           (content->kind == MF_NULL && null_ok));
     if (!content && null_ok && mf_get(msg->node, "tool_calls")) ok = true;
     if (v->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_TOOL && content && content->kind != MF_ARRAY) ok = false;
+    if (v->format == MF_FORMAT_OPENAI_RESPONSES && mf_responses_is_item(msg->node)) ok = true; /* no content */
     if (!ok) {
         add(box, MF_PROBLEM_BAD_CONTENT, m, SIZE_MAX, "content must be a string or a list of blocks%s", "", 0);
         return;
@@ -136,7 +146,8 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
                     part->type->len);
         }
         bool call = part->kind == MF_PART_TOOL_CALL, result = part->kind == MF_PART_TOOL_RESULT;
-        if ((call || result) && !part->id && !(v->format == MF_FORMAT_OPENAI && part->index == SIZE_MAX && part->name))
+        if ((call || result) && !part->id && v->format != MF_FORMAT_OPENAI_RESPONSES && /* its own rules */
+            !(v->format == MF_FORMAT_OPENAI && part->index == SIZE_MAX && part->name))
             add(box, MF_PROBLEM_MISSING_ID, m, part->index, call ? "a tool call without an id%s" : "a tool result without an id%s", "", 0);
         if (call && msg->role != MF_ROLE_ASSISTANT)
             add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a tool call outside an assistant message%s", "", 0);
@@ -323,7 +334,7 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             add(box, MF_PROBLEM_NOT_A_MESSAGE, 0, SIZE_MAX, "expected a list of messages%s", "", 0);
         } else {
             for (size_t i = 0; i < doc->messages->count; i++)
-                if (!mf_get_str(&doc->messages->items[i], "role"))
+                if (!mf_get_str(&doc->messages->items[i], "role") && !mf_responses_is_item(&doc->messages->items[i]))
                     add(box, MF_PROBLEM_NOT_A_MESSAGE, i, SIZE_MAX, "not an object with a string \"role\"%s", "", 0);
         }
         if (box->report.format == MF_FORMAT_AUTO) box->report.format = MF_FORMAT_UNKNOWN;
@@ -339,10 +350,14 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             pair_cache cache;
             pair_cache_init(&cache);
             /* Message by message, so problems come out in message order. */
+            bool items = view.format == MF_FORMAT_OPENAI_RESPONSES; /* pairs by call_id, not adjacency */
+            mf_responses_pairs pairs;
+            if (items && !mf_responses_pairs_init(&pairs, &view, &box->arena)) box->failed = true;
             for (size_t m = 0; m < view.count && !box->failed; m++) {
                 check_shape(box, &view, m);
+                if (items) mf_responses_check_item(&pairs, &view, m, report_sink, box);
                 /* A UIMessage tool part is its own call and result: no pairs across messages. */
-                if (view.format != MF_FORMAT_AISDK_UI) check_pairs(box, &view, m, &seen, &cache);
+                else if (view.format != MF_FORMAT_AISDK_UI) check_pairs(box, &view, m, &seen, &cache);
             }
             pair_cache_free(&cache);
             mf_view_free(&view);

@@ -26,7 +26,7 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
     if (!mf_doc_is_conversation(doc, &bad)) {
         if (bad == SIZE_MAX)
             return mf_fail(err, MF_ERR_SHAPE, SIZE_MAX, "expected a list of messages");
-        return mf_fail(err, MF_ERR_SHAPE, bad, "message %zu is not an object with a string \"role\"", bad);
+        return mf_fail(err, MF_ERR_SHAPE, bad, "message %zu is not an object with a string \"role\" (nor a Responses item)", bad);
     }
     if (doc->messages->count > MF_MAX_MESSAGES)
         return mf_fail(err, MF_ERR_TOO_LARGE, SIZE_MAX, "more than %zu messages", (size_t)MF_MAX_MESSAGES);
@@ -36,7 +36,7 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
             return mf_fail(err, MF_ERR_FORMAT, SIZE_MAX,
                            "the messages mix Anthropic, OpenAI and AI SDK features; pass a format");
     } else if (format != MF_FORMAT_ANTHROPIC && format != MF_FORMAT_OPENAI && format != MF_FORMAT_AISDK &&
-               format != MF_FORMAT_AISDK_UI) {
+               format != MF_FORMAT_AISDK_UI && format != MF_FORMAT_OPENAI_RESPONSES) {
         return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown format");
     }
     view->format = format;
@@ -48,14 +48,23 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
         msg->node = &doc->messages->items[i];
         msg->role_node = mf_get_str(msg->node, "role");
         msg->role = role_of(msg->role_node, format);
-        mf_status st = format == MF_FORMAT_ANTHROPIC ? mf_adapt_anthropic(&view->arena, msg)
-                     : format == MF_FORMAT_OPENAI ? mf_adapt_openai(&view->arena, msg)
-                     : format == MF_FORMAT_AISDK_UI ? mf_adapt_aisdk_ui(&view->arena, msg)
-                     : mf_adapt_aisdk(&view->arena, msg);
+        mf_status st;
+        if (format == MF_FORMAT_OPENAI_RESPONSES) {
+            /* Items without a role are named by their type wherever a role is shown. */
+            if (!msg->role_node) msg->role_node = mf_get_str(msg->node, "type");
+            msg->role = mf_responses_role(msg->node);
+            st = mf_adapt_openai_responses(&view->arena, msg);
+        } else {
+            st = format == MF_FORMAT_ANTHROPIC ? mf_adapt_anthropic(&view->arena, msg)
+               : format == MF_FORMAT_OPENAI ? mf_adapt_openai(&view->arena, msg)
+               : format == MF_FORMAT_AISDK_UI ? mf_adapt_aisdk_ui(&view->arena, msg)
+               : mf_adapt_aisdk(&view->arena, msg);
+        }
         if (st) goto nomem;
     }
     if (mf_view_link_results(view)) goto nomem;
     if (format == MF_FORMAT_AISDK && mf_aisdk_link_approvals(view)) goto nomem;
+    if (format == MF_FORMAT_OPENAI_RESPONSES && mf_responses_join(view)) goto nomem;
     return MF_OK;
 nomem:
     mf_view_free(view);

@@ -99,6 +99,7 @@ static int apply_edit(cJSON *messages, const mf_micro_edit *e)
     cJSON *msg = cJSON_GetArrayItem(messages, (int)e->message);
     if (!cJSON_IsObject(msg)) return 0;
     if (e->target == MF_EDIT_MESSAGE_CONTENT) return replace_member(msg, "content", text_of(e));
+    if (e->target == MF_EDIT_ITEM_OUTPUT) return replace_member(msg, "output", text_of(e));
     cJSON *part = cJSON_GetArrayItem(json_member(msg, "content"), (int)e->part);
     if (!cJSON_IsObject(part)) return 0;
     const char *key = e->target == MF_EDIT_BLOCK_CONTENT ? "content"

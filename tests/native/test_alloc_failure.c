@@ -10,6 +10,7 @@
 #include "check.h"
 #include "failing_alloc.h"
 #include "fixtures.h"
+#include "fixtures_responses.h"
 #include "helpers.h"
 #include "midfold.h"
 #include "suites.h"
@@ -229,6 +230,7 @@ void test_alloc_failure(void)
         {"OpenAI session", FX_SESSION_OPENAI},
         {"AI SDK session", FX_SESSION_AISDK},
         {"Chinese conversation", FX_CHINESE_ANTHROPIC},
+        {"Responses agent run", FX_RESPONSES_RUN},
     };
     char name[120];
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {

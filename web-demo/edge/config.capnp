@@ -54,6 +54,8 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/compactor.js", esModule = embed "../../js/compactor.js"),
     (name = "midfold/js/summary-messages.js", esModule = embed "../../js/summary-messages.js"),
     (name = "midfold/js/summarizers.js", esModule = embed "../../js/summarizers.js"),
+    (name = "midfold/js/thinking.js", esModule = embed "../../js/thinking.js"),
+    (name = "midfold/js/estimate-cache.js", esModule = embed "../../js/estimate-cache.js"),
     (name = "midfold/js/memory.js", esModule = embed "../../js/memory.js"),
     (name = "midfold/js/memory-stores.js", esModule = embed "../../js/memory-stores.js"),
     (name = "midfold/js/state/index.js", esModule = embed "../../js/state/index.js"),
