@@ -37,7 +37,7 @@ WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMOR
   -sEXPORTED_FUNCTIONS=$(WASM_EXPORT_LIST)
 WASM_OBJ := $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/bridge.o $(BUILD)/wasm/cJSON.o
 
-.PHONY: all wasm cjson deps test test-native test-valgrind test-js demo demo-cli bench clean fuzz fuzz-smoke
+.PHONY: all wasm cjson deps test test-native test-valgrind test-js demo demo-cli bench clean fuzz fuzz-smoke fuzz-long
 
 all: wasm
 
@@ -83,13 +83,20 @@ deps:
 test-native: $(BUILD)/test_native
 	$(BUILD)/test_native
 
-# libFuzzer targets (tests/fuzz/README.md), built in build/fuzz/: `make fuzz` runs each for
-# FUZZ_SECONDS; `make fuzz-smoke` (CI) replays tests/fuzz/regressions/ and runs each for
-# 10 s. Both print executions and coverage per target and fail on any finding.
+# libFuzzer targets (tests/fuzz/README.md), built in build/fuzz/. All three replay
+# tests/fuzz/regressions/ first, print executions and coverage per target and fail on
+# any finding. `make fuzz-smoke` (in `make test`) runs a pinned seed and input count per
+# target (about 10 s each), so it fails only on a bug every machine reproduces;
+# `make fuzz` explores for FUZZ_SECONDS per target; `make fuzz-long` runs the campaigns,
+# FUZZ_LONG_SECONDS per target per run at nice 19, until each target has
+# FUZZ_LONG_GOAL executions in its ledger (tests/fuzz/ledger/), keeping its corpus in
+# fuzz-corpus/ (ignored by git, kept by `make clean`).
 FUZZ_SECONDS ?= 60
-fuzz fuzz-smoke: $(CJSON_DIR)/cJSON.c
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_LONG_GOAL ?= 10000000
+fuzz fuzz-smoke fuzz-long: $(CJSON_DIR)/cJSON.c
 	$(MAKE) -f tests/fuzz/fuzz.mk CJSON_FLAGS='$(CJSON_FLAGS)' all
-	tests/fuzz/run.sh $(if $(filter fuzz-smoke,$@),10,$(FUZZ_SECONDS))
+	$(if $(filter fuzz-long,$@),FUZZ_LONG_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_LONG_GOAL=$(FUZZ_LONG_GOAL) tests/fuzz/long.sh,tests/fuzz/run.sh $(if $(filter fuzz-smoke,$@),smoke,$(FUZZ_SECONDS)))
 
 test-js: wasm/midfold.wasm
 	node --test tests/*.test.mjs

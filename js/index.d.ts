@@ -267,7 +267,8 @@ export interface MemoryToolOptions {
   store?: MemoryStore;
   /** The most UTF-8 bytes one file may hold after create, str_replace or insert (1 MiB). */
   maxFileBytes?: number;
-  /** The most files create may bring the store to (1000). */
+  /** The most files create may bring the store to (1000). Counted: the keys under /memories/ that are valid paths;
+   * others (another writer's keys, /memories itself) are never shown and never counted (README, "Limits"). */
   maxFiles?: number;
   /** The most bytes of numbered lines or listing one view returns; view_range pages on (32 KiB, at least 256). */
   maxViewBytes?: number;

@@ -11,7 +11,7 @@
 #include "cJSON.h"
 
 /* Rejects nesting deeper than MF_MAX_DEPTH before cJSON recurses, with the position of
- * the bracket that goes too deep, and escaped NULs in strings. */
+ * the bracket that goes too deep, and NULs in strings, escaped or raw. */
 static mf_status check_depth(const char *json, size_t len, mf_error *err)
 {
     size_t depth = 0;
@@ -28,6 +28,10 @@ static mf_status check_depth(const char *json, size_t len, mf_error *err)
                 i++;
             } else if (c == '"') {
                 in_string = false;
+            } else if (c == 0) {
+                /* A raw NUL byte is not JSON (controls must be escaped), and cJSON would
+                 * keep it and cut the string there, the same silent truncation. */
+                return mf_fail(err, MF_ERR_PARSE, i, "a NUL byte in a string at byte %zu is not supported", i);
             }
         } else if (c == '"') {
             in_string = true;

@@ -4,7 +4,8 @@
  * result text and the store changes). Paths are checked before anything is asked of the
  * store. Directories are implicit: a path is a directory when files lie under it, and
  * /memories always exists. A key in a store listing that is not a valid memory path is
- * ignored (never shown, read, moved or deleted). */
+ * ignored (never shown, read, moved or deleted, and not counted toward max_files: the
+ * model could not delete it to make room). */
 #include "memory.h"
 
 #include <stdlib.h>

@@ -21,7 +21,7 @@ bool fuzz_split(const uint8_t *data, size_t size, size_t option_bytes, fuzz_inpu
 {
     if (size < 1 || option_bytes > sizeof in->option_copy) return false;
     memset(in, 0, sizeof *in);
-    in->format = (mf_format)(data[0] & 3u);
+    in->format = (mf_format)(data[0] & FUZZ_FORMAT_MASK);
     in->tree = (data[0] & FUZZ_FLAG_TREE) != 0;
     size_t have = size - 1 < option_bytes ? size - 1 : option_bytes;
     memcpy(in->option_copy, data + 1, have);
@@ -189,4 +189,26 @@ size_t fuzz_content_count(const mf_node *msg)
 {
     const mf_node *content = mf_get(msg, "content");
     return content && content->kind == MF_ARRAY ? content->count : 0;
+}
+
+bool fuzz_format_supported(mf_format format)
+{
+    static signed char known[FUZZ_FORMAT_VALUES]; /* 0 not probed yet, 1 taken, -1 refused */
+    if ((unsigned)format >= FUZZ_FORMAT_VALUES) return false;
+    if (!known[format]) {
+        mf_doc *doc = NULL;
+        mf_error err;
+        uint64_t milli = 0;
+        if (mf_doc_parse_json("[]", 2, &doc, &err)) abort();
+        known[format] = mf_doc_estimate(doc, format, MF_PROFILE_BAREAGENT, &milli, &err) == MF_ERR_INVALID_ARG ? -1 : 1;
+        mf_doc_free(doc);
+    }
+    return known[format] > 0;
+}
+
+void fuzz_check_format_refused(mf_status st, const mf_error *err, mf_format format, const char *what)
+{
+    CHECK(st == MF_ERR_INVALID_ARG || st == MF_ERR_TOO_LARGE, "%s in format %d, which the library does not take: status %d",
+          what, format, st);
+    CHECK(err->code == st && err->message[0], "%s: no error text for the refused format %d", what, format);
 }

@@ -18,11 +18,15 @@ __attribute__((noreturn, format(printf, 4, 5)))
 void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...);
 
 /* ---- input layout of the document targets (serialize, micro, compact, validate) ----
- *   byte 0: flags — bits 0-1 the format (mf_format 0..3), bit 7 the encoding (0 JSON
- *           text, 1 the binary tree encoding of src/tree_decode.c)
+ *   byte 0: flags — bits 0-2 the format (the mf_format value 0..7: every format the
+ *           enum names, MF_FORMAT_UNKNOWN and one value past the enum included, so a
+ *           format whose adapter lands is fuzzed with no change here), bit 7 the
+ *           encoding (0 JSON text, 1 the binary tree encoding of src/tree_decode.c)
  *   then   FUZZ_OPTION_BYTES(target) option bytes (see micro_options / compact_options)
  *   then   the document. */
 #define FUZZ_FLAG_TREE 0x80u
+#define FUZZ_FORMAT_MASK 0x07u
+#define FUZZ_FORMAT_VALUES 8 /* the values bits 0-2 can hold */
 #define FUZZ_MICRO_OPTION_BYTES 4
 #define FUZZ_COMPACT_OPTION_BYTES 6
 
@@ -72,6 +76,16 @@ size_t fuzz_count_code_points(const char *s, size_t len);
 
 /* Writes a value in the binary tree encoding (the layout of src/tree_decode.c). */
 void fuzz_encode_tree(mf_buf *b, const mf_node *node);
+
+/* True when the library takes `format` as an argument: AUTO, or a format with an
+ * adapter. Probed once per value (an estimate of "[]" in that format must not be
+ * refused as an invalid argument), so the targets follow the library: a reserved
+ * format (openai-responses, ai-sdk-ui until their adapters land), MF_FORMAT_UNKNOWN and
+ * 7 are refused; an adapter that lands gets every invariant of the target. */
+bool fuzz_format_supported(mf_format format);
+/* An entry point given a conversation and a format it does not take must refuse it
+ * with MF_ERR_INVALID_ARG and an error text, never run or crash. */
+void fuzz_check_format_refused(mf_status st, const mf_error *err, mf_format format, const char *what);
 
 /* The format the library would use for `format` (AUTO: detected). */
 mf_format fuzz_effective_format(const mf_doc *doc, mf_format format);

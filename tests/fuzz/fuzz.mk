@@ -19,7 +19,11 @@ FUZZ_SKIP ?=
 LIB_SRC := $(filter-out $(FUZZ_SKIP),$(wildcard src/*.c))
 LIB_OBJ := $(patsubst src/%.c,$(OUT)/obj/%.o,$(LIB_SRC)) $(OUT)/obj/cJSON.o $(OUT)/obj/common.o
 HDR := $(wildcard src/*.h) tests/fuzz/common.h
-FIXTURES := $(wildcard tests/fixtures/*.json tests/fixtures/compactor/*.json tests/fuzz/seeds/*.json)
+# Conversations: every fixture named NAME.FORMAT.json in tests/fixtures/ or one folder
+# below (a new format's fixtures are picked up by their name), and the hand-written seeds.
+FORMAT_NAMES := anthropic openai ai-sdk openai-responses ai-sdk-ui
+FIXTURES := $(sort $(foreach f,$(FORMAT_NAMES),$(wildcard tests/fixtures/*.$(f).json tests/fixtures/*/*.$(f).json)) \
+  $(wildcard tests/fuzz/seeds/*.json))
 MEMORY_SEEDS := $(wildcard tests/fuzz/seeds/memory/*.json)
 HOSTILE_PATHS := tests/fixtures/memory/hostile-paths.json
 

@@ -17,8 +17,9 @@
  * - the result is NUL-terminated valid UTF-8, non-empty; an error has no store changes;
  * - every change names checked paths covered by the first step's locks (the host locks
  *   those before fetching), puts valid UTF-8 within max_file_bytes, deletes or moves a
- *   file that exists, never renames over one, and create never takes the store past
- *   max_files. */
+ *   file that exists, never renames over one; a create that succeeds adds exactly one
+ *   file to a store below max_files, and one refused as full found max_files of them
+ *   (the files counted are the store's keys the tool can act on: see live_files). */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -176,10 +177,18 @@ static bool locked(const strs *locks, mf_memory_str p)
     return false;
 }
 
+/* The files that count toward max_files (README, "Limits"): keys the tool can act on,
+ * that is accepted paths in key form (no trailing slash) strictly under "/memories/".
+ * Anything else in the store — /etc/passwd, "/memories/a/", "/memories" itself, names
+ * with controls — is another writer's and is neither shown nor counted. */
 static size_t live_files(const store *st)
 {
     size_t n = 0;
-    for (size_t i = 0; i < st->n; i++) n += st->e[i].live && mf_memory_check_path(st->e[i].path, st->e[i].plen, NULL) == MF_PATH_OK;
+    for (size_t i = 0; i < st->n; i++) {
+        const entry *e = &st->e[i];
+        size_t key_len = 0;
+        n += e->live && e->plen > 10 && mf_memory_check_path(e->path, e->plen, &key_len) == MF_PATH_OK && key_len == e->plen;
+    }
     return n;
 }
 
@@ -341,8 +350,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             CHECK(0, "op kind %d", op->kind);
         }
     }
+    /* A create that succeeds adds exactly one counted file to a store below the limit; the
+     * limit's refusal comes only at the limit. */
     if (create && !step->is_error)
-        CHECK(live_files(&st) <= (files_before > lim.max_files ? files_before : lim.max_files), "create passed max_files");
+        CHECK(files_before < lim.max_files && live_files(&st) == files_before + 1,
+              "create passed max_files (%zu files before, %zu after, max %" PRIu64 ")", files_before, live_files(&st),
+              lim.max_files);
+    static const char FULL[] = "Error: The memory directory already holds";
+    if (create && step->is_error && step->content_len >= sizeof FULL - 1 && memcmp(step->content, FULL, sizeof FULL - 1) == 0)
+        CHECK(files_before >= lim.max_files, "create refused at %zu files of %" PRIu64, files_before, lim.max_files);
 
     mf_memory_step_free(step);
     mf_doc_free(req);

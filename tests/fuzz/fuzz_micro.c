@@ -89,6 +89,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     mf_micro_plan *plan = NULL;
     mf_status st = mf_doc_micro_plan(doc, in.format, &o, &plan, &err);
+    if (mf_doc_is_conversation(doc, NULL) && !fuzz_format_supported(in.format)) {
+        fuzz_check_format_refused(st, &err, in.format, "micro plan");
+        CHECK(plan == NULL, "plan left on failure");
+        goto done;
+    }
     if (st) {
         CHECK(plan == NULL, "plan left on failure");
         CHECK(st == MF_ERR_SHAPE || st == MF_ERR_FORMAT, "unexpected status %d (%s)", st, err.message);

@@ -22,7 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mf_status st = mf_doc_serialize(doc, in.format, &out, &len, &err);
     bool conversation = mf_doc_is_conversation(doc, NULL);
     mf_format detected = mf_doc_detect(doc);
-    if (st) {
+    if (conversation && !fuzz_format_supported(in.format)) {
+        fuzz_check_format_refused(st, &err, in.format, "serialize");
+        CHECK(out == NULL, "output left on failure");
+    } else if (st) {
         CHECK(out == NULL, "output left on failure");
         CHECK(err.code == st && err.message[0], "error record not filled");
         if (st == MF_ERR_SHAPE) CHECK(!conversation, "shape error on a conversation");

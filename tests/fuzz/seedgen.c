@@ -7,7 +7,10 @@
  * encoding), OUTDIR/text/NAME.K (pieces of the text, as raw bytes) and, for the document
  * targets, the document behind a flag byte and option bytes (common.h), in both
  * encodings and with a few option sets that reach the rarer paths (keep nothing,
- * tiny tail budgets, transcript caps, Chinese, instructions).
+ * tiny tail budgets, transcript caps, Chinese, instructions). Each document seed is
+ * written under AUTO and, when the file is named NAME.FORMAT.json with FORMAT a name
+ * mf_format_parse knows ("anthropic", "openai-responses", "ai-sdk-ui", ...), under that
+ * explicit format too (suffix ".fN"): a new adapter's fixtures seed its format.
  *
  *   seedgen --memory OUTDIR hostile-paths.json
  *
@@ -112,6 +115,10 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "%s", base);
         char *dot = strstr(name, ".json");
         if (dot) *dot = 0;
+        /* The format the file's name says (NAME.FORMAT), AUTO when it names none. */
+        mf_format named = MF_FORMAT_AUTO;
+        const char *fdot = strrchr(name, '.');
+        if (fdot && mf_format_parse(fdot + 1, strlen(fdot + 1), &named) != MF_OK) named = MF_FORMAT_AUTO;
 
         mf_doc *doc = NULL;
         mf_error err;
@@ -134,12 +141,17 @@ int main(int argc, char **argv)
             size_t piece = n - at < 1024 ? n - at : 1024;
             write_file(out, "text", name, s, NULL, 0, json + at + (k ? 7 : 0), piece - (k ? 7 : 0));
         }
-        for (int enc = 0; enc < 2; enc++) {
+        for (int run = 0; run < 4; run++) {
+            int enc = run & 1;
+            mf_format fmt = run < 2 ? MF_FORMAT_AUTO : named;
+            if (run >= 2 && named == MF_FORMAT_AUTO) break;
             const void *body = enc ? (const void *)tree.data : (const void *)json;
             size_t body_len = enc ? tree.len : n;
             uint8_t head[1 + 8];
-            head[0] = enc ? FUZZ_FLAG_TREE : 0; /* AUTO */
-            const char *sfx = enc ? ".tree" : ".json";
+            head[0] = (uint8_t)((enc ? FUZZ_FLAG_TREE : 0) | ((unsigned)fmt & FUZZ_FORMAT_MASK));
+            char sfx[16];
+            snprintf(sfx, sizeof sfx, "%s%s", enc ? ".tree" : ".json", run < 2 ? "" : ".f");
+            if (run >= 2) snprintf(sfx + strlen(sfx), sizeof sfx - strlen(sfx), "%d", (int)fmt);
             write_file(out, "serialize", name, sfx, head, 1, body, body_len);
             write_file(out, "validate", name, sfx, head, 1, body, body_len);
             for (size_t k = 0; k < sizeof MICRO / sizeof *MICRO; k++) {

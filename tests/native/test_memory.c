@@ -511,6 +511,45 @@ static void create_command(void)
     CHECK("... and nothing is written", st.n == 2);
     release(&o);
     clear(&st);
+
+    /* Keys the tool cannot act on are someone else's: they are not counted (README,
+     * "Limits"), so the model is never told the store is full of files it cannot see. */
+    seed(&st, "/memories/one", "1");
+    seed(&st, "/memories", "the root as a key");
+    seed(&st, "/memories/dir/", "a trailing slash");
+    seed(&st, "/memories/bell\x07", "a control character");
+    seed(&st, "/memories/../etc", "a dot name");
+    seed(&st, "/etc/passwd", "outside the root");
+    o = run_with(&st, "{\"command\":\"create\",\"path\":\"/memories/two\",\"file_text\":\"2\"}", &lim);
+    CHECK("max_files counts only keys the tool can act on: one valid file and five others leave room for one",
+          o.content && !o.is_error && text_at(&st, "/memories/two"));
+    release(&o);
+    o = run_with(&st, "{\"command\":\"create\",\"path\":\"/memories/three\",\"file_text\":\"3\"}", &lim);
+    CHECK_EQ_STR("... and the refusal counts the same files",
+                 o.content, "Error: The memory directory already holds 2 files, the most it may hold. Delete or merge files before creating new ones.");
+    release(&o);
+    clear(&st);
+}
+
+/* A raw NUL byte in a request's JSON (fuzz regression memory/raw-nul-store-key): cJSON
+ * kept it and cut the string there, so the store key "/memories<NUL>..." read as the
+ * root "/memories" and a path "/memories/a.md<NUL>/../x" as "/memories/a.md". The reader
+ * refuses it, at its position, as it refuses an escaped \u0000. */
+static void raw_nul_refused(void)
+{
+    static const char key[] = "{\"input\": {\"command\": \"view\", \"path\": \"/memories\"}, "
+                              "\"lists\": {\"/memories/\": [\"/memories\0/notes.md\"]}}";
+    static const char path[] = "{\"command\": \"create\", \"path\": \"/memories/a.md\0/../x\", \"file_text\": \"x\"}";
+    mf_doc *doc = NULL;
+    mf_error err;
+    CHECK("a raw NUL in a listed key is a parse error", mf_doc_parse_json(key, sizeof key - 1, &doc, &err) == MF_ERR_PARSE &&
+                                                          !doc && err.position == (size_t)(strchr(key, 0) - key) &&
+                                                          strstr(err.message, "NUL"));
+    mf_doc_free(doc); /* only when the check failed */
+    doc = NULL;
+    CHECK("a raw NUL in a path is a parse error", mf_doc_parse_json(path, sizeof path - 1, &doc, &err) == MF_ERR_PARSE &&
+                                                    !doc && err.position == (size_t)(strchr(path, 0) - path));
+    mf_doc_free(doc);
 }
 
 static void size_cap(void)
@@ -820,6 +859,7 @@ void test_memory(void)
     delete_command();
     rename_command();
     input_errors();
+    raw_nul_refused();
     allocation_failures();
     free(last_text);
     last_text = NULL;
