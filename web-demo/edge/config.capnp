@@ -40,6 +40,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/apply.js", esModule = embed "../../js/apply.js"),
     (name = "midfold/js/options.js", esModule = embed "../../js/options.js"),
     (name = "midfold/js/compactor.js", esModule = embed "../../js/compactor.js"),
+    (name = "midfold/js/summary-messages.js", esModule = embed "../../js/summary-messages.js"),
     (name = "midfold/js/summarizers.js", esModule = embed "../../js/summarizers.js"),
     (name = "midfold/js/memory.js", esModule = embed "../../js/memory.js"),
     (name = "midfold/js/memory-stores.js", esModule = embed "../../js/memory-stores.js"),
