@@ -1,6 +1,7 @@
 # midfold — build the wasm module, run the native and JS tests.
 #   make          build wasm/midfold.wasm (fetches cJSON from Debian's archive first)
 #   make test     native tests under ASan+UBSan and valgrind, fuzz smoke, the node --test suites
+#                 (on a pinned Node 24 it installs into build/; make test-js NODE=node uses yours)
 #   make demo     serve the demo page on 127.0.0.1 and print its URL (no API key needed)
 #   make demo-cli compact the bundled sample conversation in the terminal
 #   make bench    benchmark tables (never part of make test)
@@ -98,8 +99,22 @@ fuzz fuzz-smoke fuzz-long: $(CJSON_DIR)/cJSON.c
 	$(MAKE) -f tests/fuzz/fuzz.mk CJSON_FLAGS='$(CJSON_FLAGS)' all
 	$(if $(filter fuzz-long,$@),FUZZ_LONG_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_LONG_GOAL=$(FUZZ_LONG_GOAL) tests/fuzz/long.sh,tests/fuzz/run.sh $(if $(filter fuzz-smoke,$@),smoke,$(FUZZ_SECONDS)))
 
-test-js: wasm/midfold.wasm
-	node --test tests/*.test.mjs
+# The node --test suites run on a supported Node (22, 24 and 26 are; 20 is end-of-life):
+# NODE_VERSION from the npm registry's node-linux-<arch> package, installed once into
+# build/ (kept while present; a new pin installs beside it). `make test-js NODE=node` runs
+# them on the machine's own node instead. `:=`, not `?=`: npm's run-scripts export NODE
+# (the node that runs npm), which must not replace the pin.
+NODE_VERSION := 24.22.3
+NODE_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
+NODE_PINNED := $(BUILD)/node-$(NODE_VERSION)/node_modules/node-linux-$(NODE_ARCH)/bin/node
+NODE := $(NODE_PINNED)
+
+$(NODE_PINNED):
+	scripts/install-node.sh $(NODE_VERSION) $(BUILD)/node-$(NODE_VERSION)
+
+test-js: wasm/midfold.wasm $(filter $(NODE_PINNED),$(NODE))
+	@echo "test-js: node --test on $(NODE) ($$($(NODE) --version))"
+	$(NODE) --test tests/*.test.mjs
 
 # deps first (it installs what is missing), then everything else.
 test: deps

@@ -2,12 +2,29 @@
 // Ownership: every function reads the values it is given and keeps no reference to
 // them after it returns, except where noted (microCompact and Compactor.compact edit the
 // caller's array in place; Compactor.observeUsage remembers the array it is given).
+//
+// Messages go in as the caller's own type (Anthropic.MessageParam, OpenAI's
+// ChatCompletionMessageParam or Responses input items, AI SDK ModelMessage or UIMessage, a
+// LanguageModelV3/V4 prompt) and come back as that type: the functions are generic over
+// M extends MessageLike. Arrays midfold only reads are `readonly M[]`; the two that edit
+// the caller's array (microCompact, Compactor.compact) take `M[]`.
 
 import type { Summarize as BaseSummarize, SummarizeRequest, ProviderCompactionResult } from './summarizers.js';
 export * from './summarizers.js';
 
-/** A message in any of the three formats (Anthropic, OpenAI Chat, AI SDK). */
-export type Message = { role: string; content?: unknown; [key: string]: unknown };
+/**
+ * What midfold accepts as one message: an object with a `role` (a chat message of any
+ * format), or a Responses API input item (which has a `type` and may lack `role`). It is
+ * loose on purpose: the SDKs' types are interfaces, which never match an index signature,
+ * and the shape is checked at run time (validate, MidfoldError). Functions take
+ * `M extends MessageLike` so an array literal keeps its own element type.
+ */
+export type MessageLike = { readonly role: string } | { readonly type?: string | null };
+
+/** A message written by hand, in any format: a role, or a Responses item type, plus any fields. */
+export type Message =
+  | { role: string; content?: unknown; [key: string]: unknown }
+  | { type: string; [key: string]: unknown };
 
 export type Format = 'anthropic' | 'openai' | 'ai-sdk' | 'openai-responses' | 'ai-sdk-ui';
 /** Estimator profiles. 'bareagent' is the reference (the default of estimateTokens,
@@ -32,7 +49,14 @@ export declare class MidfoldError extends Error {
 
 /** Loads the wasm module; await once before anything else (later calls return at once).
  * Defaults to the bundled .wasm; a Module, bytes, a Response or a URL may be given. */
-export declare function init(source?: WebAssembly.Module | BufferSource | Response | URL | string): Promise<void>;
+export declare function init(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+
+/** WebAssembly.Module where the program's lib declares it (DOM, webworker); nothing where it
+ * does not (a Node project without the DOM lib: @types/node has no WebAssembly types). */
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer T } } } ? T : never;
+
+/** True once init() has finished (every other function then works synchronously). */
+export declare function isReady(): boolean;
 
 /** Estimated tokens of a string, a message, a list of messages, a request body
  * ({messages, system, tools}) or any JSON value; a whole number, rounded up once. */
@@ -61,13 +85,13 @@ export declare function estimateEachMilli(messages: readonly unknown[], options?
 
 /** The transcript a summarizer reads: "[role]" sections, "[tool_use:NAME] {json}",
  * "[tool_result:NAME] text", a blank line between messages. */
-export declare function serialize(messages: Message[], options?: { format?: Format | 'auto' }): string;
+export declare function serialize<M extends MessageLike>(messages: readonly M[], options?: { format?: Format | 'auto' }): string;
 
 export interface MicroOptions {
   /** Tool-result turns kept whole, counted from the end (3). */
   keepRecent?: number;
   /** Tools whose results are never cleared. */
-  excludeTools?: string[];
+  excludeTools?: readonly string[];
   /** Clear nothing unless at least this many tokens are freed (0). */
   clearAtLeast?: number;
   /** Clear nothing while the estimate is at or below this (0 = always). */
@@ -96,8 +120,9 @@ export interface MicroReport {
   edits: MicroEdit[];
 }
 
-/** Replaces old tool results in place by "[truncated: NAME result, N chars]". */
-export declare function microCompact(messages: Message[], options?: MicroOptions): MicroReport;
+/** Replaces old tool results in place by "[truncated: NAME result, N chars]": the
+ * messages' objects are edited (so the array is `M[]`, not readonly); the array keeps its length. */
+export declare function microCompact<M extends MessageLike>(messages: M[], options?: MicroOptions): MicroReport;
 
 export interface Problem {
   code: 'not-a-message' | 'unknown-role' | 'bad-content' | 'unknown-block' | 'call-without-result'
@@ -110,11 +135,11 @@ export interface Problem {
 }
 
 /** Every provider rule the conversation breaks. */
-export declare function validate(messages: Message[], options?: { format?: Format | 'auto' }):
+export declare function validate<M extends MessageLike>(messages: readonly M[], options?: { format?: Format | 'auto' }):
   { ok: boolean; format: Format | 'unknown'; problems: Problem[] };
 
 /** The format of a list of messages; plain text conversations are 'openai'. */
-export declare function detectFormat(messages: Message[]): Format | 'unknown';
+export declare function detectFormat<M extends MessageLike>(messages: readonly M[]): Format | 'unknown';
 
 export interface CompactionPlan {
   tailStart: number;
@@ -133,37 +158,39 @@ export interface CompactionPlan {
 }
 
 /** Where a compaction would cut and what it would ask, without changing anything. */
-export declare function planCompaction(messages: Message[], options?: {
+export declare function planCompaction<M extends MessageLike>(messages: readonly M[], options?: {
   keepTailTokens?: number; maxTranscriptTokens?: number; maxSummaryTokens?: number; language?: string;
   instructions?: string; profile?: Profile; format?: Format | 'auto';
 }): CompactionPlan;
 
 /** What microCompact would do, without doing it (estimates in milli-tokens). */
-export declare function planMicroCompact(messages: Message[], options?: MicroOptions): {
+export declare function planMicroCompact<M extends MessageLike>(messages: readonly M[], options?: MicroOptions): {
   skipped: boolean; milliBefore: number; milliAfter: number; charsCleared: number;
   edits: (MicroEdit & { target: number; replacement: string })[];
 };
 
 /** A deterministic model-free summary: requests, tool activity, files, conclusions. */
-export declare function digest(messages: Message[], options?: {
+export declare function digest<M extends MessageLike>(messages: readonly M[], options?: {
   maxTokens?: number; language?: string; profile?: Profile; format?: Format | 'auto';
 }): string;
 
 /** What the Compactor passes to a summarizer: the base request plus extras. */
-export interface CompactorRequest extends SummarizeRequest {
-  /** The original messages being folded. */
-  messages: Message[];
+export interface CompactorRequest<M extends MessageLike = MessageLike> extends SummarizeRequest {
+  /** The original messages being folded (the objects of the caller's array). */
+  messages: readonly M[];
   format: Format | 'auto';
   language: 'en' | 'zh';
   /** The Compactor's estimator profile: maxTokens is counted in it. */
   profile: Profile;
 }
 
-export type Summarize = (request: CompactorRequest) => Promise<string | { text: string } | ProviderCompactionResult>;
+export type Summarize<M extends MessageLike = MessageLike> = (request: CompactorRequest<M>) => Promise<string | { text: string } | ProviderCompactionResult>;
 export type { BaseSummarize };
 
-export interface CompactorOptions {
-  summarize: Summarize | BaseSummarize;
+export interface CompactorOptions<M extends MessageLike = MessageLike> {
+  /** Any summarizer: one of midfold's adapters (BaseSummarize), digestSummarizer(), or the
+   * host's own, which also gets the messages being folded. */
+  summarize: Summarize<M>;
   /** Compact above this many estimated tokens (50,000). */
   threshold?: number;
   /** Tool-result turns micro-compaction keeps whole (3). */
@@ -188,7 +215,7 @@ export interface CompactorOptions {
   thinking?: ThinkingPolicy;
   onWarn?: (message: string, error?: unknown) => void;
   /** Receives the original messages that were folded, after a successful rebuild. */
-  onArchive?: (removed: Message[], summary: string) => void;
+  onArchive?: (removed: M[], summary: string) => void;
 }
 
 export interface CompactReport {
@@ -211,13 +238,17 @@ export interface CompactReport {
   transcript?: { chars: number; shrunkResults: number; omittedMessages: number };
 }
 
-/** Folds the resolved middle of a conversation into a summary; see README. */
-export declare class Compactor {
-  constructor(options: CompactorOptions);
+/** Folds the resolved middle of a conversation into a summary; see README. `M` is the
+ * caller's message type (inferred from onArchive or summarize, or given:
+ * `new Compactor<Anthropic.MessageParam>(...)`); the summary messages it inserts are
+ * written in the conversation's own style. */
+export declare class Compactor<M extends MessageLike = MessageLike> {
+  constructor(options: CompactorOptions<M>);
   /** Edits `messages` in place on success; leaves it exactly as it was on any failure. */
-  compact(messages: Message[], options?: { force?: boolean; signal?: AbortSignal; instructions?: string }): Promise<CompactReport>;
-  /** The provider's real input token count for the conversation as sent. */
-  observeUsage(usage: { inputTokens: number; messages?: Message[]; count?: number }): void;
+  compact(messages: M[], options?: { force?: boolean; signal?: AbortSignal; instructions?: string }): Promise<CompactReport>;
+  /** The provider's real input token count for the conversation as sent. The array is
+   * remembered (by identity), not copied. */
+  observeUsage(usage: { inputTokens: number; messages?: readonly M[]; count?: number }): void;
 }
 
 /** A summarizer with no model and no network (the digest). */
@@ -297,10 +328,16 @@ export interface MemoryTool {
 /** Anthropic's memory tool (memory_20250818) over a store the host owns. */
 export declare function createMemoryTool(options?: MemoryToolOptions): MemoryTool;
 /** Files in a Map (the default store). `initial` seeds it. */
-export declare function memoryStore(initial?: Record<string, string> | Iterable<[string, string]>): MemoryStore;
+export declare function memoryStore(initial?: Record<string, string> | Iterable<readonly [string, string]>): MemoryStore;
 /** Files in a Web Storage object (localStorage by default), each key `prefix` + path
  * ('midfold:' by default). */
-export declare function localStorageStore(storage?: Storage, options?: { prefix?: string }): MemoryStore;
+export declare function localStorageStore(storage?: {
+  readonly length: number;
+  key(index: number): string | null;
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}, options?: { prefix?: string }): MemoryStore;
 /** Files in a Cloudflare-KV-shaped namespace binding (get, put with metadata, delete,
  * list with prefix and cursor); sizes ride in each key's metadata. */
 export declare function kvStore(namespace: {

@@ -4,7 +4,13 @@
 import { readFile } from 'node:fs/promises';
 import { initWith } from './core.js';
 
-export * from './core.js';
+// The public part of core.js, by name: its other exports (initWith, microReport,
+// internalRuntime) are for midfold's own modules. tests/types.test.mjs checks that these
+// names are exactly the values index.d.ts declares.
+export {
+  MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
+  detectFormat,
+} from './core.js';
 
 const BUNDLED = new URL('../wasm/midfold.wasm', import.meta.url);
 

@@ -27,7 +27,7 @@ export type FetchLike = (input: string, init: {
 }) => Promise<Response>;
 
 /** Extra request headers: a plain object, a `Headers`, or `[name, value]` pairs. Kept by reference, read on every call. */
-export type HeadersOption = Record<string, string> | Headers | Array<[string, string]>;
+export type HeadersOption = Readonly<Record<string, string>> | Headers | ReadonlyArray<readonly [string, string]>;
 
 export type SummarizerErrorCode = 'http' | 'bad-json' | 'empty' | 'network' | 'aborted';
 

@@ -148,7 +148,7 @@ test('TypeScript type-checks a user file against index.d.ts (tsc --noEmit --stri
   await writeFile(path.join(app, 'check.mts'), `
 import {
   init, estimateTokens, serialize, microCompact, validate, detectFormat, Compactor, digestSummarizer,
-  openAISummarizer, MidfoldError, type Message, type MicroReport, type CompactReport, type Summarize,
+  openAISummarizer, MidfoldError, type Format, type Message, type MicroReport, type CompactReport, type Summarize,
 } from 'midfold';
 import { anthropicSummarizer, SummarizerError } from 'midfold/summarizers';
 
@@ -161,7 +161,7 @@ await init(new URL('file:///tmp/midfold.wasm'));
 const tokens: number = estimateTokens(messages, { profile: 'bareagent' });
 const transcript: string = serialize(messages);
 const micro: MicroReport = microCompact(messages, { keepRecent: 3, excludeTools: ['memory'] });
-const format: 'anthropic' | 'openai' | 'ai-sdk' | 'unknown' = detectFormat(messages);
+const format: Format | 'unknown' = detectFormat(messages);
 const { ok } = validate(messages);
 
 const mine: Summarize = async ({ prompt, maxTokens }) => prompt.slice(0, maxTokens);

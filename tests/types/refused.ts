@@ -1,0 +1,58 @@
+// What the types refuse. Each @ts-expect-error must meet an error, or tsc reports the
+// directive itself as unused (TS2578): the refusals are checked, not assumed.
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import {
+  Compactor, detectFormat, digestSummarizer, estimateTokens, microCompact, serialize, validate,
+  type Format, type Message,
+} from 'midfold';
+
+// @ts-expect-error: a number array is not a conversation
+serialize([1, 2, 3]);
+// @ts-expect-error: nor is a list of strings
+validate(['hello', 'world']);
+// @ts-expect-error: an object without role or type is not a message
+detectFormat([{ content: 'orphan text' }]);
+// @ts-expect-error: a string is not a list of messages
+microCompact('[{"role":"user"}]');
+
+const frozen: readonly OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hi' }];
+// @ts-expect-error: microCompact edits the messages in place, so it wants a mutable array
+microCompact(frozen);
+
+const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Read the changelog.' }];
+// @ts-expect-error: a misspelt option
+microCompact(messages, { keepRecnt: 2 });
+// @ts-expect-error: an unknown profile
+estimateTokens(messages, { profile: 'gpt-9' });
+// @ts-expect-error: an unknown format
+serialize(messages, { format: 'gemini' });
+// @ts-expect-error: keepRecent is a number
+microCompact(messages, { keepRecent: '3' });
+
+// @ts-expect-error: summarize is required
+new Compactor({ threshold: 10_000 });
+// @ts-expect-error: fallback is 'digest' or nothing
+new Compactor({ summarize: digestSummarizer(), fallback: 'retry' });
+// @ts-expect-error: a summarizer resolves to text, not a number
+new Compactor({ summarize: async () => 42 });
+
+// A Compactor bound to Anthropic messages refuses OpenAI ones, and its archive is Anthropic's.
+const anthropic = new Compactor<Anthropic.MessageParam>({ summarize: digestSummarizer() });
+const chat: OpenAI.ChatCompletionMessageParam[] = [{ role: 'tool', tool_call_id: 'call_1', content: 'ok' }];
+// @ts-expect-error: an OpenAI tool message is not an Anthropic MessageParam
+anthropic.compact(chat);
+new Compactor<Anthropic.MessageParam>({
+  summarize: digestSummarizer(),
+  // @ts-expect-error: the archive holds Anthropic messages, not OpenAI ones
+  onArchive: (removed: OpenAI.ChatCompletionMessageParam[]) => void removed,
+});
+
+// @ts-expect-error: estimateTokens returns a number
+const text: string = estimateTokens('x');
+// @ts-expect-error: detectFormat can say 'unknown', which is not a Format
+const format: Format = detectFormat(messages);
+// @ts-expect-error: a hand-written message needs a role (or a Responses item type)
+const bare: Message = { content: 'no role' };
+
+void [text, format, bare];
