@@ -9,6 +9,13 @@ import { applyEdits, applyEditsToCopy } from './apply.js';
 import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact } from './core.js';
 import { summaryMessages } from './summary-messages.js';
 
+// Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
+// old results in one batch when the window passes MICRO_TRIGGER, and only when at least
+// CLEAR_AT_LEAST tokens go, rewrites a provider's prompt cache a few times per session
+// instead of on every turn. In the Compactor's profile ('safe').
+const MICRO_TRIGGER = 40000;
+const CLEAR_AT_LEAST = 20000;
+
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
 
@@ -39,6 +46,13 @@ export class Compactor {
    *   that model-based summarizers can ignore.
    * @param {number} [options.threshold] compact above this many estimated tokens (50,000)
    * @param {number} [options.keepRecent] tool-result turns micro-compaction keeps whole (3)
+   * @param {'batched' | 'every-turn'} [options.policy] 'batched' (default): micro-compaction
+   *   waits for `microTrigger` and clears only when `clearAtLeast` can go, so a prompt cache
+   *   is rewritten rarely; 'every-turn': the seed's behaviour (both 0)
+   * @param {number} [options.microTrigger] below the threshold, micro-compact only above this
+   *   estimate (MICRO_TRIGGER); over the threshold or when forced, micro-compaction always runs
+   * @param {number} [options.clearAtLeast] below the threshold, micro-compact only when this
+   *   many tokens go (CLEAR_AT_LEAST)
    * @param {{tokens?: number}} [options.keepTail] recent tokens kept verbatim (threshold / 5)
    * @param {number} [options.maxSummaryTokens] the summary length asked for (2,000)
    * @param {number} [options.maxTranscriptTokens] cap on the transcript sent (60,000)
@@ -58,6 +72,11 @@ export class Compactor {
     this.summarize = options.summarize;
     this.threshold = wholeNumber(options.threshold, 'threshold', 50000);
     this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
+    if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn')
+      throw optionError("policy must be 'batched' or 'every-turn'");
+    const everyTurn = options.policy === 'every-turn';
+    this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : MICRO_TRIGGER);
+    this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : CLEAR_AT_LEAST);
     if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))
       throw optionError('keepTail must be an object like {tokens: 10000}');
     this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', Math.floor(this.threshold / 5));
@@ -134,8 +153,11 @@ export class Compactor {
 
   async run(messages, options) {
     const common = { profile: this.profile, format: this.format };
-    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent });
+    let micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent, trigger: this.microTrigger, clearAtLeast: this.clearAtLeast });
     const tokensBefore = this.tokens(messages, micro.milliBefore);
+    // Over the threshold (or forced) a summary rewrites the prompt anyway: clear all that can go.
+    if ((options.force || tokensBefore > this.threshold) && (this.microTrigger || this.clearAtLeast))
+      micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent });
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
     const applyMicro = () => { applyEdits(messages, micro.edits); if (micro.edits.length) this.usage = null; };

@@ -31,3 +31,5 @@ export function init(source) {
 export { Compactor, digestSummarizer } from './compactor.js';
 export { openAISummarizer, anthropicSummarizer, SummarizerError } from './summarizers.js';
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory.js';
+export { simulate } from './simulate.js';
+export { simulationChart } from './simulate-chart.js';
