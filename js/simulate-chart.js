@@ -1,10 +1,21 @@
 /**
  * simulate-chart.js — a small SVG of a simulate() report: context size per turn (with
  * the window) and cumulative cost per turn, one line per policy. Hand-written SVG text,
- * no dependency, so the CLI (--chart) and the demo page draw the same picture.
+ * no dependency, so the CLI (--chart) and the demo page draw the same picture. Styling is
+ * in presentation attributes, not a <style> element, so a page with a strict CSP
+ * (style-src 'self') can show it inline too.
  */
 
 const COLORS = ['#6b7280', '#dc2626', '#d97706', '#7c3aed', '#0891b2', '#16a34a', '#db2777', '#2563eb', '#65a30d', '#9333ea'];
+
+// Presentation attributes of each kind of element.
+const FONT = 'font-family="system-ui, sans-serif" font-size="11"';
+const TITLE = `${FONT} font-weight="600" fill="#111827"`;
+const TICK = `${FONT} fill="#6b7280"`;
+const LABEL = `${FONT} fill="#374151"`;
+const GRID = 'stroke="#e5e7eb"';
+const FRAME = 'fill="none" stroke="#9ca3af"';
+const WINDOW = 'stroke="#111827" stroke-dasharray="4 3"';
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -20,7 +31,7 @@ function tickStep(max) {
 }
 
 function tokensLabel(v) { return v >= 1e6 ? `${+(v / 1e6).toFixed(1)}M` : v >= 1e3 ? `${+(v / 1e3).toFixed(0)}k` : String(v); }
-function usdLabel(v) { return v >= 1 ? `$${+v.toFixed(2)}` : v >= 0.01 ? `$${+v.toFixed(2)}` : `$${+v.toPrecision(2)}`; }
+function usdLabel(v) { return v >= 1 ? `$${+v.toFixed(2)}` : `$${+v.toPrecision(2)}`; }
 
 /** One panel: axes, ticks, and a polyline per series. */
 function panel({ x, y, w, h, title, series, turns, max, label, extra = '' }) {
@@ -29,20 +40,20 @@ function panel({ x, y, w, h, title, series, turns, max, label, extra = '' }) {
   const top = Math.max(step, Math.ceil(max / step) * step);
   const px = (t) => x + (turns <= 1 ? 0 : (t / (turns - 1)) * w);
   const py = (v) => y + h - (v / top) * h;
-  out.push(`<text x="${x}" y="${y - 8}" class="title">${esc(title)}</text>`);
+  out.push(`<text x="${x}" y="${y - 8}" ${TITLE}>${esc(title)}</text>`);
   for (let v = 0; v <= top + step / 2; v += step) {
     const yy = py(v).toFixed(1);
-    out.push(`<line x1="${x}" y1="${yy}" x2="${x + w}" y2="${yy}" class="grid"/>`);
-    out.push(`<text x="${x - 6}" y="${yy}" class="tick" text-anchor="end" dominant-baseline="middle">${esc(label(v))}</text>`);
+    out.push(`<line x1="${x}" y1="${yy}" x2="${x + w}" y2="${yy}" ${GRID}/>`);
+    out.push(`<text x="${x - 6}" y="${yy}" ${TICK} text-anchor="end" dominant-baseline="middle">${esc(label(v))}</text>`);
   }
   const tstep = tickStep(turns);
-  for (let t = 0; t < turns; t += tstep) out.push(`<text x="${px(t).toFixed(1)}" y="${y + h + 14}" class="tick" text-anchor="middle">${t + 1}</text>`);
+  for (let t = 0; t < turns; t += tstep) out.push(`<text x="${px(t).toFixed(1)}" y="${y + h + 14}" ${TICK} text-anchor="middle">${t + 1}</text>`);
   out.push(extra ? extra(py) : '');
   series.forEach((s, i) => {
     const points = s.values.map((v, t) => `${px(t).toFixed(1)},${py(v).toFixed(1)}`).join(' ');
     out.push(`<polyline fill="none" stroke="${COLORS[i % COLORS.length]}" stroke-width="1.6" points="${points}"><title>${esc(s.label)}</title></polyline>`);
   });
-  out.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" class="frame"/>`);
+  out.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" ${FRAME}/>`);
   return out.join('\n');
 }
 
@@ -55,33 +66,36 @@ function panel({ x, y, w, h, title, series, turns, max, label, extra = '' }) {
  */
 export function simulationChart(report, options = {}) {
   const width = options.width || 760;
-  const legendRows = Math.ceil(report.results.length / 2);
+  const legendRows = report.results.length;
   const height = 560 + legendRows * 18;
   const x = 64, w = width - x - 24, h = 190;
   const turns = Math.max(1, report.turns);
-  const contextMax = Math.max(report.window, ...report.results.flatMap((r) => r.perTurn.map((p) => p.context)));
+  // The window is on the scale once a policy comes within half of it; below that the
+  // curves would be flat along the bottom, so the scale follows the data.
+  const dataMax = Math.max(1, ...report.results.flatMap((r) => r.perTurn.map((p) => p.context)));
+  const showWindow = dataMax > report.window / 2;
+  const contextMax = showWindow ? Math.max(report.window, dataMax) : dataMax;
   const costMax = Math.max(0, ...report.results.map((r) => (r.perTurn.length ? r.perTurn[r.perTurn.length - 1].cumulativeUsd : 0)));
   const title = options.title || `midfold simulate: ${report.turns} turns, ${report.provider} ${report.model}`;
-  const windowLine = (py) => `<line x1="${x}" y1="${py(report.window).toFixed(1)}" x2="${x + w}" y2="${py(report.window).toFixed(1)}" class="window"/>`
-    + `<text x="${x + w - 4}" y="${(py(report.window) - 4).toFixed(1)}" class="tick" text-anchor="end">window ${esc(tokensLabel(report.window))}</text>`;
+  const windowLine = (py) => `<line x1="${x}" y1="${py(report.window).toFixed(1)}" x2="${x + w}" y2="${py(report.window).toFixed(1)}" ${WINDOW}/>`
+    + `<text x="${x + w - 4}" y="${(py(report.window) - 4).toFixed(1)}" ${TICK} text-anchor="end">window ${esc(tokensLabel(report.window))}</text>`;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(title)}">`,
-    '<style>text{font:11px system-ui,sans-serif;fill:#374151}.title{font-weight:600;font-size:12px}.grid{stroke:#e5e7eb}'
-      + '.frame{fill:none;stroke:#9ca3af}.window{stroke:#111827;stroke-dasharray:4 3}.tick{fill:#6b7280}</style>',
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${x}" y="20" class="title">${esc(title)}</text>`,
-    panel({ x, y: 56, w, h, title: 'context sent per turn (tokens)', turns, max: contextMax, label: tokensLabel,
-      series: report.results.map((r) => ({ label: r.label, values: r.perTurn.map((p) => p.context) })), extra: windowLine }),
+    `<text x="${x}" y="20" ${TITLE}>${esc(title)}</text>`,
+    panel({ x, y: 56, w, h, turns, max: contextMax, label: tokensLabel,
+      title: `context sent per turn (tokens)${showWindow ? '' : `; the window, ${tokensLabel(report.window)}, is above the scale`}`,
+      series: report.results.map((r) => ({ label: r.label, values: r.perTurn.map((p) => p.context) })), extra: showWindow ? windowLine : '' }),
     panel({ x, y: 56 + h + 62, w, h, title: 'cumulative input cost (USD, summaries included)', turns, max: costMax, label: usdLabel,
       series: report.results.map((r) => ({ label: r.label, values: r.perTurn.map((p) => p.cumulativeUsd) })) }),
-    `<text x="${x + w / 2}" y="${56 + 2 * h + 62 + 30}" class="tick" text-anchor="middle">turn</text>`,
+    `<text x="${x + w / 2}" y="${56 + 2 * h + 62 + 30}" ${TICK} text-anchor="middle">turn</text>`,
   ];
   const ly = 56 + 2 * h + 62 + 52;
   report.results.forEach((r, i) => {
-    const lx = x + (i % 2) * (w / 2), yy = ly + Math.floor(i / 2) * 18;
+    const lx = x, yy = ly + i * 18;
     const total = r.perTurn.length ? r.perTurn[r.perTurn.length - 1].cumulativeUsd : 0;
     parts.push(`<line x1="${lx}" y1="${yy - 4}" x2="${lx + 18}" y2="${yy - 4}" stroke="${COLORS[i % COLORS.length]}" stroke-width="3"/>`);
-    parts.push(`<text x="${lx + 24}" y="${yy}">${esc(`${r.label} (${usdLabel(total)})`)}</text>`);
+    parts.push(`<text x="${lx + 24}" y="${yy}" ${LABEL}>${esc(`${r.label} (${usdLabel(total)})`)}</text>`);
   });
   parts.push('</svg>');
   return parts.join('\n') + '\n';
