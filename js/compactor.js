@@ -49,10 +49,10 @@ export class Compactor {
    * @param {'batched' | 'every-turn'} [options.policy] 'batched' (default): micro-compaction
    *   waits for `microTrigger` and clears only when `clearAtLeast` can go, so a prompt cache
    *   is rewritten rarely; 'every-turn': the seed's behaviour (both 0)
-   * @param {number} [options.microTrigger] below the threshold, micro-compact only above this
-   *   estimate (MICRO_TRIGGER); over the threshold or when forced, micro-compaction always runs
-   * @param {number} [options.clearAtLeast] below the threshold, micro-compact only when this
-   *   many tokens go (CLEAR_AT_LEAST)
+   * @param {number} [options.microTrigger] micro-compact only above this estimate (MICRO_TRIGGER;
+   *   the threshold when that is lower)
+   * @param {number} [options.clearAtLeast] micro-compact only when this many tokens go
+   *   (CLEAR_AT_LEAST); a forced compaction micro-compacts its kept tail regardless
    * @param {{tokens?: number}} [options.keepTail] recent tokens kept verbatim (threshold / 5)
    * @param {number} [options.maxSummaryTokens] the summary length asked for (2,000)
    * @param {number} [options.maxTranscriptTokens] cap on the transcript sent (60,000)
@@ -153,11 +153,11 @@ export class Compactor {
 
   async run(messages, options) {
     const common = { profile: this.profile, format: this.format };
-    let micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent, trigger: this.microTrigger, clearAtLeast: this.clearAtLeast });
+    // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
+    // frees clearAtLeast: a clearing that buys a turn or two costs more cache than a summary.
+    const gate = options.force ? {} : { trigger: Math.min(this.microTrigger, this.threshold), clearAtLeast: this.clearAtLeast };
+    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent, ...gate });
     const tokensBefore = this.tokens(messages, micro.milliBefore);
-    // Over the threshold (or forced) a summary rewrites the prompt anyway: clear all that can go.
-    if ((options.force || tokensBefore > this.threshold) && (this.microTrigger || this.clearAtLeast))
-      micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent });
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
     const applyMicro = () => { applyEdits(messages, micro.edits); if (micro.edits.length) this.usage = null; };

@@ -139,13 +139,14 @@ export interface CompactorOptions {
   threshold?: number;
   /** Tool-result turns micro-compaction keeps whole (3). */
   keepRecent?: number;
-  /** 'batched' (default): below the threshold, micro-compaction waits for `microTrigger` and
-   * clears only when `clearAtLeast` tokens go, so a prompt cache is rewritten rarely;
-   * 'every-turn': the seed's behaviour (clears on every call; both 0). */
+  /** 'batched' (default): micro-compaction waits for `microTrigger` and clears only when
+   * `clearAtLeast` tokens go, so a prompt cache is rewritten rarely; 'every-turn': the seed's
+   * behaviour (clears on every call; both 0). */
   policy?: 'batched' | 'every-turn';
-  /** Below the threshold, micro-compact only above this estimate (40,000; 0 with 'every-turn'). */
+  /** Micro-compact only above this estimate (40,000, or the threshold when lower; 0 with 'every-turn'). */
   microTrigger?: number;
-  /** Below the threshold, micro-compact only when at least this many tokens go (20,000; 0 with 'every-turn'). */
+  /** Micro-compact only when at least this many tokens go (20,000; 0 with 'every-turn'); a
+   * forced compaction micro-compacts its kept tail regardless. */
   clearAtLeast?: number;
   /** Recent tokens kept verbatim beyond the pending turn (threshold / 5). */
   keepTail?: { tokens?: number };

@@ -258,11 +258,18 @@ describe("the Compactor's defaults (batched micro-compaction)", () => {
     assert.throws(() => new Compactor({ summarize: digestSummarizer(), policy: 'sometimes' }), { code: 'invalid-option' });
   });
 
-  test('over the threshold micro-compaction runs whatever its trigger, before any summary', async () => {
+  test('past the threshold micro-compaction runs whatever microTrigger says, and spares the summary', async () => {
     const messages = session(12, 60);
-    const summarize = digestSummarizer();
-    const report = await new Compactor({ summarize, threshold: 3000, microTrigger: 1_000_000, clearAtLeast: 1_000_000 }).compact(messages);
-    assert.ok(report.micro.cleared > 0);
+    const report = await new Compactor({ summarize: digestSummarizer(), threshold: 6000, microTrigger: 1_000_000, clearAtLeast: 1000 }).compact(messages);
+    assert.equal(report.micro.cleared, 12 - 3);
+    assert.equal(report.reason, 'below-threshold');
+  });
+
+  test('past the threshold, when micro-compaction cannot free clearAtLeast, a summary is written instead', async () => {
+    const messages = session(12, 60);
+    const report = await new Compactor({ summarize: digestSummarizer(), threshold: 6000, clearAtLeast: 1_000_000 }).compact(messages);
+    assert.equal(report.micro.cleared, 0);
+    assert.equal(report.reason, 'compacted');
   });
 });
 
