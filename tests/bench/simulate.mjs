@@ -6,12 +6,12 @@
  * is timed or asserted.
  *
  *   node tests/bench/simulate.mjs [--pricing anthropic|openai|deepseek] [--match breakpoints|prefix]
- *                                 [--turns 30,100] [--policies a,b] [--sweep] [--check]
+ *                                 [--turns 30,100] [--seed 1] [--policies a,,b] [--sweep] [--no-bundled]
  *
- * --sweep adds Compactor candidates (microTrigger / clearAtLeast / threshold); --check
- * prints whether midfold's defaults meet the targets (at most "no management" + 5 % where
- * that fits the 200k window, at most 0.8x the seed's policy from 100 turns on, never over
- * the window).
+ * --sweep adds Compactor candidates (microTrigger / clearAtLeast / threshold); the last
+ * table says whether midfold's defaults meet the targets (at most "no management" + 5 %
+ * where that fits the 200k window, at most 0.8x the seed's policy from 100 turns on, never
+ * over the window). --policies takes names or specs separated by ",,".
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,9 +23,8 @@ import { machine, table } from './lib.mjs';
 const { values: args } = parseArgs({
   options: {
     pricing: { type: 'string', default: 'anthropic' }, match: { type: 'string', default: 'breakpoints' },
-    turns: { type: 'string', default: '30,100,300,500' }, policies: { type: 'string' },
-    sweep: { type: 'boolean', default: false }, check: { type: 'boolean', default: false },
-    bundled: { type: 'boolean', default: true }, 'no-bundled': { type: 'boolean', default: false },
+    turns: { type: 'string', default: '30,100,300,500' }, policies: { type: 'string' }, seed: { type: 'string', default: '1' },
+    sweep: { type: 'boolean', default: false }, 'no-bundled': { type: 'boolean', default: false },
   },
 });
 
@@ -46,7 +45,7 @@ const policies = args.policies ? args.policies.split(',,') : ['none', 'seed', 'c
 await init();
 const sessions = [];
 if (!args['no-bundled']) for (const file of BUNDLED) sessions.push({ name: file.split('/').pop().replace('.json', ''), session: JSON.parse(fs.readFileSync(file, 'utf8')), long: false });
-for (const n of args.turns.split(',').filter(Boolean).map(Number)) sessions.push({ name: `generated, ${n} turns`, session: agentSession(n, 1), long: n >= 100 });
+for (const n of args.turns.split(',').filter(Boolean).map(Number)) sessions.push({ name: `generated, ${n} turns${args.seed === '1' ? '' : ` (seed ${args.seed})`}`, session: agentSession(n, Number(args.seed)), long: n >= 100 });
 
 const M = (tokens) => (tokens >= 1e6 ? `${(tokens / 1e6).toFixed(2)} M` : `${(tokens / 1e3).toFixed(1)} k`);
 const K = (tokens) => `${Math.round(tokens / 1000)}k`;
@@ -70,7 +69,7 @@ for (const { name, session, long } of sessions) {
       (vsNone === null || vsNone <= 1.05) && (!long || vsSeed <= 0.8) && d.turnsOverWindow === 0 ? 'yes' : 'NO']);
   }
 }
-if (args.check || checks.length) {
+if (checks.length) {
   console.log('## Targets for midfold\'s defaults\n');
   console.log(table(['session', 'defaults ÷ no management (fits window)', 'defaults ÷ seed', 'turns over window', 'met'], checks));
 }
