@@ -34,6 +34,9 @@ export const POLICIES = {
   defaults: { label: "midfold's defaults (Compactor)", compactor: {} },
 };
 
+/** What simulate() compares when no policies are given. */
+export const DEFAULT_POLICIES = ['none', 'seed', 'context-editing', 'micro-batched', 'defaults'];
+
 const NUMBER_KEYS = {
   micro: ['keepRecent', 'trigger', 'clearAtLeast'],
   compactor: ['threshold', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail'],
@@ -48,7 +51,7 @@ function parsePart(text) {
   const part = {};
   for (const pair of args.split(',').filter(Boolean)) {
     const [key, value] = pair.split('=');
-    if (key === 'policy' && kind === 'compactor') { part.policy = value; continue; }
+    if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing')) { part[key] = value; continue; }
     if (!NUMBER_KEYS[kind].includes(key)) throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${NUMBER_KEYS[kind].join(', ')}`);
     const n = Number(String(value).replace(/k$/i, '000'));
     if (!Number.isInteger(n) || n < 0) throw optionError(`policy ${kind}: ${key} must be a whole number, got ${JSON.stringify(value)}`);
@@ -353,19 +356,18 @@ export async function simulate(session, options = {}) {
   if (!Number.isInteger(window) || window <= 0) throw optionError('window must be a whole number of tokens > 0');
   const gap = options.turnSeconds;
   if (gap !== undefined && !(typeof gap === 'number' && gap >= 0)) throw optionError('turnSeconds must be a number >= 0');
-  const policies = (options.policies || ['none', 'seed', 'context-editing', 'micro-batched', 'defaults']).map(resolvePolicy);
+  if (options.policies !== undefined && (!Array.isArray(options.policies) || options.policies.length === 0))
+    throw optionError('policies must be a non-empty array of policy names or objects');
+  const policies = (options.policies || DEFAULT_POLICIES).map(resolvePolicy);
   const match = options.cacheMatch === undefined ? 'breakpoints' : options.cacheMatch;
   if (match !== 'breakpoints' && match !== 'prefix') throw optionError("cacheMatch must be 'breakpoints' or 'prefix'");
   const prices = basePrices(pricing, model);
   const turns = sessionTurns(messages);
 
-  // Turn times: the session's timestamps, else a fixed gap (0: every turn inside the lifetime).
-  let clock = 0;
-  const times = turns.map((t, i) => {
-    if (gap === undefined && t.time !== undefined) return t.time;
-    clock = i === 0 ? 0 : clock + (gap || 0);
-    return clock;
-  });
+  // Turn times: the session's timestamps when every turn has one, else a fixed gap
+  // (default 0: every turn inside the cache lifetime).
+  const stamped = gap === undefined && turns.length > 0 && turns.every((t) => t.time !== undefined);
+  const times = turns.map((t, i) => (stamped ? t.time : i * (gap || 0)));
 
   let head = null;
   if (!Array.isArray(session) && (session.system !== undefined || session.tools !== undefined)) {

@@ -324,3 +324,23 @@ function assertWellFormed(xml) {
   assert.equal(at, xml.length);
   assert.deepEqual(stack, []);
 }
+
+describe('turn timing', () => {
+  test('timestamps count only when every turn has one; otherwise turns are inside the lifetime', async () => {
+    const messages = session(3, 80, (i) => new Date(Date.UTC(2026, 11, 1, 9, 0) + i * 180_000).toISOString());
+    const stamped = (await simulate(messages, { policies: ['none'] })).results[0];
+    assert.equal(stamped.cachedShare, 0, '6 minutes between turns: every 5-minute entry expired');
+    delete messages[3].timestamp;
+    const partial = (await simulate(messages, { policies: ['none'] })).results[0];
+    assert.ok(partial.cachedShare > 0);
+  });
+
+  test("policy specs take a profile: 'micro:trigger=5k,profile=safe' counts the trigger in safe tokens", async () => {
+    const messages = session(8, 60);
+    const [a, b] = (await simulate(messages, { policies: ['micro:trigger=5k,clearAtLeast=1k', 'micro:trigger=5k,clearAtLeast=1k,profile=safe'] })).results;
+    assert.equal(a.name, 'micro:trigger=5k,clearAtLeast=1k');
+    // safe errs high, so its trigger is passed sooner and the context stays smaller.
+    assert.ok(b.peakContext < a.peakContext, `${b.peakContext} < ${a.peakContext}`);
+    await assert.rejects(simulate(messages, { policies: 'none' }), { code: 'invalid-option' });
+  });
+});
