@@ -134,6 +134,7 @@ demo-cli: deps
 bench: deps
 	$(MAKE) wasm
 	node tests/bench/bench.mjs
+	node tests/bench/simulate.mjs
 
 clean:
 	rm -rf $(BUILD) wasm/midfold.wasm

@@ -33,3 +33,5 @@ export { EstimateCache } from './estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
+export { simulate } from './simulate.js';
+export { simulationChart } from './simulate-chart.js';

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
- * cli.js — `midfold <estimate|serialize|micro|compact|validate> FILE [options]`.
+ * cli.js — `midfold <estimate|serialize|micro|compact|validate|simulate> FILE [options]`.
  * Reads a conversation (a JSON array of messages, or an object with `messages`) from a
  * file or `-` (stdin), in any of the three formats. Exit codes: 0 done, 1 the
  * conversation has problems (validate) or compaction did not happen when forced,
  * 2 bad input or usage.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { simulate } from './simulate.js';
+import { simulationChart } from './simulate-chart.js';
 import { parseArgs } from 'node:util';
 import {
   init, estimateTokens, serialize, microCompact, validate, detectFormat, Compactor, digestSummarizer,
@@ -23,6 +25,8 @@ Commands:
   micro       micro-compaction: old tool results become "[truncated: …]" lines
   compact     micro-compaction, then a summary of the middle when over --threshold
   validate    provider rules the conversation breaks (exit 1 if any)
+  simulate    replays the session turn by turn under context policies and prices
+              every request with the provider's prompt caching (see below)
 
 FILE is a JSON array of messages or an object with "messages" (Anthropic, OpenAI
 Chat or AI SDK format); "-" reads stdin.
@@ -51,6 +55,23 @@ Options:
   --timeout MS        give up on the summarizer after MS milliseconds (default 120000)
   -o, --output FILE   write the resulting conversation to FILE
   --json              machine-readable output
+
+Simulate options:
+  --pricing P         anthropic | openai | deepseek (default anthropic)
+  --model M           a model of that price list (default: its first)
+  --ttl T             cache lifetime: 5m | 1h (anthropic), in_memory | 24h (openai)
+  --policy SPEC       a policy to compare; repeat for several. Names: none, seed,
+                      context-editing, micro-every-turn, micro-batched, defaults; or
+                      micro:trigger=60k,clearAtLeast=30k,keepRecent=3,
+                      compactor:threshold=50k,microTrigger=40k,clearAtLeast=20k,
+                      context-editing:trigger=100k,keep=3 (join parts with +)
+                      (default: none, seed, context-editing, micro-batched, defaults)
+  --window N          the context window in tokens (default 200000)
+  --turn-seconds S    seconds between turns (default: the session's timestamps,
+                      else every turn inside the cache lifetime)
+  --cache-match M     breakpoints (default: Anthropic's breakpoint on the last
+                      message) | prefix (every earlier prefix cached)
+  --chart FILE        also draw context and cumulative cost per turn as SVG
   -h, --help          this text
 
 Exit codes:
@@ -116,6 +137,27 @@ async function output(values, value, messages) {
   await writeFile(values.output, JSON.stringify(doc, null, 2) + '\n');
 }
 
+const usd = (v) => `$${v < 10 ? v.toFixed(4) : v.toFixed(2)}`;
+const kilo = (v) => `${Math.round(v / 1000)}k`;
+
+/** simulate's report as a plain-text table, one line per policy. */
+function simulationTable(report) {
+  const head = ['policy', 'input cost', 'cached', 'peak', 'mean', 'summaries (cost)', 'over window'];
+  const rows = report.results.map((r) => [
+    r.label, usd(r.inputUsd), `${(r.cachedShare * 100).toFixed(1)} %`, kilo(r.peakContext), kilo(r.meanContext),
+    `${r.summaries} (${usd(r.summaryUsd)})`, r.turnsOverWindow ? `${r.turnsOverWindow} turns` : '0']);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const p = report.prices;
+  return [
+    `${report.turns} turns, ${report.provider} ${report.model} (cache ${report.ttl}${report.cacheMatch ? `, ${report.cacheMatch}` : ''}), `
+      + `tokens by the ${report.profile} profile, window ${report.window}`,
+    `prices per million tokens: ${Object.entries(p).filter(([k]) => k !== 'minCacheable').map(([k, v]) => `${k} $${v}`).join(', ')}`,
+    '', line(head), ...rows.map(line),
+    '', 'input cost: every request of the session at the cache\'s prices; summaries: the summarizer\'s calls (input + output).',
+  ].join('\n');
+}
+
 async function main(argv) {
   let parsed;
   try {
@@ -127,6 +169,8 @@ async function main(argv) {
         summarizer: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' },
         timeout: { type: 'string' }, output: { type: 'string', short: 'o' }, json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        pricing: { type: 'string' }, ttl: { type: 'string' }, policy: { type: 'string', multiple: true },
+        window: { type: 'string' }, 'turn-seconds': { type: 'string' }, 'cache-match': { type: 'string' }, chart: { type: 'string' },
       },
     });
   } catch (e) {
@@ -135,7 +179,7 @@ async function main(argv) {
   const { values, positionals } = parsed;
   if (values.help) { process.stdout.write(HELP); return 0; }
   const [command, file] = positionals;
-  const commands = ['estimate', 'serialize', 'micro', 'compact', 'validate'];
+  const commands = ['estimate', 'serialize', 'micro', 'compact', 'validate', 'simulate'];
   if (!commands.includes(command)) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; see --help` : 'no command; see --help');
   if (!file) throw new UsageError(`${command} needs a FILE (or - for stdin)`);
   if (positionals.length > 2) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[2])}`);
@@ -170,6 +214,19 @@ async function main(argv) {
       await output(values, value, messages);
       if (values.json) json({ report, messages });
       else print(`micro-compaction: cleared ${report.cleared} tool results (${report.charsCleared} chars), ${report.tokensBefore} → ${report.tokensAfter} tokens (${values.profile ?? 'bareagent'})`);
+      return 0;
+    }
+    case 'simulate': {
+      const seconds = values['turn-seconds'];
+      if (seconds !== undefined && !/^\d+(\.\d+)?$/.test(seconds)) throw new UsageError(`--turn-seconds must be a number of seconds, got ${JSON.stringify(seconds)}`);
+      const report = await simulate(Array.isArray(value) ? messages : { ...value, messages }, {
+        pricing: values.pricing, model: values.model, ttl: values.ttl, policies: values.policy,
+        window: number(values.window, 'window'), turnSeconds: seconds === undefined ? undefined : Number(seconds),
+        cacheMatch: values['cache-match'],
+      });
+      if (values.chart) await writeFile(values.chart, simulationChart(report));
+      if (values.json) json(report);
+      else print(simulationTable(report));
       return 0;
     }
     case 'compact': {

@@ -10,6 +10,13 @@ import { detectFormat, digest, estimateTokens, microReport, planCompaction, plan
 import { summaryMessages } from './summary-messages.js';
 import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.js';
 
+// Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
+// old results in one batch when the window passes MICRO_TRIGGER, and only when at least
+// CLEAR_AT_LEAST tokens go, rewrites a provider's prompt cache a few times per session
+// instead of on every turn. In the Compactor's profile ('safe').
+const MICRO_TRIGGER = 40000;
+const CLEAR_AT_LEAST = 20000;
+
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
 
@@ -40,6 +47,13 @@ export class Compactor {
    *   that model-based summarizers can ignore.
    * @param {number} [options.threshold] compact above this many estimated tokens (50,000)
    * @param {number} [options.keepRecent] tool-result turns micro-compaction keeps whole (3)
+   * @param {'batched' | 'every-turn'} [options.policy] 'batched' (default): micro-compaction
+   *   waits for `microTrigger` and clears only when `clearAtLeast` can go, so a prompt cache
+   *   is rewritten rarely; 'every-turn': the seed's behaviour (both 0)
+   * @param {number} [options.microTrigger] micro-compact only above this estimate (MICRO_TRIGGER;
+   *   the threshold when that is lower)
+   * @param {number} [options.clearAtLeast] micro-compact only when this many tokens go
+   *   (CLEAR_AT_LEAST); a forced compaction micro-compacts its kept tail regardless
    * @param {{tokens?: number}} [options.keepTail] recent tokens kept verbatim (threshold / 5)
    * @param {number} [options.maxSummaryTokens] the summary length asked for (2,000)
    * @param {number} [options.maxTranscriptTokens] cap on the transcript sent (60,000)
@@ -62,6 +76,11 @@ export class Compactor {
     this.summarize = options.summarize;
     this.threshold = wholeNumber(options.threshold, 'threshold', 50000);
     this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
+    if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn')
+      throw optionError("policy must be 'batched' or 'every-turn'");
+    const everyTurn = options.policy === 'every-turn';
+    this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : MICRO_TRIGGER);
+    this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : CLEAR_AT_LEAST);
     if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))
       throw optionError('keepTail must be an object like {tokens: 10000}');
     this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', Math.floor(this.threshold / 5));
@@ -139,7 +158,10 @@ export class Compactor {
 
   async run(messages, options) {
     const common = { profile: this.profile, format: this.format };
-    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent, thinking: this.thinking });
+    // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
+    // frees clearAtLeast: a clearing that buys a turn or two costs more cache than a summary.
+    const gate = options.force ? {} : { trigger: Math.min(this.microTrigger, this.threshold), clearAtLeast: this.clearAtLeast };
+    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent, thinking: this.thinking, ...gate });
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };

@@ -195,6 +195,15 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   threshold?: number;
   /** Tool-result turns micro-compaction keeps whole (3). */
   keepRecent?: number;
+  /** 'batched' (default): micro-compaction waits for `microTrigger` and clears only when
+   * `clearAtLeast` tokens go, so a prompt cache is rewritten rarely; 'every-turn': the seed's
+   * behaviour (clears on every call; both 0). */
+  policy?: 'batched' | 'every-turn';
+  /** Micro-compact only above this estimate (40,000, or the threshold when lower; 0 with 'every-turn'). */
+  microTrigger?: number;
+  /** Micro-compact only when at least this many tokens go (20,000; 0 with 'every-turn'); a
+   * forced compaction micro-compacts its kept tail regardless. */
+  clearAtLeast?: number;
   /** Recent tokens kept verbatim beyond the pending turn (threshold / 5). */
   keepTail?: { tokens?: number };
   /** The summary length asked for (2,000). */
@@ -348,3 +357,119 @@ export declare function kvStore(namespace: {
     keys: { name: string; metadata?: unknown }[]; list_complete: boolean; cursor?: string;
   }>;
 }, options?: { prefix?: string }): MemoryStore;
+
+// ---------------------------------------------------------------- simulate (js/simulate.js)
+
+/** A provider's prices and caching rules as data (js/pricing/*.js; docs/cost.md). */
+export interface Pricing {
+  provider: string;
+  /** 'breakpoints' (Anthropic), 'prefix' (OpenAI), 'units' (DeepSeek). */
+  caching: 'breakpoints' | 'prefix' | 'units';
+  /** The estimator profile the provider's tokens are counted in. */
+  profile: Profile;
+  defaultModel: string;
+  /** USD per million tokens, per model: Anthropic {input, cacheWrite5m, cacheWrite1h, cacheRead,
+   * output, minCacheable}, OpenAI {input, cachedInput, output}, DeepSeek {cacheHit, cacheMiss, output}. */
+  models: Record<string, Record<string, number>>;
+  ttlSeconds: Record<string, number>;
+  defaultTtl: string;
+  sources: { url: string; read: string; for: string }[];
+  [rule: string]: unknown;
+}
+
+/** A context policy the simulator replays: a name (see SimulateOptions.policies) or its parts. */
+export type SimulatePolicy = string | {
+  name?: string;
+  label?: string;
+  /** microCompact options, applied before each call to the policy's own conversation. */
+  micro?: { keepRecent?: number; trigger?: number; clearAtLeast?: number; excludeTools?: string[]; profile?: Profile };
+  /** Compactor options (the summarizer is the offline digest, priced as a call). */
+  compactor?: Omit<CompactorOptions, 'summarize'>;
+  /** Anthropic's server-side clearing, applied anew to the full history on every request. */
+  contextEditing?: { trigger?: number; keep?: number; clearAtLeast?: number };
+};
+
+export interface SimulateOptions {
+  /** 'anthropic' (default), 'openai', 'deepseek', or a Pricing object. */
+  pricing?: 'anthropic' | 'openai' | 'deepseek' | Pricing;
+  /** A model of the price list (default: its defaultModel). */
+  model?: string;
+  /** Cache lifetime: '5m' | '1h' (Anthropic), 'in_memory' | '24h' (OpenAI). */
+  ttl?: string;
+  /** Names: 'none', 'seed', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', or
+   * 'micro:trigger=60k,clearAtLeast=30k', 'compactor:threshold=50k,microTrigger=40k',
+   * 'context-editing:trigger=100k,keep=3' (parts joined by '+'). Default: none, seed,
+   * context-editing, micro-batched, defaults. */
+  policies?: SimulatePolicy[];
+  /** The context window, for "turns over the window" (200,000). */
+  window?: number;
+  /** Seconds between turns; default: the messages' timestamp / created_at fields, else 0
+   * (every turn inside the cache lifetime). */
+  turnSeconds?: number;
+  /** Anthropic only: 'breakpoints' (default; the breakpoint on the last message, 20-block
+   * lookback) or 'prefix' (every earlier prefix cached: an upper bound). */
+  cacheMatch?: 'breakpoints' | 'prefix';
+  /** The profile tokens are counted in (default: the provider's). */
+  profile?: Profile;
+}
+
+export interface SimulateTurn {
+  /** Tokens sent. */
+  context: number;
+  /** Tokens read from the cache; written to it (Anthropic) at the write price. */
+  read: number;
+  written: number;
+  /** This call's input cost plus any summary written before it, in USD. */
+  usd: number;
+  cumulativeUsd: number;
+}
+
+export interface SimulateResult {
+  name: string;
+  label: string;
+  /** Every request's input at the cache's prices, in USD. */
+  inputUsd: number;
+  /** The summarizer's calls (input + output at base prices), in USD. */
+  summaryUsd: number;
+  totalUsd: number;
+  /** totalUsd in base-price input tokens. */
+  billedTokens: number;
+  inputTokens: number;
+  /** Share of input tokens served from the cache. */
+  cachedShare: number;
+  peakContext: number;
+  meanContext: number;
+  summaries: number;
+  summaryInputTokens: number;
+  summaryOutputTokens: number;
+  turnsOverWindow: number;
+  /** The first such turn (0-based), or -1. */
+  firstTurnOverWindow: number;
+  perTurn: SimulateTurn[];
+}
+
+export interface SimulateReport {
+  provider: string;
+  model: string;
+  ttl: string;
+  profile: Profile;
+  cacheMatch?: 'breakpoints' | 'prefix';
+  window: number;
+  /** Model calls replayed: one per run of assistant messages. */
+  turns: number;
+  prices: Record<string, number>;
+  sources: { url: string; read: string; for: string }[];
+  results: SimulateResult[];
+}
+
+/** Replays a session (the final messages array, or {messages, system?, tools?}) turn by
+ * turn under each policy and prices every request with the provider's prompt caching.
+ * Never changes the session. Rejects with MidfoldError ('invalid-option', 'invalid-input'). */
+export declare function simulate<M = Message>(
+  session: readonly M[] | { messages: readonly M[]; system?: unknown; tools?: unknown },
+  options?: SimulateOptions,
+): Promise<SimulateReport>;
+
+/** A simulate() report as a standalone SVG document: context per turn (and the window) and
+ * cumulative cost per turn, a line per policy. No <style> element (CSP-safe inline). */
+export declare function simulationChart(report: SimulateReport, options?: { width?: number; title?: string }): string;

@@ -376,10 +376,13 @@ describe('the demo page in Chromium', () => {
     const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
     const result = await page.evaluate(`(async (messages, meter) => {\n${body}\nreturn { report, value: meter.value, messages };\n})(${JSON.stringify(messages)}, {})`);
     assert.equal(result.report.reason, 'below-threshold');
-    assert.ok(result.report.micro.cleared > 0, 'micro-compaction ran');
+    // The Compactor's default is batched: below microTrigger (40,000) nothing is cleared, so
+    // the request keeps its prefix (and a provider's prompt cache) byte for byte.
+    assert.ok(result.report.tokensBefore < 40000);
+    assert.equal(result.report.micro.cleared, 0, 'no micro-compaction below microTrigger');
     assert.equal(result.value, result.report.tokensAfter);
-    assert.ok(result.value < result.report.tokensBefore);
-    assert.deepEqual(result.messages.at(-1), messages.at(-1));
+    assert.equal(result.value, result.report.tokensBefore);
+    assert.deepEqual(result.messages, messages);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -32,7 +32,8 @@ describe('below the threshold', () => {
   test('applies micro-compaction: old tool results become one-line markers with their original size', async () => {
     const messages = load('ledger.anthropic');
     const original = load('ledger.anthropic');
-    await new Compactor({ summarize: recorder(), threshold: 1_000_000 }).compact(messages);
+    // 'every-turn': the seed's micro-compaction on every call (the default waits for microTrigger).
+    await new Compactor({ summarize: recorder(), threshold: 1_000_000, policy: 'every-turn' }).compact(messages);
     const first = original[3].content[0].content; // the failing `npm test` output
     assert.equal(messages[3].content[0].content, `[truncated: bash result, ${codePoints(first)} chars]`);
   });
@@ -40,7 +41,7 @@ describe('below the threshold', () => {
   test('micro-compaction keeps the last keepRecent tool-result messages whole', async () => {
     const messages = load('ledger.anthropic');
     const original = load('ledger.anthropic');
-    await new Compactor({ summarize: recorder(), threshold: 1_000_000, keepRecent: 2 }).compact(messages);
+    await new Compactor({ summarize: recorder(), threshold: 1_000_000, keepRecent: 2, policy: 'every-turn' }).compact(messages);
     const after = resultMessages(messages);
     const before = resultMessages(original);
     assert.deepStrictEqual(after.slice(-2), before.slice(-2));
@@ -60,14 +61,14 @@ describe('below the threshold', () => {
 
   test('the threshold is compared with the estimate after micro-compaction', async () => {
     const probe = load('ledger.anthropic');
-    const report = await new Compactor({ summarize: recorder(), threshold: 1_000_000 }).compact(probe);
+    const report = await new Compactor({ summarize: recorder(), threshold: 1_000_000, policy: 'every-turn' }).compact(probe);
     const afterMicro = report.tokensAfter;
     assert.ok(afterMicro < report.tokensBefore);
 
     const atLimit = recorder();
-    assert.equal((await new Compactor({ summarize: atLimit, threshold: afterMicro }).compact(load('ledger.anthropic'))).reason, 'below-threshold');
+    assert.equal((await new Compactor({ summarize: atLimit, threshold: afterMicro, policy: 'every-turn' }).compact(load('ledger.anthropic'))).reason, 'below-threshold');
     const over = recorder();
-    const r = await new Compactor({ summarize: over, threshold: afterMicro - 1 }).compact(load('ledger.anthropic'));
+    const r = await new Compactor({ summarize: over, threshold: afterMicro - 1, policy: 'every-turn' }).compact(load('ledger.anthropic'));
     assert.equal(r.reason, 'compacted');
     assert.equal(over.calls.length, 1);
   });
@@ -714,14 +715,15 @@ describe('the estimator profile', () => {
   });
 
   test('the threshold is compared in the profile in use: between the two estimates, only the default compacts', async () => {
+    // 'every-turn' so that micro-compaction runs the same below and above the threshold.
     const afterMicro = async (profile) =>
-      (await new Compactor({ summarize: recorder(), threshold: 1_000_000, profile }).compact(load('ledger.anthropic'))).tokensAfter;
+      (await new Compactor({ summarize: recorder(), threshold: 1_000_000, profile, policy: 'every-turn' }).compact(load('ledger.anthropic'))).tokensAfter;
     const reference = await afterMicro('bareagent');
     const safe = await afterMicro('safe');
     assert.ok(reference < safe);
     const threshold = reference;
-    const byDefault = await new Compactor({ summarize: recorder(), threshold }).compact(load('ledger.anthropic'));
-    const byReference = await new Compactor({ summarize: recorder(), threshold, profile: 'bareagent' }).compact(load('ledger.anthropic'));
+    const byDefault = await new Compactor({ summarize: recorder(), threshold, policy: 'every-turn' }).compact(load('ledger.anthropic'));
+    const byReference = await new Compactor({ summarize: recorder(), threshold, profile: 'bareagent', policy: 'every-turn' }).compact(load('ledger.anthropic'));
     assert.equal(byDefault.reason, 'compacted');
     assert.equal(byReference.reason, 'below-threshold');
   });

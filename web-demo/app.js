@@ -6,6 +6,7 @@ import {
   init, estimateTokens, serialize, microCompact, validate, detectFormat, planCompaction,
   Compactor, digestSummarizer, openAISummarizer, anthropicSummarizer,
 } from '../js/browser.js';
+import { showCost } from './cost-chart.js';
 
 const SAMPLES = [
   {
@@ -511,6 +512,7 @@ function load(messages, source, note) {
   render({ texts: true });
   setBusy(false);
   setStatus(note ? 'warn' : '', note || '');
+  showCost(messages);
 }
 
 /** A JSON text to a messages array: an array, or an object with `messages` (a top-level `system` joins the list). */

@@ -20,11 +20,11 @@ export function rng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const pickFrom = (r, list) => list[Math.floor(r() * list.length)];
-const intIn = (r, lo, hi) => lo + Math.floor(r() * (hi - lo + 1));
+export const pickFrom = (r, list) => list[Math.floor(r() * list.length)];
+export const intIn = (r, lo, hi) => lo + Math.floor(r() * (hi - lo + 1));
 const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HEX = '0123456789abcdef';
-const randStr = (r, alphabet, n) => { let s = ''; for (let i = 0; i < n; i++) s += alphabet[Math.floor(r() * alphabet.length)]; return s; };
+export const randStr = (r, alphabet, n) => { let s = ''; for (let i = 0; i < n; i++) s += alphabet[Math.floor(r() * alphabet.length)]; return s; };
 
 /** A fresh, flat (sequential) copy of a string, as JSON.parse would give it. */
 export const flat = (s) => JSON.parse(JSON.stringify(s));
@@ -110,19 +110,19 @@ const FILES = ['src/estimate.c', 'src/view.c', 'src/micro.c', 'src/serialize.c',
   'package.json', 'Makefile', 'scripts/build.sh', 'lib/retry.py', 'lib/config.py', 'web/src/App.tsx'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-function codeLine(r) {
+export function codeLine(r) {
   const a = pickFrom(r, IDENTS), b = pickFrom(r, IDENTS), c = pickFrom(r, IDENTS), n = String(intIn(r, 0, 4096));
   return pickFrom(r, CODE).replace(/\$\{a\}/g, a).replace(/\$\{A\}/g, a.toUpperCase()).replace(/\$\{b\}/g, b)
     .replace(/\$\{c\}/g, c).replace(/\$\{n\}/g, n);
 }
-function proseSentence(r) {
+export function proseSentence(r) {
   if (r() < 0.7) return pickFrom(r, PROSE);
   const n = intIn(r, 6, 16), w = [];
   for (let i = 0; i < n; i++) w.push(pickFrom(r, WORDS));
   w[0] = w[0][0].toUpperCase() + w[0].slice(1);
   return `${w.join(' ')}${r() < 0.2 ? ` (${intIn(r, 1, 999)} ms)` : ''}.`;
 }
-function zhSentence(r) {
+export function zhSentence(r) {
   let s = pickFrom(r, ZH);
   if (r() < 0.15) s = s.replace('，', `（共 ${intIn(r, 2, 500)} 条）`);
   return s;
@@ -169,7 +169,7 @@ export function chineseText(r, bytes) {
 
 // ---------------------------------------------------------------- tool outputs
 
-function lsOutput(r, bytes) {
+export function lsOutput(r, bytes) {
   const lines = [`total ${intIn(r, 40, 900)}`];
   let n = 0;
   while (n < bytes) {
@@ -182,7 +182,7 @@ function lsOutput(r, bytes) {
   }
   return lines.join('\n');
 }
-function grepOutput(r, bytes) {
+export function grepOutput(r, bytes) {
   const lines = [];
   let n = 0;
   while (n < bytes) {
@@ -192,7 +192,7 @@ function grepOutput(r, bytes) {
   }
   return lines.join('\n');
 }
-function catOutput(r, bytes, zh) {
+export function catOutput(r, bytes, zh) {
   const lines = [];
   let n = 0, ln = intIn(r, 1, 300);
   while (n < bytes) {
@@ -203,7 +203,7 @@ function catOutput(r, bytes, zh) {
   }
   return lines.join('\n');
 }
-function testOutput(r, bytes) {
+export function testOutput(r, bytes) {
   const lines = [];
   let n = 0, i = 1;
   while (n < bytes) {
@@ -216,7 +216,7 @@ function testOutput(r, bytes) {
   }
   return lines.join('\n');
 }
-function gitLogOutput(r, bytes) {
+export function gitLogOutput(r, bytes) {
   const lines = [];
   let n = 0;
   while (n < bytes) {

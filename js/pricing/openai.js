@@ -1,0 +1,26 @@
+// Prices and caching rules of openai, as data; the sources and the day they were read are in the object.
+export default {
+  "provider": "openai",
+  "caching": "prefix",
+  "profile": "o200k",
+  "defaultModel": "gpt-5",
+  "currency": "USD per million tokens",
+  "models": {
+    "gpt-5": { "input": 1.25, "cachedInput": 0.125, "output": 10 },
+    "gpt-5-mini": { "input": 0.25, "cachedInput": 0.025, "output": 2 },
+    "gpt-4.1": { "input": 2, "cachedInput": 0.5, "output": 8 }
+  },
+  "minimumPrefix": 1024,
+  "step": 128,
+  "ttlSeconds": { "in_memory": 300, "24h": 86400 },
+  "defaultTtl": "in_memory",
+  "rules": [
+    "Caching is automatic for prompts of 1,024 tokens or more; a hit covers the longest exact prefix seen in a recent request, counted in steps of 128 tokens (1,024, 1,152, 1,280, ...).",
+    "There is no charge for writing; cached input tokens are billed at the model's cached-input price.",
+    "In-memory retention: cleared after 5-10 minutes of inactivity, always within an hour (the simulator keeps an entry 5 minutes after its last use); extended retention ('24h') keeps prefixes up to 24 hours."
+  ],
+  "sources": [
+    { "url": "https://developers.openai.com/api/docs/guides/prompt-caching", "read": "2026-12-01", "for": "automatic prefix caching, 1,024-token minimum, 128-token increments, in-memory and 24h retention" },
+    { "url": "https://developers.openai.com/api/docs/pricing", "read": "2026-12-01", "for": "input, cached input and output prices per model" }
+  ]
+};

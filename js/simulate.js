@@ -1,0 +1,439 @@
+/**
+ * simulate.js — what a context policy costs on a real session. A session (the final
+ * array of messages) is replayed turn by turn: every assistant message marks a call to
+ * the model, whose request was the prefix before it. Each policy manages its own copy of
+ * the conversation before each call, exactly as an agent would (micro-compaction, the
+ * Compactor with the offline digest as summarizer, Anthropic's server-side clearing),
+ * and each request is priced against the requests before it by the provider's caching
+ * rules (js/pricing/, docs/cost.md): a prefix the cache holds is billed at the cached
+ * price, the rest at the base (or cache-write) price.
+ */
+import { MidfoldError } from './errors.js';
+import { applyEditsToCopy } from './apply.js';
+import { estimateTokens, planMicroCompact } from './core.js';
+import { Compactor, digestSummarizer } from './compactor.js';
+import { PRICING } from './pricing/index.js';
+
+function optionError(message) { return new MidfoldError('invalid-option', message); }
+
+// ---------------------------------------------------------------- policies
+
+/**
+ * The named policies. `compactor` options go to new Compactor(); `micro` options to
+ * planMicroCompact on the policy's own conversation (kept between turns, as a client
+ * does); `contextEditing` clears the full history anew on every request, as Anthropic's
+ * server does (clear_tool_uses_20250919: trigger 100,000 input tokens, keep 3 tool uses,
+ * clear_at_least unset), counting in the provider's tokens.
+ */
+export const POLICIES = {
+  none: { label: 'no management' },
+  'micro-every-turn': { label: 'microCompact every turn, keep 3', micro: { keepRecent: 3 } },
+  seed: { label: "seed: micro every turn keep 3, compact at 50k", compactor: { threshold: 50000, keepRecent: 3, policy: 'every-turn' } },
+  'context-editing': { label: 'Anthropic context editing defaults (100k, keep 3)', contextEditing: { trigger: 100000, keep: 3, clearAtLeast: 0 } },
+  'micro-batched': { label: 'microCompact at 60k, clear >= 30k, keep 3', micro: { keepRecent: 3, trigger: 60000, clearAtLeast: 30000 } },
+  defaults: { label: "midfold's defaults (Compactor)", compactor: {} },
+};
+
+/** What simulate() compares when no policies are given. */
+export const DEFAULT_POLICIES = ['none', 'seed', 'context-editing', 'micro-batched', 'defaults'];
+
+const NUMBER_KEYS = {
+  micro: ['keepRecent', 'trigger', 'clearAtLeast'],
+  compactor: ['threshold', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail'],
+  contextEditing: ['trigger', 'keep', 'clearAtLeast'],
+};
+
+/** `kind:key=value,key=value` (kinds: micro, compactor, context-editing) to a policy part. */
+function parsePart(text) {
+  const [kindText, args = ''] = text.split(':');
+  const kind = kindText === 'context-editing' ? 'contextEditing' : kindText;
+  if (!NUMBER_KEYS[kind]) throw optionError(`unknown policy ${JSON.stringify(text)}; known: ${Object.keys(POLICIES).join(', ')}, or micro:…, compactor:…, context-editing:…`);
+  const part = {};
+  for (const pair of args.split(',').filter(Boolean)) {
+    const [key, value] = pair.split('=');
+    if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing')) { part[key] = value; continue; }
+    if (!NUMBER_KEYS[kind].includes(key)) throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${NUMBER_KEYS[kind].join(', ')}`);
+    const n = Number(String(value).replace(/k$/i, '000'));
+    if (!Number.isInteger(n) || n < 0) throw optionError(`policy ${kind}: ${key} must be a whole number, got ${JSON.stringify(value)}`);
+    part[key] = n;
+  }
+  if (kind === 'compactor' && part.keepTail !== undefined) part.keepTail = { tokens: part.keepTail };
+  return [kind, part];
+}
+
+/** A policy name, a `+`-joined list of parts, or an object {name?, label?, micro?, compactor?, contextEditing?}. */
+export function resolvePolicy(policy) {
+  if (typeof policy === 'string') {
+    if (Object.prototype.hasOwnProperty.call(POLICIES, policy)) return { name: policy, ...POLICIES[policy] };
+    const spec = { name: policy, label: policy };
+    for (const text of policy.split('+')) {
+      const [kind, part] = parsePart(text);
+      spec[kind] = part;
+    }
+    return spec;
+  }
+  if (!policy || typeof policy !== 'object') throw optionError('a policy is a name or an object {micro?, compactor?, contextEditing?}');
+  const name = typeof policy.name === 'string' ? policy.name : 'custom';
+  return { label: name, ...policy, name };
+}
+
+// ---------------------------------------------------------------- sessions and turns
+
+const ASSISTANT_ITEMS = new Set(['function_call', 'custom_tool_call', 'reasoning', 'web_search_call', 'file_search_call',
+  'computer_call', 'code_interpreter_call', 'image_generation_call', 'local_shell_call', 'mcp_call']);
+
+/** True for a message (or Responses item) the model wrote. */
+function fromAssistant(m) {
+  if (!m || typeof m !== 'object') return false;
+  if (m.role !== undefined) return m.role === 'assistant';
+  return ASSISTANT_ITEMS.has(m.type);
+}
+
+/** When the message was written, in seconds, if it says so. */
+function timeOf(m) {
+  const t = m && (m.timestamp ?? m.created_at ?? m.createdAt);
+  if (typeof t === 'number' && Number.isFinite(t)) return t > 1e11 ? t / 1000 : t;
+  if (typeof t === 'string') { const ms = Date.parse(t); if (Number.isFinite(ms)) return ms / 1000; }
+  return undefined;
+}
+
+/**
+ * The turns of a session: for each run of assistant-side messages, the index where it
+ * starts (the request was everything before it) and where it ends.
+ */
+export function sessionTurns(messages) {
+  const turns = [];
+  for (let i = 1; i < messages.length; i++) {
+    if (!fromAssistant(messages[i]) || fromAssistant(messages[i - 1])) continue;
+    let end = i;
+    while (end < messages.length && fromAssistant(messages[end])) end++;
+    turns.push({ start: i, end, time: timeOf(messages[i]) });
+  }
+  return turns;
+}
+
+// ---------------------------------------------------------------- requests as priced items
+
+/**
+ * One request as a list of items (the fixed head — system and tools — then each message),
+ * each with its serialized text, token count and block count. Items of unchanged message
+ * objects are reused from `memo`, so a turn only reads what is new or edited.
+ */
+function requestItems(head, messages, memo, profile) {
+  const items = head ? [head] : [];
+  for (const m of messages) {
+    let item = memo.get(m);
+    if (!item) {
+      const blocks = Array.isArray(m && m.content) ? Math.max(1, m.content.length) : 1;
+      item = { key: JSON.stringify(m), tokens: estimateTokens([m], { profile }), blocks };
+      memo.set(m, item);
+    }
+    items.push(item);
+  }
+  return items;
+}
+
+/** How many leading items two requests share. */
+function commonItems(a, b) {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && (a[i] === b[i] || a[i].key === b[i].key)) i++;
+  return i;
+}
+
+/** Cumulative tokens and blocks after each item: sums[k] covers items[0..k). */
+function prefixSums(items) {
+  const tokens = [0], blocks = [0];
+  for (const it of items) { tokens.push(tokens[tokens.length - 1] + it.tokens); blocks.push(blocks[blocks.length - 1] + it.blocks); }
+  return { tokens, blocks };
+}
+
+// ---------------------------------------------------------------- provider caches
+
+/**
+ * Anthropic: breakpoints on the head (when there is one) and on the last message. Each
+ * request reads the longest live entry that it matches whole and that ends within 20
+ * blocks before a breakpoint, and writes everything after it up to the last breakpoint.
+ */
+function anthropicCache(pricing, model, ttlName, match) {
+  if (match === 'prefix') return prefixCache(pricing, model, ttlName);
+  const ttl = pricing.ttlSeconds[ttlName];
+  const writePrice = ttlName === '1h' ? model.cacheWrite1h : model.cacheWrite5m;
+  const entries = [];
+  return function price(items, sums, now, hasHead) {
+    for (let i = entries.length - 1; i >= 0; i--) if (entries[i].expires < now) entries.splice(i, 1);
+    const total = sums.tokens[items.length];
+    const breakpoints = hasHead && items.length > 1 ? [1, items.length] : [items.length];
+    let read = 0, hit = null;
+    for (const b of breakpoints) {
+      for (const e of entries) {
+        if (e.n > b || sums.blocks[b] - e.blocks > pricing.lookbackBlocks || e.tokens <= read) continue;
+        if (commonItems(items, e.items) >= e.n) { read = e.tokens; hit = e; }
+      }
+    }
+    if (hit) hit.expires = now + ttl;
+    let written = 0;
+    for (const b of breakpoints) {
+      const tokens = sums.tokens[b];
+      if (tokens < model.minCacheable || tokens <= read) continue;
+      written = Math.max(written, tokens - read);
+      if (!entries.some((e) => e.n === b && e.tokens === tokens && commonItems(items, e.items) >= b))
+        entries.push({ items, n: b, tokens, blocks: sums.blocks[b], expires: now + ttl });
+    }
+    const uncached = total - read - written;
+    return { read, written, uncached, usd: (read * model.cacheRead + written * writePrice + uncached * model.input) / 1e6 };
+  };
+}
+
+/**
+ * OpenAI: the longest prefix shared with a recent request (the last 16 still alive),
+ * counted from 1,024 tokens on in steps of 128; no charge for writing.
+ */
+function openAICache(pricing, model, ttlName) {
+  const ttl = pricing.ttlSeconds[ttlName];
+  const seen = [];
+  return function price(items, sums, now) {
+    for (let i = seen.length - 1; i >= 0; i--) if (seen[i].expires < now) seen.splice(i, 1);
+    const total = sums.tokens[items.length];
+    let best = 0, from = null;
+    for (const s of seen) {
+      const shared = sums.tokens[commonItems(items, s.items)];
+      if (shared > best) { best = shared; from = s; }
+    }
+    const read = best >= pricing.minimumPrefix ? Math.floor(best / pricing.step) * pricing.step : 0;
+    if (from && read) from.expires = now + ttl;
+    seen.push({ items, expires: now + ttl });
+    if (seen.length > 16) seen.shift();
+    const uncached = total - read;
+    return { read, written: 0, uncached, usd: (read * model.cachedInput + uncached * model.input) / 1e6 };
+  };
+}
+
+/**
+ * DeepSeek: units at the end of each request's input and of its output (the assistant
+ * message that followed), and at a prefix two requests were seen to share; a request
+ * hits the longest live unit it matches whole, in 64-token units.
+ */
+function deepSeekCache(pricing, model, ttlName) {
+  const ttl = pricing.ttlSeconds[ttlName];
+  let units = [];
+  let previous = null;
+  const price = function price(items, sums, now) {
+    units = units.filter((u) => u.expires >= now);
+    const total = sums.tokens[items.length];
+    let best = 0, hit = null;
+    for (const u of units) {
+      if (u.tokens <= best || u.n > items.length) continue;
+      if (commonItems(items, u.items) >= u.n) { best = u.tokens; hit = u; }
+    }
+    if (hit) hit.expires = now + ttl;
+    const read = Math.floor(best / pricing.unitTokens) * pricing.unitTokens;
+    if (previous) {
+      const shared = commonItems(items, previous);
+      if (shared > 0 && shared < previous.length && shared < items.length)
+        units.push({ items, n: shared, tokens: sums.tokens[shared], expires: now + ttl });
+    }
+    units.push({ items, n: items.length, tokens: total, expires: now + ttl });
+    if (units.length > 64) units = units.slice(-64);
+    previous = items;
+    const uncached = total - read;
+    return { read, written: 0, uncached, usd: (read * model.cacheHit + uncached * model.cacheMiss) / 1e6 };
+  };
+  /** The end of the model's output: the request plus the assistant message(s) it wrote. */
+  price.output = (items, outputItems, tokens, now) => {
+    units.push({ items: items.concat(outputItems), n: items.length + outputItems.length, tokens, expires: now + ttl });
+  };
+  return price;
+}
+
+/**
+ * Anthropic priced as if every earlier prefix were cached (a breakpoint on every block):
+ * the longest prefix shared with a live request is read, the rest written. An upper bound
+ * on what breakpoints can give, and the model of the issue's first measurement.
+ */
+function prefixCache(pricing, model, ttlName) {
+  const ttl = pricing.ttlSeconds[ttlName];
+  const writePrice = ttlName === '1h' ? model.cacheWrite1h : model.cacheWrite5m;
+  const seen = [];
+  return function price(items, sums, now) {
+    for (let i = seen.length - 1; i >= 0; i--) if (seen[i].expires < now) seen.splice(i, 1);
+    const total = sums.tokens[items.length];
+    let read = 0, from = null;
+    for (const s of seen) {
+      const shared = sums.tokens[commonItems(items, s.items)];
+      if (shared > read) { read = shared; from = s; }
+    }
+    if (read < model.minCacheable) { read = 0; from = null; }
+    if (from) from.expires = now + ttl;
+    seen.push({ items, expires: now + ttl });
+    if (seen.length > 16) seen.shift();
+    const written = total >= model.minCacheable ? total - read : 0;
+    const uncached = total - read - written;
+    return { read, written, uncached, usd: (read * model.cacheRead + written * writePrice + uncached * model.input) / 1e6 };
+  };
+}
+
+const CACHES = { breakpoints: anthropicCache, prefix: openAICache, units: deepSeekCache };
+
+/** The base price of one input token and one output token (for the summarizer's calls). */
+function basePrices(pricing, model) {
+  if (pricing.caching === 'units') return { input: model.cacheMiss, output: model.output };
+  return { input: model.input, output: model.output };
+}
+
+function resolvePricing(options) {
+  let pricing = options.pricing === undefined ? 'anthropic' : options.pricing;
+  if (typeof pricing === 'string') {
+    if (!Object.prototype.hasOwnProperty.call(PRICING, pricing)) throw optionError(`unknown pricing ${JSON.stringify(pricing)}; known: ${Object.keys(PRICING).join(', ')}`);
+    pricing = PRICING[pricing];
+  }
+  if (!pricing || typeof pricing !== 'object' || !CACHES[pricing.caching] || !pricing.models)
+    throw optionError('pricing must be anthropic, openai, deepseek or a pricing object like js/pricing/*.js');
+  const modelName = options.model === undefined ? pricing.defaultModel : options.model;
+  const model = pricing.models[modelName];
+  if (!model) throw optionError(`unknown model ${JSON.stringify(modelName)} for ${pricing.provider}; known: ${Object.keys(pricing.models).join(', ')}`);
+  const ttl = options.ttl === undefined ? pricing.defaultTtl : options.ttl;
+  if (!Object.prototype.hasOwnProperty.call(pricing.ttlSeconds, ttl))
+    throw optionError(`unknown cache lifetime ${JSON.stringify(ttl)} for ${pricing.provider}; known: ${Object.keys(pricing.ttlSeconds).join(', ')}`);
+  return { pricing, modelName, model, ttl };
+}
+
+// ---------------------------------------------------------------- one policy's replay
+
+/** A policy's conversation, managed before each call. */
+function runner(spec, profile, prices, summaries) {
+  let ctx = [];
+  let compactor = null;
+  if (spec.compactor) {
+    const summarize = digestSummarizer();
+    compactor = new Compactor({
+      ...spec.compactor,
+      summarize: async (request) => {
+        const text = await summarize(request);
+        const input = estimateTokens(request.system, { profile }) + estimateTokens(request.prompt, { profile });
+        const output = estimateTokens(text, { profile });
+        summaries.push({ input, output, usd: (input * prices.input + output * prices.output) / 1e6 });
+        return text;
+      },
+    });
+  }
+  return {
+    /** The request for this turn, after `added` (owned copies) joined the conversation. */
+    async request(added, memo) {
+      for (const m of added) ctx.push(m);
+      if (spec.contextEditing) {
+        const ce = spec.contextEditing;
+        const plan = planMicroCompact(ctx, { keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile });
+        return plan.edits.length ? applyEditsToCopy(ctx, plan.edits) : ctx;
+      }
+      if (spec.micro) {
+        const plan = planMicroCompact(ctx, spec.micro);
+        if (plan.edits.length) ctx = applyEditsToCopy(ctx, plan.edits);
+      }
+      if (compactor) {
+        const before = ctx.slice();
+        const report = await compactor.compact(ctx);
+        // The Compactor edits results in place: those messages must be read again.
+        for (const e of report.micro.edits) memo.delete(before[e.message]);
+      }
+      return ctx;
+    },
+  };
+}
+
+/**
+ * Replays `session` under each policy and prices every request.
+ * @param {unknown[] | {messages: unknown[], system?: unknown, tools?: unknown}} session
+ * @param {object} [options] see SimulateOptions in index.d.ts
+ */
+export async function simulate(session, options = {}) {
+  if (!options || typeof options !== 'object') throw optionError('simulate: options must be an object');
+  const messages = Array.isArray(session) ? session : session && Array.isArray(session.messages) ? session.messages : null;
+  if (!messages) throw new MidfoldError('invalid-input', 'simulate: the session must be an array of messages or an object with messages');
+  const { pricing, modelName, model, ttl } = resolvePricing(options);
+  const profile = options.profile === undefined ? pricing.profile : options.profile;
+  const window = options.window === undefined ? 200000 : options.window;
+  if (!Number.isInteger(window) || window <= 0) throw optionError('window must be a whole number of tokens > 0');
+  const gap = options.turnSeconds;
+  if (gap !== undefined && !(typeof gap === 'number' && gap >= 0)) throw optionError('turnSeconds must be a number >= 0');
+  if (options.policies !== undefined && (!Array.isArray(options.policies) || options.policies.length === 0))
+    throw optionError('policies must be a non-empty array of policy names or objects');
+  const policies = (options.policies || DEFAULT_POLICIES).map(resolvePolicy);
+  const match = options.cacheMatch === undefined ? 'breakpoints' : options.cacheMatch;
+  if (match !== 'breakpoints' && match !== 'prefix') throw optionError("cacheMatch must be 'breakpoints' or 'prefix'");
+  const prices = basePrices(pricing, model);
+  const turns = sessionTurns(messages);
+
+  // Turn times: the session's timestamps when every turn has one, else a fixed gap
+  // (default 0: every turn inside the cache lifetime).
+  const stamped = gap === undefined && turns.length > 0 && turns.every((t) => t.time !== undefined);
+  const times = turns.map((t, i) => (stamped ? t.time : i * (gap || 0)));
+
+  let head = null;
+  if (!Array.isArray(session) && (session.system !== undefined || session.tools !== undefined)) {
+    const fixed = { system: session.system, tools: session.tools };
+    head = { key: JSON.stringify(fixed), tokens: (session.system === undefined ? 0 : estimateTokens(session.system, { profile }))
+      + (session.tools === undefined ? 0 : estimateTokens(session.tools, { profile })), blocks: 1 };
+  }
+
+  const results = [];
+  for (const spec of policies) {
+    const summaries = [];
+    const run = runner(spec, profile, prices, summaries);
+    const cache = CACHES[pricing.caching](pricing, model, ttl, match);
+    const memo = new WeakMap();
+    const perTurn = [];
+    // The policy's own copies of the session's messages, one per message, made when first needed.
+    const copies = new Array(messages.length);
+    const copy = (i) => copies[i] || (copies[i] = structuredClone(messages[i]));
+    const range = (from, to) => { const out = []; for (let i = from; i < to; i++) out.push(copy(i)); return out; };
+    let next = 0, cumulative = 0, read = 0, input = 0, peak = 0, sum = 0, over = 0, firstOver = -1;
+    for (let t = 0; t < turns.length; t++) {
+      const added = range(next, turns[t].start);
+      next = turns[t].start;
+      const before = summaries.length;
+      const request = await run.request(added, memo);
+      const items = requestItems(head, request, memo, profile);
+      const sums = prefixSums(items);
+      const bill = cache(items, sums, times[t], head !== null);
+      const tokens = sums.tokens[items.length];
+      let summaryUsd = 0;
+      for (let s = before; s < summaries.length; s++) summaryUsd += summaries[s].usd;
+      cumulative += bill.usd + summaryUsd;
+      read += bill.read; input += tokens; sum += tokens;
+      if (tokens > peak) peak = tokens;
+      if (tokens > window) { over++; if (firstOver < 0) firstOver = t; }
+      perTurn.push({ context: tokens, read: bill.read, written: bill.written, usd: bill.usd + summaryUsd, cumulativeUsd: cumulative });
+      if (cache.output) {
+        // DeepSeek also caches the end of the model's output (these very copies join the
+        // conversation next turn, so the unit matches when nothing before them changed).
+        const outItems = requestItems(null, range(turns[t].start, turns[t].end), memo, profile);
+        cache.output(items, outItems, tokens + outItems.reduce((a, it) => a + it.tokens, 0), times[t]);
+      }
+    }
+    const summaryUsd = summaries.reduce((a, s) => a + s.usd, 0);
+    const inputUsd = cumulative - summaryUsd;
+    results.push({
+      name: spec.name,
+      label: spec.label,
+      inputUsd,
+      summaryUsd,
+      totalUsd: cumulative,
+      billedTokens: Math.round((cumulative * 1e6) / prices.input),
+      inputTokens: input,
+      cachedShare: input ? read / input : 0,
+      peakContext: peak,
+      meanContext: turns.length ? Math.round(sum / turns.length) : 0,
+      summaries: summaries.length,
+      summaryInputTokens: summaries.reduce((a, s) => a + s.input, 0),
+      summaryOutputTokens: summaries.reduce((a, s) => a + s.output, 0),
+      turnsOverWindow: over,
+      firstTurnOverWindow: firstOver,
+      perTurn,
+    });
+  }
+  return {
+    provider: pricing.provider, model: modelName, ttl, profile, cacheMatch: pricing.caching === 'breakpoints' ? match : undefined, window, turns: turns.length,
+    prices: { ...model }, sources: pricing.sources, results,
+  };
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+/**
+ * simulate.mjs — what each context policy bills on the bundled sessions and on generated
+ * long ones (30, 100, 300, 500 turns; sessions.mjs), by `simulate()`; the table the
+ * README's cost section and the Compactor's defaults come from. Prints markdown; nothing
+ * is timed or asserted.
+ *
+ *   node tests/bench/simulate.mjs [--pricing anthropic|openai|deepseek] [--match breakpoints|prefix]
+ *                                 [--turns 30,100] [--seed 1] [--policies a,,b] [--sweep] [--no-bundled]
+ *
+ * --sweep adds Compactor candidates (microTrigger / clearAtLeast / threshold); the last
+ * table says whether midfold's defaults meet the targets (at most "no management" + 5 %
+ * where that fits the 200k window, at most 0.8x the seed's policy from 100 turns on, never
+ * over the window). --policies takes names or specs separated by ",,".
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { init } from '../../js/node.js';
+import { simulate } from '../../js/simulate.js';
+import { agentSession } from './sessions.mjs';
+import { machine, table } from './lib.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    pricing: { type: 'string', default: 'anthropic' }, match: { type: 'string', default: 'breakpoints' },
+    turns: { type: 'string', default: '30,100,300,500' }, policies: { type: 'string' }, seed: { type: 'string', default: '1' },
+    sweep: { type: 'boolean', default: false }, 'no-bundled': { type: 'boolean', default: false },
+  },
+});
+
+const BUNDLED = [
+  'web-demo/samples/coding-session.anthropic.json', 'web-demo/samples/coding-session.openai.json',
+  'web-demo/samples/travel-planning.zh.anthropic.json',
+  ...fs.readdirSync('tests/fixtures/compactor').filter((f) => f.endsWith('.json')).map((f) => `tests/fixtures/compactor/${f}`),
+];
+
+const SWEEP = [
+  'compactor:microTrigger=30k,clearAtLeast=15k', 'compactor:microTrigger=40k,clearAtLeast=20k',
+  'compactor:microTrigger=50k,clearAtLeast=20k', 'compactor:microTrigger=50k,clearAtLeast=30k',
+  'compactor:threshold=100k,microTrigger=60k,clearAtLeast=30k', 'compactor:threshold=100k,microTrigger=80k,clearAtLeast=40k',
+  'compactor:microTrigger=40k,clearAtLeast=20k,keepRecent=5',
+];
+const policies = args.policies ? args.policies.split(',,') : ['none', 'seed', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', ...(args.sweep ? SWEEP : [])];
+
+await init();
+const sessions = [];
+if (!args['no-bundled']) for (const file of BUNDLED) sessions.push({ name: file.split('/').pop().replace('.json', ''), session: JSON.parse(fs.readFileSync(file, 'utf8')), long: false });
+for (const n of args.turns.split(',').filter(Boolean).map(Number)) sessions.push({ name: `generated, ${n} turns${args.seed === '1' ? '' : ` (seed ${args.seed})`}`, session: agentSession(n, Number(args.seed)), long: n >= 100 });
+
+const M = (tokens) => (tokens >= 1e6 ? `${(tokens / 1e6).toFixed(2)} M` : `${(tokens / 1e3).toFixed(1)} k`);
+const K = (tokens) => `${Math.round(tokens / 1000)}k`;
+
+console.log(`# midfold simulate: ${args.pricing} pricing, ${args.match} cache matching (${machine().date.slice(0, 10)})\n`);
+console.log('Billed input in base-price input tokens (summaries included); cached share; peak context; summaries; turns over the 200k window.\n');
+const checks = [];
+for (const { name, session, long } of sessions) {
+  const report = await simulate(session, { pricing: args.pricing, cacheMatch: args.match, policies });
+  const rows = report.results.map((r) => [r.label, M(r.billedTokens), `${Math.round(r.cachedShare * 100)} %`, K(r.peakContext), K(r.meanContext),
+    String(r.summaries), r.turnsOverWindow ? `${r.turnsOverWindow} (from turn ${r.firstTurnOverWindow + 1})` : '0']);
+  console.log(`## ${name} (${report.turns} turns, ${report.provider} ${report.model})\n`);
+  console.log(table(['policy', 'billed input', 'cached', 'peak', 'mean', 'summaries', 'over window'], rows));
+  console.log('');
+  const by = Object.fromEntries(report.results.map((r) => [r.name, r]));
+  if (by.defaults && by.none && by.seed) {
+    const d = by.defaults;
+    const vsNone = by.none.turnsOverWindow === 0 ? d.billedTokens / by.none.billedTokens : null;
+    const vsSeed = d.billedTokens / by.seed.billedTokens;
+    checks.push([name, vsNone === null ? 'overflows' : vsNone.toFixed(3), vsSeed.toFixed(3), String(d.turnsOverWindow),
+      (vsNone === null || vsNone <= 1.05) && (!long || vsSeed <= 0.8) && d.turnsOverWindow === 0 ? 'yes' : 'NO']);
+  }
+}
+if (checks.length) {
+  console.log('## Targets for midfold\'s defaults\n');
+  console.log(table(['session', 'defaults ÷ no management (fits window)', 'defaults ÷ seed', 'turns over window', 'met'], checks));
+}
