@@ -267,6 +267,29 @@ export async function startStrictProvider(options = {}) {
       usage: { input_tokens: Math.ceil(JSON.stringify(input).length / 4), output_tokens: 50, total_tokens: 0 } };
   }
 
+  /** Sends an Anthropic message as the Messages API streams it (server-sent events). */
+  function stream(res, record, message) {
+    record.status = 200;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const event = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } });
+    message.content.forEach((block, index) => {
+      const start = block.type === 'text' ? { ...block, text: '' } : block.type === 'tool_use' ? { ...block, input: {} }
+        : block.type === 'thinking' ? { ...block, thinking: '', signature: '' } : block;
+      event('content_block_start', { index, content_block: start });
+      if (block.type === 'text') event('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
+      if (block.type === 'tool_use') event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      if (block.type === 'thinking') {
+        event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: block.thinking } });
+        event('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
+      }
+      event('content_block_stop', { index });
+    });
+    event('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } });
+    event('message_stop', {});
+    res.end();
+  }
+
   // ---- HTTP ----------------------------------------------------------------------------------------------
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -289,7 +312,8 @@ export async function startStrictProvider(options = {}) {
         if (!body || typeof body !== 'object') throw invalid('the request body must be an object');
         const forced = state.override && state.override(record);
         if (forced) { send(forced.status, forced.body); return; }
-        if (api === 'anthropic') send(200, anthropicAnswer(body, req.headers));
+        if (api === 'anthropic' && body.stream === true) stream(res, record, anthropicAnswer(body, req.headers));
+        else if (api === 'anthropic') send(200, anthropicAnswer(body, req.headers));
         else if (path === '/v1/responses/compact') send(200, responsesCompact(body));
         else if (path === '/v1/responses') send(200, responsesAnswer(body));
         else throw new Reject(404, 'not_found_error', `no route ${path}`);
