@@ -9,6 +9,7 @@ import { applyEdits, applyEditsToCopy } from './apply.js';
 import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact } from './core.js';
 import { summaryMessages } from './summary-messages.js';
 import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.js';
+import { EstimateCache } from './estimate-cache.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
 // old results in one batch when the window passes MICRO_TRIGGER, and only when at least
@@ -95,6 +96,7 @@ export class Compactor {
     this.profile = options.profile === undefined ? 'safe' : options.profile;
     this.format = options.format;
     this.thinking = thinkingPolicy(options.thinking);
+    this.estimates = new EstimateCache({ profile: this.profile, format: this.format });
     this.onWarn = callback(options.onWarn, 'onWarn');
     this.onArchive = callback(options.onArchive, 'onArchive');
     this.usage = null;
@@ -158,6 +160,17 @@ export class Compactor {
 
   async run(messages, options) {
     const common = { profile: this.profile, format: this.format };
+    // Below both triggers nothing can happen, and the per-message estimates tell so without
+    // reading the history again: only messages that are new or changed are estimated.
+    if (!options.force && this.microTrigger > 0) {
+      const milli = this.estimates.milli(messages);
+      const estimated = Math.ceil(milli / 1000);
+      const tokens = this.tokens(messages, milli);
+      if (estimated <= Math.min(this.microTrigger, this.threshold) && tokens <= this.threshold) {
+        const micro = { cleared: 0, charsCleared: 0, tokensBefore: estimated, tokensAfter: estimated, skipped: true, edits: [] };
+        return { tokensBefore: tokens, summarizedMessages: 0, micro, compacted: false, reason: 'below-threshold', tokensAfter: tokens };
+      }
+    }
     // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
     // frees clearAtLeast: a clearing that buys a turn or two costs more cache than a summary.
     const gate = options.force ? {} : { trigger: Math.min(this.microTrigger, this.threshold), clearAtLeast: this.clearAtLeast };

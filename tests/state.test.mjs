@@ -99,7 +99,7 @@ test('micro-compaction made in an earlier call is reproduced from the state, not
   const { calls } = longSession({ turns: 12, format: 'openai', seed: 3 });
   const history = calls.slice(0, 16).flat();
   const state = new SessionState();
-  const big = counted({ threshold: 1_000_000 }); // micro-compaction only
+  const big = counted({ threshold: 1_000_000, policy: 'every-turn' }); // micro-compaction only, every turn
   const first = await compactHistory(big, reparse(history), { state });
   assert.ok(first.report.micro.edits.length > 0);
   const stored = state.toJSON().snapshots[0].items.filter((x) => !Array.isArray(x));
