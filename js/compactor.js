@@ -160,13 +160,17 @@ export class Compactor {
 
   async run(messages, options) {
     const common = { profile: this.profile, format: this.format };
-    // Below both triggers nothing can happen, and the per-message estimates tell so without
-    // reading the history again: only messages that are new or changed are estimated.
-    if (!options.force && this.microTrigger > 0) {
-      const milli = this.estimates.milli(messages);
+    // Under the threshold, with micro-compaction held back by its trigger or by too little to
+    // clear, nothing can happen; the per-message estimates tell so without reading the history
+    // again (only messages that are new or changed are estimated).
+    if (!options.force && (this.microTrigger > 0 || this.clearAtLeast > 0)) {
+      const { milli, clearable } = this.estimates.figures(messages, this.keepRecent);
       const estimated = Math.ceil(milli / 1000);
       const tokens = this.tokens(messages, milli);
-      if (estimated <= Math.min(this.microTrigger, this.threshold) && tokens <= this.threshold) {
+      const held = (this.microTrigger > 0 && estimated <= Math.min(this.microTrigger, this.threshold))
+        // what could be freed, rounded as the plan rounds (it compares whole tokens)
+        || (this.clearAtLeast > 0 && clearable < (this.clearAtLeast - 1) * 1000);
+      if (held && tokens <= this.threshold) {
         const micro = { cleared: 0, charsCleared: 0, tokensBefore: estimated, tokensAfter: estimated, skipped: true, edits: [] };
         return { tokensBefore: tokens, summarizedMessages: 0, micro, compacted: false, reason: 'below-threshold', tokensAfter: tokens };
       }

@@ -134,27 +134,32 @@ export function estimateTokens(input, options) {
 }
 
 /**
- * Each message's estimate in milli-tokens (their sum is estimateTokens' before rounding),
- * for callers that keep per-message figures (EstimateCache). A list whose messages mix
- * formats is read in the format of the whole list when `wholeFormatOf` is given.
- * Reads `messages`, never keeps it.
+ * Per-message figures for callers that keep them (EstimateCache): for each message
+ * `{milli, results, hasResults}` — its estimate in milli-tokens (their sum is
+ * estimateTokens' before rounding), the milli-tokens of its tool results not yet cleared, and
+ * whether it holds tool results. A list whose messages mix formats is read in the format of
+ * the whole conversation when `wholeFormatOf` is given. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
  * @param {{profile?: string, format?: string}} [options]
  * @param {unknown[]} [wholeFormatOf] the conversation these messages belong to
- * @returns {number[]}
+ * @returns {{milli: number, results: number, hasResults: boolean}[]}
  */
-export function estimateEachMilli(messages, options, wholeFormatOf) {
+export function estimateEach(messages, options, wholeFormatOf) {
   const o = optionsObject(options, 'estimateEachMilli');
   const profile = profileIndex(o.profile);
   const given = formatIndex(o.format);
   messagesArray(messages, 'estimateEachMilli');
   const each = (format, askWhole) => withDoc(messages, (w, doc) => {
     if (askWhole && format === 0 && FORMAT_NAMES[w.x.mfw_doc_detect(doc)] === 'unknown') return null;
-    const out = w.alloc(8 * Math.max(1, messages.length));
+    const out = w.alloc(24 * Math.max(1, messages.length));
     try {
       w.check(w.x.mfw_doc_estimate_each(doc, format, profile, out, messages.length, w.err));
       const view = new DataView(w.memory.buffer);
-      return Array.from({ length: messages.length }, (_, i) => view.getFloat64(out + 8 * i, true));
+      return Array.from({ length: messages.length }, (_, i) => ({
+        milli: view.getFloat64(out + 24 * i, true),
+        results: view.getFloat64(out + 24 * i + 8, true),
+        hasResults: view.getFloat64(out + 24 * i + 16, true) !== 0,
+      }));
     } finally {
       w.free(out);
     }

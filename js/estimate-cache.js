@@ -12,7 +12,7 @@
  *
  * Entries live in a WeakMap keyed by the message objects: dropping a conversation frees them.
  */
-import { estimateEachMilli } from './core.js';
+import { estimateEach } from './core.js';
 
 const MAX_DEPTH = 512;
 
@@ -98,7 +98,7 @@ export class EstimateCache {
   constructor(options = {}) {
     this.profile = options.profile;
     this.format = options.format;
-    /** @type {WeakMap<object, {milli: number, snap: unknown[]}>} */
+    /** @type {WeakMap<object, {milli: number, results: number, hasResults: boolean, snap: unknown[]}>} */
     this.entries = new WeakMap();
     /** Messages estimated by the last call (how much work it did). */
     this.lastEstimated = 0;
@@ -112,29 +112,61 @@ export class EstimateCache {
    */
   milli(messages) {
     let sum = 0;
+    for (const entry of this.entriesOf(messages)) sum += entry.milli;
+    return sum;
+  }
+
+  /**
+   * An upper bound, in milli-tokens, of what micro-compaction could free in `messages` with
+   * `keepRecent`: the uncleared tool results of every message that holds results, except the
+   * last `keepRecent` such messages. When it is below a clearAtLeast, micro-compaction would
+   * clear nothing, so a caller can skip planning it.
+   * @param {unknown[]} messages
+   * @param {number} keepRecent
+   */
+  clearableMilli(messages, keepRecent) { return this.figures(messages, keepRecent).clearable; }
+
+  /** `{milli, clearable}`: milli() and clearableMilli() in one pass over the messages. */
+  figures(messages, keepRecent) {
+    const entries = this.entriesOf(messages);
+    let kept = 0, clearable = 0, milli = 0;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      milli += entries[i].milli;
+      if (!entries[i].hasResults) continue;
+      if (kept < keepRecent) { kept++; continue; }
+      clearable += entries[i].results;
+    }
+    return { milli, clearable };
+  }
+
+  /** The entry of every message, estimating the new or changed ones in one crossing. */
+  entriesOf(messages) {
+    const out = new Array(messages.length);
     const fresh = [];
+    const at = [];
     for (let i = 0; i < messages.length; i++) {
       const m = messages[i];
       const entry = m !== null && typeof m === 'object' ? this.entries.get(m) : undefined;
-      if (entry && matches(m, entry.snap, 0, 0) === entry.snap.length) sum += entry.milli;
-      else fresh.push(m);
+      if (entry && matches(m, entry.snap, 0, 0) === entry.snap.length) out[i] = entry;
+      else { fresh.push(m); at.push(i); }
     }
     this.lastEstimated = fresh.length;
     if (fresh.length) {
       // Plain messages price alike in every format; structured ones carry the evidence that
       // detection reads, so the new messages are read in the format they show.
-      const each = estimateEachMilli(fresh, { profile: this.profile, format: this.format }, messages);
-      for (let i = 0; i < fresh.length; i++) {
-        sum += each[i];
-        const m = fresh[i];
+      const each = estimateEach(fresh, { profile: this.profile, format: this.format }, messages);
+      for (let k = 0; k < fresh.length; k++) {
+        const m = fresh[k];
+        const entry = { ...each[k], snap: null };
         if (m !== null && typeof m === 'object') {
-          const snap = [];
-          record(m, snap, 0);
-          this.entries.set(m, { milli: each[i], snap });
+          entry.snap = [];
+          record(m, entry.snap, 0);
+          this.entries.set(m, entry);
         }
+        out[at[k]] = entry;
       }
     }
-    return sum;
+    return out;
   }
 
   /** The estimate of `messages` in whole tokens, rounded up as estimateTokens rounds. */

@@ -77,11 +77,12 @@ export declare class EstimateCache {
   milli(messages: readonly unknown[]): number;
   /** The estimate in whole tokens, as estimateTokens(messages, { profile, format }) gives it. */
   tokens(messages: readonly unknown[]): number;
+  /** An upper bound (milli-tokens) of what micro-compaction with `keepRecent` could free. */
+  clearableMilli(messages: readonly unknown[], keepRecent: number): number;
+  /** milli() and clearableMilli() in one pass. */
+  figures(messages: readonly unknown[], keepRecent: number): { milli: number; clearable: number };
 }
 
-/** Each message's estimate in milli-tokens; their sum is estimateTokens' before rounding. */
-export declare function estimateEachMilli(messages: readonly unknown[], options?: { profile?: Profile; format?: Format | 'auto' },
-  wholeFormatOf?: readonly unknown[]): number[];
 
 /** The transcript a summarizer reads: "[role]" sections, "[tool_use:NAME] {json}",
  * "[tool_result:NAME] text", a blank line between messages. */

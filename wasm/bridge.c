@@ -97,9 +97,11 @@ EXPORT int mfw_doc_estimate(const mf_doc *doc, int format, int profile, double *
     return report(e, &err, st);
 }
 
-/* Each message's estimate in milli-tokens, out[0..count) for the document's `count` messages
- * (the caller owns `out`): the figures whose sum is mfw_doc_estimate's for a list of messages,
- * so a caller can keep them per message and estimate only what is new. */
+/* Per message m of the document's `count` messages, three figures at out[3m..3m+3) (the
+ * caller owns `out`): its estimate in milli-tokens (their sum is mfw_doc_estimate's for a list
+ * of messages), the milli-tokens of its tool results not yet cleared (all that
+ * micro-compaction could ever free there), and flags: 1 when it holds tool results. A caller
+ * keeps them per message and estimates only what is new (js/estimate-cache.js). */
 EXPORT int mfw_doc_estimate_each(const mf_doc *doc, int format, int profile, double *out, uint32_t count, mfw_error *e)
 {
     mf_error err;
@@ -108,7 +110,20 @@ EXPORT int mfw_doc_estimate_each(const mf_doc *doc, int format, int profile, dou
     mf_status st = mf_view_build(doc, (mf_format)format, &view, &err);
     if (st) return report(e, &err, st);
     if (view.count != count) st = mf_fail(&err, MF_ERR_INVALID_ARG, SIZE_MAX, "expected %u messages, the document holds %zu", count, view.count);
-    for (size_t m = 0; !st && m < view.count; m++) out[m] = (double)mf_estimate_msg(&view.msgs[m], (mf_profile)profile);
+    for (size_t m = 0; !st && m < view.count; m++) {
+        const mf_msg *msg = &view.msgs[m];
+        uint64_t results = 0;
+        for (size_t p = 0; p < msg->count; p++) {
+            const mf_part *part = &msg->parts[p];
+            if (part->kind != MF_PART_TOOL_RESULT || mf_result_is_truncated(part->content)) continue;
+            uint64_t milli = 0;
+            mf_measure_tool_result(part->content, (mf_profile)profile, &milli);
+            results += milli;
+        }
+        out[3 * m] = (double)mf_estimate_msg(msg, (mf_profile)profile);
+        out[3 * m + 1] = (double)results;
+        out[3 * m + 2] = mf_msg_has_results(msg) ? 1 : 0;
+    }
     mf_view_free(&view);
     return report(e, &err, st);
 }

@@ -3,7 +3,7 @@
 // Prints a table with ratios against the walker measured in the same run. Not a test: nothing here asserts time.
 //
 //   node tests/bench/incremental.mjs [--rounds N]
-import { init, estimateTokens, EstimateCache } from '../../js/node.js';
+import { init, estimateTokens, EstimateCache, Compactor, digestSummarizer } from '../../js/node.js';
 import { chineseConversation, conversation, consume, fmt, jsEstimateMessages, machine, median, now } from './lib.mjs';
 
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
@@ -28,27 +28,34 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
     // warm every path on a small copy first (V8 tiers up)
     const warm = new EstimateCache({ profile: 'safe' });
     for (let i = 0; i < 5; i++) { jsEstimateMessages(start.slice(0, 50)); estimateTokens(start.slice(0, 50), { profile: 'safe' }); warm.tokens(start.slice(0, 50 + i)); }
-    const walker = [], full = [], first = [], later = [];
+    const walker = [], full = [], first = [], later = [], check = [];
     for (let r = 0; r < ROUNDS; r++) {
       const messages = start.slice();
       const cache = new EstimateCache({ profile: 'safe' });
       first.push(timeOnce(() => cache.tokens(messages)));
+      // A Compactor under both of its triggers (threshold, micro-compaction): its per-turn check.
+      const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 1e9, microTrigger: 1e9 });
+      await compactor.compact(messages);
       for (let t = 0; t < 3; t++) {
         messages.push(...turns[r * 3 + t]);
         walker.push(timeOnce(() => jsEstimateMessages(messages)));
         full.push(timeOnce(() => estimateTokens(messages, { profile: 'safe' })));
         later.push(timeOnce(() => cache.tokens(messages)));
+        const t0 = now();
+        const report = await compactor.compact(messages);
+        check.push(now() - t0);
+        if (report.reason !== 'below-threshold' || report.micro.cleared) throw new Error('the check should do nothing');
       }
       if (cache.tokens(messages) !== estimateTokens(messages, { profile: 'safe' })) throw new Error('the cache disagrees with estimateTokens');
     }
     const w = median(walker);
     rows.push([label, size.toLocaleString('en'), fmt(w), `${fmt(median(full))} (${fmt(median(full) / w, 2)}×)`,
-      `${fmt(median(first))} (${fmt(median(first) / w, 2)}×)`, `${fmt(median(later))} (${fmt(median(later) / w, 3)}×)`]);
+      `${fmt(median(first))} (${fmt(median(first) / w, 2)}×)`, `${fmt(median(later))} (${fmt(median(later) / w, 3)}×)`, `${fmt(median(check))} (${fmt(median(check) / w, 3)}×)`]);
   }
 }
 
 const m = machine();
 console.log(`# Per-turn estimate of a growing conversation (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${ROUNDS} rounds × 3 turns, medians in ms; × = time relative to the walker in the same run)\n`);
-console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn |');
-console.log('|---|---:|---:|---:|---:|---:|');
+console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn | Compactor.compact under its triggers, after one more turn |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
