@@ -143,10 +143,11 @@ export interface CompactorOptions {
    * `clearAtLeast` tokens go, so a prompt cache is rewritten rarely; 'every-turn': the seed's
    * behaviour (clears on every call; both 0). */
   policy?: 'batched' | 'every-turn';
-  /** Micro-compact only above this estimate (40,000, or the threshold when lower; 0 with 'every-turn'). */
+  /** Micro-compact only above this estimate (80 % of the threshold: 40,000; 0 with 'every-turn';
+   * never above the threshold). */
   microTrigger?: number;
-  /** Micro-compact only when at least this many tokens go (20,000; 0 with 'every-turn'); a
-   * forced compaction micro-compacts its kept tail regardless. */
+  /** Micro-compact only when at least this many tokens go (40 % of the threshold: 20,000; 0 with
+   * 'every-turn'); a forced compaction micro-compacts its kept tail regardless. */
   clearAtLeast?: number;
   /** Recent tokens kept verbatim beyond the pending turn (threshold / 5). */
   keepTail?: { tokens?: number };
