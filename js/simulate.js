@@ -321,11 +321,6 @@ function runner(spec, profile, prices, summaries) {
     /** The request for this turn, after `added` (owned copies) joined the conversation. */
     async request(added, memo) {
       for (const m of added) ctx.push(m);
-      if (spec.contextEditing) {
-        const ce = spec.contextEditing;
-        const plan = planMicroCompact(ctx, { keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile });
-        return plan.edits.length ? applyEditsToCopy(ctx, plan.edits) : ctx;
-      }
       if (spec.micro) {
         const plan = planMicroCompact(ctx, spec.micro);
         if (plan.edits.length) ctx = applyEditsToCopy(ctx, plan.edits);
@@ -335,6 +330,12 @@ function runner(spec, profile, prices, summaries) {
         const report = await compactor.compact(ctx);
         // The Compactor edits results in place: those messages must be read again.
         for (const e of report.micro.edits) memo.delete(before[e.message]);
+      }
+      if (spec.contextEditing) {
+        // The server clears what it is sent, anew on every request; the client keeps its copy.
+        const ce = spec.contextEditing;
+        const plan = planMicroCompact(ctx, { keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile });
+        if (plan.edits.length) return applyEditsToCopy(ctx, plan.edits);
       }
       return ctx;
     },

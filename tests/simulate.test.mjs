@@ -344,3 +344,15 @@ describe('turn timing', () => {
     await assert.rejects(simulate(messages, { policies: 'none' }), { code: 'invalid-option' });
   });
 });
+
+test("combinations: 'compactor:…+context-editing:…' runs the client's Compactor, then the server's clearing on what it sends", async () => {
+  const messages = session(12, 60);
+  const spec = 'compactor:threshold=8000,keepTail=2000+context-editing:trigger=3000,keep=3';
+  const [client, server, both] = (await simulate(messages, {
+    policies: ['compactor:threshold=8000,keepTail=2000', 'context-editing:trigger=3000,keep=3', spec],
+  })).results;
+  assert.equal(both.name, spec);
+  assert.ok(client.summaries > 0 && both.summaries > 0, 'the client side compacts');
+  assert.ok(both.perTurn.every((p, i) => p.context <= client.perTurn[i].context), 'the server clears what the client sends');
+  assert.ok(both.perTurn.some((p, i) => p.context < server.perTurn[i].context), 'and the client\'s summaries count');
+});
