@@ -7,12 +7,10 @@
  * 2 bad input or usage.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { simulate } from './simulate.js';
-import { simulationChart } from './simulate-chart.js';
 import { parseArgs } from 'node:util';
 import {
   init, estimateTokens, serialize, microCompact, validate, detectFormat, Compactor, digestSummarizer,
-  openAISummarizer, anthropicSummarizer,
+  openAISummarizer, anthropicSummarizer, simulate, simulationChart,
 } from './node.js';
 
 const HELP = `midfold — keep an LLM agent's conversation inside its context window
