@@ -295,8 +295,9 @@ export interface Pricing {
   profile: Profile;
   defaultModel: string;
   /** USD per million tokens, per model: Anthropic {input, cacheWrite5m, cacheWrite1h, cacheRead,
-   * output, minCacheable}, OpenAI {input, cachedInput, output}, DeepSeek {cacheHit, cacheMiss, output}. */
-  models: Record<string, Record<string, number>>;
+   * output, minCacheable}, OpenAI {input, cachedInput, output}, DeepSeek {cacheHit, cacheMiss, output};
+   * a `note` may say which variant a price is (peak hours, a former alias). */
+  models: Record<string, Record<string, number | string>>;
   ttlSeconds: Record<string, number>;
   defaultTtl: string;
   sources: { url: string; read: string; for: string }[];
@@ -383,7 +384,7 @@ export interface SimulateReport {
   window: number;
   /** Model calls replayed: one per run of assistant messages. */
   turns: number;
-  prices: Record<string, number>;
+  prices: Record<string, number | string>;
   sources: { url: string; read: string; for: string }[];
   results: SimulateResult[];
 }

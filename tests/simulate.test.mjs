@@ -160,7 +160,7 @@ describe('OpenAI (automatic prefix caching)', () => {
 });
 
 describe('DeepSeek (cache prefix units)', () => {
-  const P = PRICING.deepseek.models['deepseek-chat'];
+  const P = PRICING.deepseek.models[PRICING.deepseek.defaultModel];
 
   test('a request hits the end of the previous input and output, in 64-token units, at the hit price', async () => {
     const messages = session(3, 40);
