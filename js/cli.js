@@ -7,12 +7,10 @@
  * 2 bad input or usage.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { simulate } from './simulate.js';
-import { simulationChart } from './simulate-chart.js';
 import { parseArgs } from 'node:util';
 import {
   init, estimateTokens, serialize, microCompact, validate, detectFormat, Compactor, digestSummarizer,
-  openAISummarizer, anthropicSummarizer,
+  openAISummarizer, anthropicSummarizer, simulate, simulationChart,
 } from './node.js';
 
 const HELP = `midfold — keep an LLM agent's conversation inside its context window
@@ -152,7 +150,7 @@ function simulationTable(report) {
   return [
     `${report.turns} turns, ${report.provider} ${report.model} (cache ${report.ttl}${report.cacheMatch ? `, ${report.cacheMatch}` : ''}), `
       + `tokens by the ${report.profile} profile, window ${report.window}`,
-    `prices per million tokens: ${Object.entries(p).filter(([k]) => k !== 'minCacheable').map(([k, v]) => `${k} $${v}`).join(', ')}`,
+    `prices per million tokens: ${Object.entries(p).filter(([k, v]) => typeof v === 'number' && k !== 'minCacheable').map(([k, v]) => `${k} $${v}`).join(', ')}`,
     '', line(head), ...rows.map(line),
     '', 'input cost: every request of the session at the cache\'s prices; summaries: the summarizer\'s calls (input + output).',
   ].join('\n');

@@ -12,11 +12,11 @@ import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.j
 import { EstimateCache } from './estimate-cache.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
-// old results in one batch when the window passes MICRO_TRIGGER, and only when at least
-// CLEAR_AT_LEAST tokens go, rewrites a provider's prompt cache a few times per session
-// instead of on every turn. In the Compactor's profile ('safe').
-const MICRO_TRIGGER = 40000;
-const CLEAR_AT_LEAST = 20000;
+// old results in one batch once the estimate passes 80 % of the threshold, and only when
+// 40 % of it can go (40,000 and 20,000 at the default 50,000), rewrites a provider's prompt
+// cache every few turns instead of on every turn.
+const MICRO_TRIGGER_SHARE = 0.8;
+const CLEAR_AT_LEAST_SHARE = 0.4;
 
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
@@ -51,10 +51,10 @@ export class Compactor {
    * @param {'batched' | 'every-turn'} [options.policy] 'batched' (default): micro-compaction
    *   waits for `microTrigger` and clears only when `clearAtLeast` can go, so a prompt cache
    *   is rewritten rarely; 'every-turn': the seed's behaviour (both 0)
-   * @param {number} [options.microTrigger] micro-compact only above this estimate (MICRO_TRIGGER;
-   *   the threshold when that is lower)
-   * @param {number} [options.clearAtLeast] micro-compact only when this many tokens go
-   *   (CLEAR_AT_LEAST); a forced compaction micro-compacts its kept tail regardless
+   * @param {number} [options.microTrigger] micro-compact only above this estimate (80 % of the
+   *   threshold: 40,000; the threshold when that is lower)
+   * @param {number} [options.clearAtLeast] micro-compact only when this many tokens go (40 % of
+   *   the threshold: 20,000); a forced compaction micro-compacts its kept tail regardless
    * @param {{tokens?: number}} [options.keepTail] recent tokens kept verbatim (threshold / 5)
    * @param {number} [options.maxSummaryTokens] the summary length asked for (2,000)
    * @param {number} [options.maxTranscriptTokens] cap on the transcript sent (60,000)
@@ -80,8 +80,8 @@ export class Compactor {
     if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn')
       throw optionError("policy must be 'batched' or 'every-turn'");
     const everyTurn = options.policy === 'every-turn';
-    this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : MICRO_TRIGGER);
-    this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : CLEAR_AT_LEAST);
+    this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : Math.floor(this.threshold * MICRO_TRIGGER_SHARE));
+    this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : Math.floor(this.threshold * CLEAR_AT_LEAST_SHARE));
     if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))
       throw optionError('keepTail must be an object like {tokens: 10000}');
     this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', Math.floor(this.threshold / 5));

@@ -200,10 +200,11 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
    * `clearAtLeast` tokens go, so a prompt cache is rewritten rarely; 'every-turn': the seed's
    * behaviour (clears on every call; both 0). */
   policy?: 'batched' | 'every-turn';
-  /** Micro-compact only above this estimate (40,000, or the threshold when lower; 0 with 'every-turn'). */
+  /** Micro-compact only above this estimate (80 % of the threshold: 40,000; 0 with 'every-turn';
+   * never above the threshold). */
   microTrigger?: number;
-  /** Micro-compact only when at least this many tokens go (20,000; 0 with 'every-turn'); a
-   * forced compaction micro-compacts its kept tail regardless. */
+  /** Micro-compact only when at least this many tokens go (40 % of the threshold: 20,000; 0 with
+   * 'every-turn'); a forced compaction micro-compacts its kept tail regardless. */
   clearAtLeast?: number;
   /** Recent tokens kept verbatim beyond the pending turn (threshold / 5). */
   keepTail?: { tokens?: number };
@@ -370,8 +371,9 @@ export interface Pricing {
   profile: Profile;
   defaultModel: string;
   /** USD per million tokens, per model: Anthropic {input, cacheWrite5m, cacheWrite1h, cacheRead,
-   * output, minCacheable}, OpenAI {input, cachedInput, output}, DeepSeek {cacheHit, cacheMiss, output}. */
-  models: Record<string, Record<string, number>>;
+   * output, minCacheable}, OpenAI {input, cachedInput, output}, DeepSeek {cacheHit, cacheMiss, output};
+   * a `note` may say which variant a price is (peak hours, a former alias). */
+  models: Record<string, Record<string, number | string>>;
   ttlSeconds: Record<string, number>;
   defaultTtl: string;
   sources: { url: string; read: string; for: string }[];
@@ -458,7 +460,7 @@ export interface SimulateReport {
   window: number;
   /** Model calls replayed: one per run of assistant messages. */
   turns: number;
-  prices: Record<string, number>;
+  prices: Record<string, number | string>;
   sources: { url: string; read: string; for: string }[];
   results: SimulateResult[];
 }

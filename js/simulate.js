@@ -89,6 +89,9 @@ function fromAssistant(m) {
   return ASSISTANT_ITEMS.has(m.type);
 }
 
+/** A system (or developer) message: the fixed start of a request. */
+function isSystem(m) { return Boolean(m) && (m.role === 'system' || m.role === 'developer'); }
+
 /** When the message was written, in seconds, if it says so. */
 function timeOf(m) {
   const t = m && (m.timestamp ?? m.created_at ?? m.createdAt);
@@ -151,7 +154,8 @@ function prefixSums(items) {
 // ---------------------------------------------------------------- provider caches
 
 /**
- * Anthropic: breakpoints on the head (when there is one) and on the last message. Each
+ * Anthropic: breakpoints on the fixed head (tools, system prompt, leading system messages)
+ * and on the last message, as an agent places them. Each
  * request reads the longest live entry that it matches whole and that ends within 20
  * blocks before a breakpoint, and writes everything after it up to the last breakpoint.
  */
@@ -160,10 +164,10 @@ function anthropicCache(pricing, model, ttlName, match) {
   const ttl = pricing.ttlSeconds[ttlName];
   const writePrice = ttlName === '1h' ? model.cacheWrite1h : model.cacheWrite5m;
   const entries = [];
-  return function price(items, sums, now, hasHead) {
+  return function price(items, sums, now, fixedEnd) {
     for (let i = entries.length - 1; i >= 0; i--) if (entries[i].expires < now) entries.splice(i, 1);
     const total = sums.tokens[items.length];
-    const breakpoints = hasHead && items.length > 1 ? [1, items.length] : [items.length];
+    const breakpoints = fixedEnd > 0 && fixedEnd < items.length ? [fixedEnd, items.length] : [items.length];
     let read = 0, hit = null;
     for (const b of breakpoints) {
       for (const e of entries) {
@@ -321,11 +325,6 @@ function runner(spec, profile, prices, summaries) {
     /** The request for this turn, after `added` (owned copies) joined the conversation. */
     async request(added, memo) {
       for (const m of added) ctx.push(m);
-      if (spec.contextEditing) {
-        const ce = spec.contextEditing;
-        const plan = planMicroCompact(ctx, { keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile });
-        return plan.edits.length ? applyEditsToCopy(ctx, plan.edits) : ctx;
-      }
       if (spec.micro) {
         const plan = planMicroCompact(ctx, spec.micro);
         if (plan.edits.length) ctx = applyEditsToCopy(ctx, plan.edits);
@@ -335,6 +334,12 @@ function runner(spec, profile, prices, summaries) {
         const report = await compactor.compact(ctx);
         // The Compactor edits results in place: those messages must be read again.
         for (const e of report.micro.edits) memo.delete(before[e.message]);
+      }
+      if (spec.contextEditing) {
+        // The server clears what it is sent, anew on every request; the client keeps its copy.
+        const ce = spec.contextEditing;
+        const plan = planMicroCompact(ctx, { keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile });
+        if (plan.edits.length) return applyEditsToCopy(ctx, plan.edits);
       }
       return ctx;
     },
@@ -395,7 +400,10 @@ export async function simulate(session, options = {}) {
       const request = await run.request(added, memo);
       const items = requestItems(head, request, memo, profile);
       const sums = prefixSums(items);
-      const bill = cache(items, sums, times[t], head !== null);
+      // The fixed part (tools, system prompt, leading system messages) gets its own breakpoint.
+      let fixedEnd = head ? 1 : 0;
+      while (fixedEnd < request.length + (head ? 1 : 0) && isSystem(request[fixedEnd - (head ? 1 : 0)])) fixedEnd++;
+      const bill = cache(items, sums, times[t], fixedEnd);
       const tokens = sums.tokens[items.length];
       let summaryUsd = 0;
       for (let s = before; s < summaries.length; s++) summaryUsd += summaries[s].usd;

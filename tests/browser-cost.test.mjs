@@ -56,7 +56,7 @@ test('the cost chart of the loaded sample renders and says what simulate() says'
 
   await page.selectOption('#cost-pricing', 'deepseek');
   await page.waitForFunction(() => document.getElementById('cost-note').textContent.includes('deepseek'));
-  assert.match(await chartSvg(page), /deepseek deepseek-chat/);
+  assert.match(await chartSvg(page), /deepseek deepseek-flash/);
   assert.equal(await page.getAttribute('#cost', 'data-state'), 'ready');
 
   // A pasted conversation gets its own chart.

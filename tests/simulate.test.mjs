@@ -160,7 +160,7 @@ describe('OpenAI (automatic prefix caching)', () => {
 });
 
 describe('DeepSeek (cache prefix units)', () => {
-  const P = PRICING.deepseek.models['deepseek-chat'];
+  const P = PRICING.deepseek.models[PRICING.deepseek.defaultModel];
 
   test('a request hits the end of the previous input and output, in 64-token units, at the hit price', async () => {
     const messages = session(3, 40);
@@ -343,4 +343,44 @@ describe('turn timing', () => {
     assert.ok(b.peakContext < a.peakContext, `${b.peakContext} < ${a.peakContext}`);
     await assert.rejects(simulate(messages, { policies: 'none' }), { code: 'invalid-option' });
   });
+});
+
+test("combinations: 'compactor:…+context-editing:…' runs the client's Compactor, then the server's clearing on what it sends", async () => {
+  const messages = session(12, 60);
+  const spec = 'compactor:threshold=8000,keepTail=2000+context-editing:trigger=3000,keep=3';
+  const [client, server, both] = (await simulate(messages, {
+    policies: ['compactor:threshold=8000,keepTail=2000', 'context-editing:trigger=3000,keep=3', spec],
+  })).results;
+  assert.equal(both.name, spec);
+  assert.ok(client.summaries > 0 && both.summaries > 0, 'the client side compacts');
+  assert.ok(both.perTurn.every((p, i) => p.context <= client.perTurn[i].context), 'the server clears what the client sends');
+  assert.ok(both.perTurn.some((p, i) => p.context < server.perTurn[i].context), 'and the client\'s summaries count');
+});
+
+test('Anthropic: leading system messages get their own breakpoint; beyond 20 blocks only it is found', async () => {
+  const system = { role: 'system', content: testRun(98, 80) };
+  const messages = [system, ...session(14, 60)];
+  const r = (await simulate(messages, { policies: ['micro-every-turn'] })).results[0];
+  const systemTokens = estimateTokens([system], { profile: 'claude' });
+  const first = r.perTurn[0].context; // system + task: the first request's own entry
+  assert.ok(systemTokens >= 1024);
+  // Early on the first request's entry (system and task) is within 20 blocks of the end.
+  assert.equal(r.perTurn[5].read, first);
+  // Later it is not, and the system prompt's breakpoint is what still matches.
+  const late = r.perTurn.slice(-3);
+  assert.ok(late.every((p) => p.read === systemTokens), late.map((p) => p.read).join(' '));
+});
+
+test("the README's simulate snippet runs as written", () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.split(/^## What it costs$/m)[1].split(/^## /m)[0];
+  const code = /```js\n([\s\S]*?)```/.exec(section)[1];
+  const entry = new URL('../js/node.js', import.meta.url).href;
+  const body = code.replace(/from 'midfold';/, `from ${JSON.stringify(entry)};`);
+  assert.notEqual(body, code, 'the snippet imports from midfold');
+  const dir = mkdtempSync(join(tmpdir(), 'midfold-snippet-'));
+  const file = join(dir, 'snippet.mjs');
+  writeFileSync(file, `const messages = ${JSON.stringify(agentSession(30, 5))};\n${body}\nconsole.log(JSON.stringify(report.results.map((r) => [r.name, r.summaries, r.turnsOverWindow])));\n`);
+  const out = JSON.parse(execFileSync('node', [file], { encoding: 'utf8' }));
+  assert.deepEqual(out.map((r) => r[0]), ['none', 'seed', 'defaults']);
 });

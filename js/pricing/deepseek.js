@@ -1,13 +1,16 @@
-// Prices and caching rules of deepseek, as data; the sources and the day they were read are in the object.
+// Prices and caching rules of DeepSeek, as data; the sources and the day they were read are in the object.
 export default {
   "provider": "deepseek",
   "caching": "units",
   "profile": "deepseek",
-  "defaultModel": "deepseek-chat",
+  "defaultModel": "deepseek-flash",
   "currency": "USD per million tokens",
   "models": {
-    "deepseek-chat": { "cacheHit": 0.028, "cacheMiss": 0.28, "output": 0.42 },
-    "deepseek-reasoner": { "cacheHit": 0.028, "cacheMiss": 0.28, "output": 0.42 }
+    "deepseek-flash": { "cacheHit": 0.006, "cacheMiss": 0.3, "output": 1.2, "note": "DeepSeek-V4.1-Flash at peak hours (01:00-04:00 and 06:00-10:00 UTC, weekdays)" },
+    "deepseek-flash-off-peak": { "cacheHit": 0.003, "cacheMiss": 0.15, "output": 0.6, "note": "DeepSeek-V4.1-Flash outside peak hours" },
+    "deepseek-v4-pro": { "cacheHit": 0.044, "cacheMiss": 1.32, "output": 3.96, "note": "DeepSeek-V4-Pro at peak hours" },
+    "deepseek-v4-pro-off-peak": { "cacheHit": 0.022, "cacheMiss": 0.66, "output": 1.98, "note": "DeepSeek-V4-Pro outside peak hours" },
+    "deepseek-chat-v3.2": { "cacheHit": 0.028, "cacheMiss": 0.28, "output": 0.42, "note": "the former deepseek-chat (DeepSeek-V3.2), priced from 2025-12; now a deprecated alias" }
   },
   "unitTokens": 64,
   "ttlSeconds": { "default": 3600 },
@@ -15,11 +18,11 @@ export default {
   "rules": [
     "Caching on disk is on for every request. A request hits only a cache prefix unit it matches in full.",
     "Units are persisted at the end of each request's input and at the end of its output, and for a common prefix detected between two requests (usable from the next request on); long inputs also get units at fixed token intervals, whose size is not published (not modelled).",
-    "Storage is in 64-token units: a hit is rounded down to a multiple of 64 tokens.",
+    "Storage is in 64-token units: a hit is rounded down to a multiple of 64.",
     "Unused caches are cleared within hours to days; the simulator keeps a unit one hour after its last use."
   ],
   "sources": [
-    { "url": "https://api-docs.deepseek.com/quick_start/pricing", "read": "2026-12-01", "for": "input price on a cache hit and a cache miss, output price (DeepSeek-V3.2, deepseek-chat and deepseek-reasoner)" },
+    { "url": "https://api-docs.deepseek.com/quick_start/pricing", "read": "2026-12-01", "for": "the official price list; the stored copy searched on 2026-12-01 still showed the early-2025 table, so the figures above are the page's as quoted on 2026-10-27 by https://github.com/benderandrew069/deepseek-api-pricing-2026/wiki (V4.1-Flash and V4-Pro, peak and off-peak) and confirmed by Codeep's 3.3.2 release notes (Flash: $0.006 cached against $0.30 missed); V3.2 from Roo-Code's price table (updated 2025-12-09)" },
     { "url": "https://api-docs.deepseek.com/guides/kv_cache", "read": "2026-12-01", "for": "cache prefix units at request boundaries and common prefixes, full-match rule, 64-token storage unit, lifetime" }
   ]
 };

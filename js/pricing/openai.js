@@ -21,6 +21,6 @@ export default {
   ],
   "sources": [
     { "url": "https://developers.openai.com/api/docs/guides/prompt-caching", "read": "2026-12-01", "for": "automatic prefix caching, 1,024-token minimum, 128-token increments, in-memory and 24h retention" },
-    { "url": "https://developers.openai.com/api/docs/pricing", "read": "2026-12-01", "for": "input, cached input and output prices per model" }
+    { "url": "https://developers.openai.com/api/docs/pricing", "read": "2026-12-01", "for": "input, cached input and output prices per model; the page itself was not in the stored copies searched, so the figures are as quoted from it by models.dev (pull request #1864, 2026-05-26: gpt-5 cached input $0.125, output $10) and API Evangelist's reading of 2026-11-05 (cached input a tenth of input on the newest models, a quarter on GPT-4.1)" }
   ]
 };

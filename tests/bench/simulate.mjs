@@ -51,7 +51,8 @@ const M = (tokens) => (tokens >= 1e6 ? `${(tokens / 1e6).toFixed(2)} M` : `${(to
 const K = (tokens) => `${Math.round(tokens / 1000)}k`;
 
 console.log(`# midfold simulate: ${args.pricing} pricing, ${args.match} cache matching (${machine().date.slice(0, 10)})\n`);
-console.log('Billed input in base-price input tokens (summaries included); cached share; peak context; summaries; turns over the 200k window.\n');
+console.log('Billed input in base-price input tokens (summaries included); cached share; peak context; summaries; turns over the 200k window.');
+console.log("Before and after the new defaults: \"seed\" is the Compactor as it was (policy 'every-turn'), \"midfold's defaults\" the Compactor as it is now.\n");
 const checks = [];
 for (const { name, session, long } of sessions) {
   const report = await simulate(session, { pricing: args.pricing, cacheMatch: args.match, policies });
