@@ -16,12 +16,21 @@
  * kept as "[thinking] text" since the reasoning behind a decision is what a summary must
  * keep; redacted thinking is opaque and shows as "[redacted_thinking]". A failed tool
  * result is "[tool_error:NAME] text"; a result whose call is missing names "unknown".
- * Images are "[image]", documents "[document]" or "[document: TITLE]". */
-#include "internal.h"
+ * Text after a tool result in the same message gets a "[user]" header of its own, as it
+ * has in OpenAI and AI SDK form (where it is a message of its own).
+ * Images are "[image]", documents "[document]" or "[document: TITLE]".
+ *
+ * Every piece of content goes through mf_put_content (content.c), which escapes any
+ * content line that would read as one of the markers above; markers are literals. A
+ * user message that starts with "[Context Compressed]" is an earlier summary: that mark
+ * is written as the marker it is, and the summary after it is content. */
+#include "prompt.h"
+
+#include <string.h>
 
 static void put_tool_name(mf_buf *b, const char *name, size_t len)
 {
-    if (name && len) mf_buf_put_utf8(b, name, len);
+    if (name && len) mf_put_content(b, name, len);
     else mf_buf_puts(b, "unknown");
 }
 
@@ -30,20 +39,20 @@ static void write_media_block(mf_buf *b, const mf_node *block)
     const mf_node *type = mf_get_str(block, "type");
     if (mf_str_eq(type, "text")) {
         const mf_node *text = mf_get_str(block, "text");
-        if (text) mf_buf_put_utf8(b, text->str, text->len);
+        if (text) mf_put_content(b, text->str, text->len);
     } else if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media")) {
         mf_buf_puts(b, "[image]");
     } else if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) {
         mf_buf_puts(b, "[document]");
     } else {
-        mf_write_json(b, block);
+        mf_put_content_json(b, block);
     }
 }
 
 void mf_write_result_text(mf_buf *b, const mf_node *content)
 {
     if (!content || content->kind == MF_NULL) return;
-    if (content->kind == MF_STRING) { mf_buf_put_utf8(b, content->str, content->len); return; }
+    if (content->kind == MF_STRING) { mf_put_content(b, content->str, content->len); return; }
     if (content->kind == MF_ARRAY) {
         for (uint32_t i = 0; i < content->count; i++) {
             if (i) mf_buf_putc(b, '\n');
@@ -54,12 +63,27 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
     const mf_node *type = mf_get_str(content, "type");
     const mf_node *value = mf_get(content, "value");
     if (type && value) { /* an AI SDK output */
-        if (value->kind == MF_STRING) mf_buf_put_utf8(b, value->str, value->len);
+        if (value->kind == MF_STRING) mf_put_content(b, value->str, value->len);
         else if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) mf_write_result_text(b, value);
-        else mf_write_json(b, value);
+        else mf_put_content_json(b, value);
         return;
     }
-    mf_write_json(b, content);
+    mf_put_content_json(b, content);
+}
+
+/* Text re-printed into a scratch buffer (OpenAI arguments, the truncation marker with
+ * its tool name) reaches the transcript through the door like any other content. */
+static void put_scratch(mf_buf *b, mf_buf *scratch)
+{
+    if (scratch->failed) b->failed = true;
+    else mf_put_content(b, scratch->data, scratch->len);
+    mf_buf_free(scratch);
+}
+
+static bool is_summary_text(const mf_part *part)
+{
+    return part->kind == MF_PART_TEXT && part->text_len >= sizeof MF_SUMMARY_MARK - 1 &&
+           memcmp(part->text, MF_SUMMARY_MARK, sizeof MF_SUMMARY_MARK - 1) == 0;
 }
 
 static bool result_is_empty(const mf_node *content)
@@ -73,11 +97,11 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
     shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !mf_result_is_truncated(part->content);
     switch (part->kind) {
     case MF_PART_TEXT:
-        mf_buf_put_utf8(b, part->text, part->text_len);
+        mf_put_content(b, part->text, part->text_len);
         break;
     case MF_PART_THINKING:
         mf_buf_puts(b, "[thinking] ");
-        mf_buf_put_utf8(b, part->text, part->text_len);
+        mf_put_content(b, part->text, part->text_len);
         break;
     case MF_PART_REDACTED_THINKING:
         mf_buf_puts(b, "[redacted_thinking]");
@@ -86,9 +110,16 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
         mf_buf_puts(b, "[tool_use:");
         put_tool_name(b, part->name, part->name_len);
         mf_buf_puts(b, "] ");
-        if (part->args && part->args->kind == MF_STRING) mf_write_json_text(b, part->args->str, part->args->len);
-        else if (part->args) mf_write_json(b, part->args);
-        else mf_buf_puts(b, "{}");
+        if (part->args && part->args->kind == MF_STRING) {
+            mf_buf args;
+            mf_buf_init(&args);
+            mf_write_json_text(&args, part->args->str, part->args->len);
+            put_scratch(b, &args);
+        } else if (part->args) {
+            mf_put_content_json(b, part->args);
+        } else {
+            mf_buf_puts(b, "{}");
+        }
         break;
     case MF_PART_TOOL_RESULT:
         mf_buf_puts(b, part->is_error ? "[tool_error:" : "[tool_result:");
@@ -99,7 +130,10 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
             size_t failures = mf_alloc_failures();
             size_t chars = mf_tool_result_chars(part->content);
             if (mf_alloc_failures() != failures) b->failed = true; /* the count would be wrong */
-            mf_write_marker(b, part->name_len ? part->name : "unknown", part->name_len ? part->name_len : 7, chars);
+            mf_buf marker;
+            mf_buf_init(&marker);
+            mf_write_marker(&marker, part->name_len ? part->name : "unknown", part->name_len ? part->name_len : 7, chars);
+            put_scratch(b, &marker);
         } else
             mf_write_result_text(b, part->content);
         break;
@@ -109,14 +143,14 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
     case MF_PART_DOCUMENT:
         if (part->text_len) {
             mf_buf_puts(b, "[document: ");
-            mf_buf_put_utf8(b, part->text, part->text_len);
+            mf_put_content(b, part->text, part->text_len);
             mf_buf_putc(b, ']');
         } else {
             mf_buf_puts(b, "[document]");
         }
         break;
     case MF_PART_OTHER:
-        mf_write_json(b, part->node);
+        mf_put_content_json(b, part->node);
         break;
     }
 }
@@ -125,7 +159,7 @@ static void write_header(mf_buf *b, const mf_msg *msg)
 {
     static const char *const names[] = {"system", "user", "assistant", "user"};
     mf_buf_putc(b, '[');
-    if (msg->role == MF_ROLE_UNKNOWN) mf_buf_put_utf8(b, msg->role_node->str, msg->role_node->len);
+    if (msg->role == MF_ROLE_UNKNOWN) mf_put_content(b, msg->role_node->str, msg->role_node->len);
     else mf_buf_puts(b, names[msg->role]);
     mf_buf_puts(b, "]\n");
 }
@@ -144,8 +178,24 @@ void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_
             write_header(b, msg);
         }
         for (size_t p = 0; p < msg->count; p++) {
-            if (p) mf_buf_putc(b, '\n');
-            write_part(b, &msg->parts[p], shrink && shrink[m]);
+            const mf_part *part = &msg->parts[p];
+            /* A tool result runs until the next marker line, so text after one in the same
+             * message (Anthropic keeps the user's words there) opens a section of its own:
+             * nothing a result holds can then pass for the user's words that follow it. */
+            bool after_result = p && msg->parts[p - 1].kind == MF_PART_TOOL_RESULT &&
+                                (part->kind == MF_PART_TEXT || part->kind == MF_PART_OTHER);
+            if (after_result) {
+                mf_buf_append(b, "\n\n", 2);
+                write_header(b, msg);
+            } else if (p) {
+                mf_buf_putc(b, '\n');
+            }
+            if (p == 0 && msg->role == MF_ROLE_USER && is_summary_text(part)) {
+                mf_buf_puts(b, MF_SUMMARY_MARK);
+                mf_put_content(b, part->text + (sizeof MF_SUMMARY_MARK - 1), part->text_len - (sizeof MF_SUMMARY_MARK - 1));
+            } else {
+                write_part(b, part, shrink && shrink[m]);
+            }
         }
     }
 }
