@@ -48,11 +48,13 @@ static const cp_range BLANK[] = {
 };
 
 /* "[" and the opening brackets that look like it: the general-category Ps characters
- * named LEFT … SQUARE / LENTICULAR / TORTOISE SHELL BRACKET, and the left square-bracket
- * pieces U+23A1-U+23A3. */
+ * named LEFT … SQUARE / LENTICULAR / TORTOISE SHELL BRACKET, the left square-bracket
+ * pieces U+23A1-U+23A3, and the bracketed letter and ideographs whose compatibility form
+ * (NFKC) opens with one ("🉀" is "〔本〕"): every code point NFKC folds to a bracket here. */
 static const uint32_t BRACKETS[] = {
     0x5B, 0x2045, 0x23A1, 0x23A2, 0x23A3, 0x2772, 0x27E6, 0x27EC, 0x298B, 0x298D, 0x298F, 0x2997,
     0x2E55, 0x2E57, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0xFE17, 0xFE39, 0xFE3B, 0xFE47, 0xFE5D, 0xFF3B,
+    0x1F12A, 0x1F240, 0x1F241, 0x1F242, 0x1F243, 0x1F244, 0x1F245, 0x1F246, 0x1F247, 0x1F248,
 };
 
 static bool is_break(uint32_t cp)
