@@ -64,6 +64,7 @@ static bool is_break(uint32_t cp)
 
 static bool is_blank(uint32_t cp)
 {
+    if (cp < 0x7F) return cp <= 0x20; /* line breaks are told apart before this is asked */
     size_t lo = 0, hi = sizeof BLANK / sizeof BLANK[0];
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -117,14 +118,10 @@ static size_t closing_tag(const unsigned char *s, size_t len)
     return slash;
 }
 
-/* A line break that starts at s[0] (its first byte is known to be one that can). */
-static bool break_at(const unsigned char *s, size_t len)
-{
-    if (s[0] < 0x80) return (s[0] >= 0x0A && s[0] <= 0x0D) || (s[0] >= 0x1C && s[0] <= 0x1E);
-    if (s[0] == 0xC2) return len >= 2 && s[1] == 0x85;
-    return len >= 3 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9); /* 0xE2 */
-}
+static const char REPLACEMENT[3] = {(char)0xEF, (char)0xBF, (char)0xBD};
 
+/* One pass that both repairs UTF-8 (as mf_buf_put_utf8 does) and escapes, so the door
+ * costs about what writing the text plainly costs. Bytes are copied in runs. */
 void mf_put_content(mf_buf *b, const char *s, size_t len)
 {
     if (!len || b->failed) return; /* s may be NULL when len is 0 */
@@ -134,27 +131,28 @@ void mf_put_content(mf_buf *b, const char *s, size_t len)
     size_t i = 0;
     while (i < len) {
         unsigned char c = p[i];
-        if (!start) {
-            /* Mid-line only a line break or a "<" matters; both begin with a byte that is
-             * never a continuation byte, so the scan can go byte by byte. */
-            bool maybe_break = c < 0x20 || c == 0xC2 || c == 0xE2;
-            if (c != '<' && !(maybe_break && break_at(p + i, len - i))) { i++; continue; }
-        }
+        /* Mid-line, printable ASCII other than "<" needs nothing: the hot path. */
+        if (!start && c >= 0x20 && c < 0x80 && c != '<') { i++; continue; }
         uint32_t cp = c;
         size_t n = c < 0x80 ? 1 : mf_utf8_decode(p + i, len - i, &cp);
-        if (is_break(cp)) {
+        if (cp == 0xFFFD && n == 1) { /* an invalid byte (a real U+FFFD decodes as 3) */
+            mf_buf_append(b, s + run, i - run);
+            mf_buf_append(b, REPLACEMENT, 3);
+            run = i + 1;
+            start = false;
+        } else if (is_break(cp)) {
             start = true;
         } else if (c == '<') {
             size_t slash = closing_tag(p + i, len - i);
             if (slash) {
-                mf_buf_put_utf8(b, s + run, i + slash - run);
+                mf_buf_append(b, s + run, i + slash - run);
                 mf_buf_putc(b, '\\');
                 run = i + slash;
             }
             start = false;
         } else if (start && !is_blank(cp)) {
             if (is_bracket(cp)) {
-                mf_buf_put_utf8(b, s + run, i - run);
+                mf_buf_append(b, s + run, i - run);
                 mf_buf_putc(b, '\\');
                 run = i;
             }
@@ -162,7 +160,7 @@ void mf_put_content(mf_buf *b, const char *s, size_t len)
         }
         i += n;
     }
-    mf_buf_put_utf8(b, s + run, len - run);
+    mf_buf_append(b, s + run, len - run);
 }
 
 void mf_put_content_json(mf_buf *b, const mf_node *node)
