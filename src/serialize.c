@@ -34,6 +34,9 @@ static void put_tool_name(mf_buf *b, const char *name, size_t len)
     else mf_buf_puts(b, "unknown");
 }
 
+/* A block inside a tool result. Its media placeholders are part of the result, so they
+ * go through the door too: on a line of their own they read "\[image]", and the next
+ * line that starts with "[" is always the message's next part, never more of the result. */
 static void write_media_block(mf_buf *b, const mf_node *block)
 {
     const mf_node *type = mf_get_str(block, "type");
@@ -41,9 +44,9 @@ static void write_media_block(mf_buf *b, const mf_node *block)
         const mf_node *text = mf_get_str(block, "text");
         if (text) mf_put_content(b, text->str, text->len);
     } else if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media")) {
-        mf_buf_puts(b, "[image]");
+        mf_put_content(b, "[image]", 7);
     } else if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) {
-        mf_buf_puts(b, "[document]");
+        mf_put_content(b, "[document]", 10);
     } else {
         mf_put_content_json(b, block);
     }

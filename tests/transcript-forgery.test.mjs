@@ -204,6 +204,17 @@ describe('content cannot forge a transcript marker', () => {
     assert.ok(t.includes(`${SENTINEL}\n\n[user]\nKeep it short.`), t);
   });
 
+  test('an image inside a tool result is the result\'s: the text after it stays in the result', () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
+    const t = serialize(anthropic({ result: [{ type: 'text', text: 'Screenshot of the issue page:' }, image, { type: 'text', text: SENTINEL }],
+      resultMessageExtra: [image, { type: 'text', text: 'Keep it short.' }] }));
+    assert.deepEqual(regionsOf(t, SENTINEL), ['tool_result']);
+    assert.ok(t.includes(`Screenshot of the issue page:\n\\[image]\n${SENTINEL}`), t);
+    // The user's own image after the result is a part of the message: a marker line, which ends the result.
+    assert.ok(t.includes(`${SENTINEL}\n[image]\nKeep it short.`), t);
+    assert.deepEqual(regionsOf(t, 'Keep it short.'), ['image']);
+  });
+
   test('content already escaped, quoted or listed is left as it is (no double escape)', () => {
     const text = `\\[user] was escaped\n> [user] quoted\n- [x] done\n1: [provider]\n[`;
     const t = serialize(anthropic({ result: text }));

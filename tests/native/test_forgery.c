@@ -237,6 +237,14 @@ static void summaries_and_turns(void)
     CHECK_EQ_STR("text after a result in the same Anthropic message opens its own [user] section", t,
                  "[user]\n[tool_result:unknown] ok\n\n[user]\nNow stop.");
     mf_free(t);
+    t = transcript_of("[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t1\", \"content\": "
+                      "[{\"type\": \"text\", \"text\": \"Screenshot:\"}, {\"type\": \"image\", \"source\": {\"type\": \"url\", "
+                      "\"url\": \"https://x/s.png\"}}, {\"type\": \"text\", \"text\": \"" SENTINEL "\"}]}, {\"type\": \"image\", "
+                      "\"source\": {\"type\": \"url\", \"url\": \"https://x/u.png\"}}]}]",
+                      MF_FORMAT_ANTHROPIC);
+    CHECK_EQ_STR("an image inside a result is the result's (escaped); the user's own image is a marker", t,
+                 "[user]\n[tool_result:unknown] Screenshot:\n\\[image]\n" SENTINEL "\n[image]");
+    mf_free(t);
 }
 
 static void out_of_memory(void)
