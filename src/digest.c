@@ -124,21 +124,31 @@ static void note_call(digest *d, const mf_part *call)
 
 typedef struct limits { size_t requests, conclusions, values, files, chars; } limits;
 
-/* Writes at most `chars` code points of text on one line, with an ellipsis if cut. */
+/* A line break of any kind a reader splits on (the set content.c escapes after), or a tab. */
+static bool breaks_line(uint32_t cp)
+{
+    return cp == '\t' || (cp >= 0x0A && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x1E) || cp == 0x85 ||
+           cp == 0x2028 || cp == 0x2029;
+}
+
+/* Writes at most `chars` code points of text on one line, with an ellipsis if cut. Every
+ * quote stays on its own bullet's line — no line break of any kind survives — so nothing
+ * quoted can start a line of the digest and pass for a heading or a request of its own. */
 static void put_clipped(mf_buf *b, const char *s, size_t n, size_t chars)
 {
     size_t i = 0, cps = 0, run = 0;
     while (i < n && cps < chars) {
         unsigned char c = (unsigned char)s[i];
+        uint32_t cp = c;
+        size_t len = c < 0x80 ? 1 : mf_utf8_decode((const unsigned char *)s + i, n - i, &cp);
         cps++;
-        if (c == '\n' || c == '\r' || c == '\t') { /* one line: breaks become spaces */
+        if (breaks_line(cp)) { /* one line: breaks become spaces */
             mf_buf_put_utf8(b, s + run, i - run);
             mf_buf_putc(b, ' ');
-            run = ++i;
+            run = i += len;
             continue;
         }
-        uint32_t cp;
-        i += c < 0x80 ? 1 : mf_utf8_decode((const unsigned char *)s + i, n - i, &cp);
+        i += len;
     }
     mf_buf_put_utf8(b, s + run, i - run);
     if (i < n) mf_buf_puts(b, "…");
@@ -207,7 +217,7 @@ static void write_digest(mf_buf *b, const digest *d, const limits *l, bool zh)
         for (size_t i = 0; i < d->ntools; i++) {
             const tool_stat *t = &d->tools[i];
             mf_buf_puts(b, "- ");
-            mf_buf_put_utf8(b, t->name.s, t->name.n);
+            put_clipped(b, t->name.s, t->name.n, 80);
             mf_buf_puts(b, " ×");
             mf_buf_put_uint(b, t->calls);
             if (t->errors) {

@@ -293,13 +293,27 @@ uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile);
 size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64_t *milli);
 /* Code points of a tool result's content as micro-compaction counts them. */
 size_t mf_tool_result_chars(const mf_node *content);
-/* Writes a value as compact JSON with ": " and ", " separators (Python json.dumps). */
+/* Writes a value as compact JSON with ": " and ", " separators (Python json.dumps).
+ * Into a transcript, use mf_put_content_json instead. */
 void mf_write_json(mf_buf *b, const mf_node *node);
 /* Re-prints JSON text (an OpenAI arguments string) the same way; text that does not
  * parse is written as it is, an empty string as {}. */
 void mf_write_json_text(mf_buf *b, const char *json, size_t len);
 /* Writes a tool result's content as transcript text: strings as they are, text blocks
- * joined by newlines, media as "[image]", anything else as JSON. serialize.c */
+ * joined by newlines, media as "[image]", anything else as JSON, all of it through
+ * mf_put_content. serialize.c */
 void mf_write_result_text(mf_buf *b, const mf_node *content);
+
+/* ---- the content door (content.c) ------------------------------------------------
+ * Every byte of content that reaches a transcript — text, thinking, tool arguments and
+ * results, documents and their titles, names, anything a message carries — goes through
+ * mf_put_content (JSON values through mf_put_content_json); only the serializer's own
+ * markers are written with mf_buf_puts. It writes s like mf_buf_put_utf8, except that a
+ * line whose first visible character is an opening square bracket gets a "\" before
+ * it, so no content line reads as a marker, and "</transcript" becomes "<\/transcript".
+ * Whether the first byte opens a line is read from what b already holds. Same input, same
+ * bytes. docs/transcript.md */
+void mf_put_content(mf_buf *b, const char *s, size_t len);
+void mf_put_content_json(mf_buf *b, const mf_node *node);
 
 #endif /* MIDFOLD_INTERNAL_H */

@@ -16,30 +16,51 @@
  * kept as "[thinking] text" since the reasoning behind a decision is what a summary must
  * keep; redacted thinking is opaque and shows as "[redacted_thinking]". A failed tool
  * result is "[tool_error:NAME] text"; a result whose call is missing names "unknown".
- * Images are "[image]", documents "[document]" or "[document: TITLE]". */
-#include "internal.h"
+ * Text after a tool result in the same message gets a "[user]" header of its own, as it
+ * has in OpenAI and AI SDK form (where it is a message of its own).
+ * Images are "[image]", documents "[document]" or "[document: TITLE]".
+ *
+ * Every piece of content goes through mf_put_content (content.c), which escapes any
+ * content line that would read as one of the markers above; markers are literals. A
+ * user message that starts with "[Context Compressed]" is an earlier summary: that mark
+ * is written as the marker it is, and the summary after it is content. */
+#include "prompt.h"
+
+#include <string.h>
 
 static void put_tool_name(mf_buf *b, const char *name, size_t len)
 {
-    if (name && len) mf_buf_put_utf8(b, name, len);
+    if (name && len) mf_put_content(b, name, len);
     else mf_buf_puts(b, "unknown");
 }
 
+/* A block inside a tool result. Its media placeholders are part of the result, so they
+ * go through the door too: on a line of their own they read "\[image]", and the next
+ * line that starts with "[" is always the message's next part, never more of the result. */
 static void write_media_block(mf_buf *b, const mf_node *block)
 {
     const mf_node *type = mf_get_str(block, "type");
     if (mf_str_eq(type, "text") || mf_str_eq(type, "input_text")) {
         const mf_node *text = mf_get_str(block, "text");
-        if (text) mf_buf_put_utf8(b, text->str, text->len);
+        if (text) mf_put_content(b, text->str, text->len);
         return;
     }
-    if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot")) { mf_buf_puts(b, "[image]"); return; }
-    if (mf_str_eq(type, "input_file")) { mf_buf_puts(b, "[document]"); return; }
+    /* Placeholders inside a result are content too: they go through the door. */
+    if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot")) { mf_put_content(b, "[image]", 7); return; }
+    if (mf_str_eq(type, "input_file")) { mf_put_content(b, "[document]", 10); return; }
     mf_media media;
     const mf_node *name;
     mf_media_kind kind = mf_media_of_block(block, &media, &name);
-    if (kind) mf_write_media(b, kind, &media, name ? name->str : NULL, name ? name->len : 0);
-    else if (!mf_str_eq(type, "custom")) mf_write_json(b, block); /* AI SDK custom: provider options only */
+    if (kind) {
+        mf_buf scratch;
+        mf_buf_init(&scratch);
+        mf_write_media(&scratch, kind, &media, name ? name->str : NULL, name ? name->len : 0);
+        if (scratch.failed) b->failed = true;
+        else mf_put_content(b, scratch.data, scratch.len);
+        mf_buf_free(&scratch);
+    } else if (!mf_str_eq(type, "custom")) {
+        mf_put_content_json(b, block); /* AI SDK custom: provider options only */
+    }
 }
 
 void mf_write_media(mf_buf *b, mf_media_kind kind, const mf_media *media, const char *name, size_t name_len)
@@ -48,7 +69,7 @@ void mf_write_media(mf_buf *b, mf_media_kind kind, const mf_media *media, const 
     mf_buf_puts(b, media && media->file ? "[file" : "[document");
     if (name && name_len) {
         mf_buf_puts(b, ": ");
-        mf_buf_put_utf8(b, name, name_len);
+        mf_put_content(b, name, name_len); /* a title or file name is content */
     }
     mf_buf_putc(b, ']');
 }
@@ -56,7 +77,7 @@ void mf_write_media(mf_buf *b, mf_media_kind kind, const mf_media *media, const 
 void mf_write_result_text(mf_buf *b, const mf_node *content)
 {
     if (!content || content->kind == MF_NULL) return;
-    if (content->kind == MF_STRING) { mf_buf_put_utf8(b, content->str, content->len); return; }
+    if (content->kind == MF_STRING) { mf_put_content(b, content->str, content->len); return; }
     if (content->kind == MF_ARRAY) {
         for (uint32_t i = 0; i < content->count; i++) {
             if (i) mf_buf_putc(b, '\n');
@@ -67,9 +88,9 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
     const mf_node *type = mf_get_str(content, "type");
     const mf_node *value = mf_get(content, "value");
     if (type && value) { /* an AI SDK output */
-        if (value->kind == MF_STRING) mf_buf_put_utf8(b, value->str, value->len);
+        if (value->kind == MF_STRING) mf_put_content(b, value->str, value->len);
         else if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) mf_write_result_text(b, value);
-        else mf_write_json(b, value);
+        else mf_put_content_json(b, value);
         return;
     }
     if (mf_str_eq(type, "execution-denied")) { /* AI SDK: the user said no */
@@ -77,11 +98,26 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
         mf_buf_puts(b, "[execution denied]");
         if (reason && reason->len) {
             mf_buf_putc(b, ' ');
-            mf_buf_put_utf8(b, reason->str, reason->len);
+            mf_put_content(b, reason->str, reason->len);
         }
         return;
     }
     write_media_block(b, content); /* one block (an OpenAI computer screenshot) */
+}
+
+/* Text re-printed into a scratch buffer (OpenAI arguments, the truncation marker with
+ * its tool name) reaches the transcript through the door like any other content. */
+static void put_scratch(mf_buf *b, mf_buf *scratch)
+{
+    if (scratch->failed) b->failed = true;
+    else mf_put_content(b, scratch->data, scratch->len);
+    mf_buf_free(scratch);
+}
+
+static bool is_summary_text(const mf_part *part)
+{
+    return part->kind == MF_PART_TEXT && part->text_len >= sizeof MF_SUMMARY_MARK - 1 &&
+           memcmp(part->text, MF_SUMMARY_MARK, sizeof MF_SUMMARY_MARK - 1) == 0;
 }
 
 static bool result_is_empty(const mf_node *content)
@@ -95,11 +131,11 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
     shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !part->pinned && !mf_result_is_truncated(part->content);
     switch (part->kind) {
     case MF_PART_TEXT:
-        mf_buf_put_utf8(b, part->text, part->text_len);
+        mf_put_content(b, part->text, part->text_len);
         break;
     case MF_PART_THINKING:
         mf_buf_puts(b, "[thinking] ");
-        mf_buf_put_utf8(b, part->text, part->text_len);
+        mf_put_content(b, part->text, part->text_len);
         break;
     case MF_PART_REDACTED_THINKING:
         mf_buf_puts(b, part->opaque_len ? "[compacted context]" : "[redacted_thinking]");
@@ -108,9 +144,16 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
         mf_buf_puts(b, "[tool_use:");
         put_tool_name(b, part->name, part->name_len);
         mf_buf_puts(b, "] ");
-        if (part->args && part->args->kind == MF_STRING) mf_write_json_text(b, part->args->str, part->args->len);
-        else if (part->args) mf_write_json(b, part->args);
-        else mf_buf_puts(b, "{}");
+        if (part->args && part->args->kind == MF_STRING) {
+            mf_buf args;
+            mf_buf_init(&args);
+            mf_write_json_text(&args, part->args->str, part->args->len);
+            put_scratch(b, &args);
+        } else if (part->args) {
+            mf_put_content_json(b, part->args);
+        } else {
+            mf_buf_puts(b, "{}");
+        }
         break;
     case MF_PART_TOOL_RESULT:
         mf_buf_puts(b, part->is_error ? "[tool_error:" : "[tool_result:");
@@ -121,7 +164,10 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
             size_t failures = mf_alloc_failures();
             size_t chars = mf_tool_result_chars(part->content);
             if (mf_alloc_failures() != failures) b->failed = true; /* the count would be wrong */
-            mf_write_marker(b, part->name_len ? part->name : "unknown", part->name_len ? part->name_len : 7, chars);
+            mf_buf marker;
+            mf_buf_init(&marker);
+            mf_write_marker(&marker, part->name_len ? part->name : "unknown", part->name_len ? part->name_len : 7, chars);
+            put_scratch(b, &marker);
         } else
             mf_write_result_text(b, part->content);
         break;
@@ -132,7 +178,7 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
         mf_write_media(b, MF_MEDIA_DOCUMENT, &part->media, part->text, part->text_len);
         break;
     case MF_PART_OTHER:
-        mf_write_json(b, part->node);
+        mf_put_content_json(b, part->node);
         break;
     case MF_PART_APPROVAL: { /* "[approval_request:NAME]", "[approval:NAME] approved" / "denied: reason" */
         bool request = mf_str_eq(part->type, "tool-approval-request");
@@ -142,7 +188,7 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
         if (!request) mf_buf_puts(b, part->is_error ? " denied" : " approved");
         if (part->text_len) {
             mf_buf_puts(b, request ? " " : ": ");
-            mf_buf_put_utf8(b, part->text, part->text_len);
+            mf_put_content(b, part->text, part->text_len);
         }
         break;
     }
@@ -153,7 +199,7 @@ static void write_header(mf_buf *b, const mf_msg *msg)
 {
     static const char *const names[] = {"system", "user", "assistant", "user"};
     mf_buf_putc(b, '[');
-    if (msg->role == MF_ROLE_UNKNOWN) mf_buf_put_utf8(b, msg->role_node->str, msg->role_node->len);
+    if (msg->role == MF_ROLE_UNKNOWN) mf_put_content(b, msg->role_node->str, msg->role_node->len);
     else mf_buf_puts(b, names[msg->role]);
     mf_buf_puts(b, "]\n");
 }
@@ -173,8 +219,24 @@ void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_
             write_header(b, msg);
         }
         for (size_t p = 0; p < msg->count; p++) {
-            if (p) mf_buf_putc(b, '\n');
-            write_part(b, &msg->parts[p], shrink && shrink[m]);
+            const mf_part *part = &msg->parts[p];
+            /* A tool result runs until the next marker line, so text after one in the same
+             * message (Anthropic keeps the user's words there) opens a section of its own:
+             * nothing a result holds can then pass for the user's words that follow it. */
+            bool after_result = p && msg->parts[p - 1].kind == MF_PART_TOOL_RESULT &&
+                                (part->kind == MF_PART_TEXT || part->kind == MF_PART_OTHER);
+            if (after_result) {
+                mf_buf_append(b, "\n\n", 2);
+                write_header(b, msg);
+            } else if (p) {
+                mf_buf_putc(b, '\n');
+            }
+            if (p == 0 && msg->role == MF_ROLE_USER && is_summary_text(part)) {
+                mf_buf_puts(b, MF_SUMMARY_MARK);
+                mf_put_content(b, part->text + (sizeof MF_SUMMARY_MARK - 1), part->text_len - (sizeof MF_SUMMARY_MARK - 1));
+            } else {
+                write_part(b, part, shrink && shrink[m]);
+            }
         }
     }
 }

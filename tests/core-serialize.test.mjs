@@ -153,9 +153,9 @@ test.describe('roles, thinking, errors, media', () => {
     assert.ok(t.startsWith('[user]\n[tool_result:unknown] PID   USER     %CPU %MEM    RSS COMMAND\n'));
     assert.ok(t.includes('[tool_result:bash] strace: Process 4121 attached'));
   });
-  test('an image block is "[image]"; a tool result given as blocks joins them with newlines', () => {
+  test('an image block is "[image]" (escaped on a line of its own inside a result); a tool result given as blocks joins them with newlines', () => {
     const t = serialize(loadFixture('tool-result-blocks.anthropic'));
-    assert.ok(t.includes('(disabled: "Enter a phone number for express delivery")\n[image]\n\n[assistant]'));
+    assert.ok(t.includes('(disabled: "Enter a phone number for express delivery")\n\\[image]\n\n[assistant]'));
     assert.ok(t.includes('[tool_result:browser_get_html] <form id="shipping" method="post" action="/checkout/shipping">\n  <input name="phone"'));
     assert.ok(!t.includes('iVBORw0KGgo'));
   });

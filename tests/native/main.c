@@ -15,6 +15,7 @@ int main(void)
     test_parse();
     test_format();
     test_serialize();
+    test_forgery();
     test_micro();
     test_validate();
     test_mutations();

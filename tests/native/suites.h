@@ -7,6 +7,7 @@ void test_estimate(void);      /* test_estimate.c: the reference weights, text a
 void test_parse(void);         /* test_parse.c: JSON text and the binary tree encoding */
 void test_format(void);        /* test_format.c: detection and the static names */
 void test_serialize(void);     /* test_serialize.c: the transcript */
+void test_forgery(void);       /* test_forgery.c: content cannot forge a transcript marker */
 void test_micro(void);         /* test_micro.c: micro-compaction plans */
 void test_validate(void);      /* test_validate.c: provider rules */
 void test_mutations(void);     /* test_mutations.c: random shapes, every operation, the invariants */

@@ -63,7 +63,8 @@ static void transcript(void)
     CHECK("an output in input_text parts is its text", strstr(t, "[tool_result:read_file] for (const line of cart.lines) {") != NULL);
     CHECK("a web search shows its action", strstr(t, "[tool_use:web_search] {\"type\": \"search\", \"query\": \"prisma N+1 findMany in loop\"}\n") != NULL);
     CHECK("a screenshot is [image]", strstr(t, "[tool_use:computer] {\"type\": \"screenshot\"}\n\n[user]\n[tool_result:computer] [image]") != NULL);
-    CHECK("an approval names its tool and the decision", strstr(t, "[tool_result:create_issue]\napproved") != NULL);
+    CHECK("an approval names its tool and the decision (its own section: text after a result is never read as the result)",
+          strstr(t, "[tool_result:create_issue]\n\n[user]\napproved") != NULL);
     CHECK("an MCP call shows its output", strstr(t, "[tool_result:create_issue] {\"id\":\"CHK-1187\"}") != NULL);
     CHECK("no encrypted content, no base64", !strstr(t, "gAAAA") && !strstr(t, "iVBORw0KGgo"));
     mf_free(t);

@@ -100,16 +100,16 @@ static void results(void)
                   "[{\"role\": \"tool\", \"content\": [{\"type\": \"tool-result\", \"toolCallId\": \"c1\", \"toolName\": \"ls\", "
                   "\"result\": \"a.txt\\nb.txt\"}]}]",
                   MF_FORMAT_AUTO, "[user]\n[tool_result:ls] a.txt\nb.txt");
-    SERIALIZES_TO("result blocks are joined by newlines, an image as [image]",
+    SERIALIZES_TO("result blocks are joined by newlines, an image as [image] (escaped on a line of its own: it is the result's)",
                   "[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t9\", \"content\": "
                   "[{\"type\": \"text\", \"text\": \"Screenshot of the login page:\"}, {\"type\": \"image\", \"source\": "
                   "{\"type\": \"base64\", \"media_type\": \"image/png\", \"data\": \"iVBORw0KGgo=\"}}]}]}]",
-                  MF_FORMAT_AUTO, "[user]\n[tool_result:unknown] Screenshot of the login page:\n[image]");
-    SERIALIZES_TO("text after tool results in the same user message follows them on its own line",
+                  MF_FORMAT_AUTO, "[user]\n[tool_result:unknown] Screenshot of the login page:\n\\[image]");
+    SERIALIZES_TO("text after tool results in the same user message gets a [user] header of its own (a result cannot pass for it)",
                   "[{\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"t1\", \"name\": \"ls\", \"input\": {}}]},"
                   " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t1\", \"content\": \"a.txt\"},"
                   " {\"type\": \"text\", \"text\": \"Now delete it.\"}]}]",
-                  MF_FORMAT_AUTO, "[assistant]\n[tool_use:ls] {}\n\n[user]\n[tool_result:ls] a.txt\nNow delete it.");
+                  MF_FORMAT_AUTO, "[assistant]\n[tool_use:ls] {}\n\n[user]\n[tool_result:ls] a.txt\n\n[user]\nNow delete it.");
 }
 
 /* Numbers in JSON arguments are re-printed from their value (cJSON keeps no text): exact

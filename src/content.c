@@ -1,0 +1,175 @@
+/* content.c — the one door through which content reaches a transcript.
+ *
+ * The serializer writes its markers ("[user]", "[tool_result:NAME] ", "[thinking] ",
+ * "[Context Compressed]", "[truncated: …]", "[N earlier messages omitted]", …) at the
+ * start of a line, and every one of them opens with "[". Content — tool results and
+ * arguments, documents, thinking, any message's text, names — is written through
+ * mf_put_content, which makes sure no line of it can be read as one of those markers:
+ * a content line whose first visible character is an opening square bracket gets a
+ * backslash before that bracket ("\[user]"), the way Markdown writes a literal bracket.
+ *
+ * The rule is about the bracket, not about a list of marker words, so a marker added
+ * later is covered without touching this file, and so are near misses a model might
+ * still read as a turn ("[ user]", "[User]", "［用户］"). What counts:
+ *   - a line break is any of \n, \r (so \r\n too), \v, \f, U+001C-U+001E, U+0085, U+2028
+ *     and U+2029 — every break a reader might split on (Python's str.splitlines set);
+ *   - before the first visible character a line may hold anything invisible: Unicode
+ *     White_Space (U+00A0, U+3000, …), Default_Ignorable_Code_Point (zero-width
+ *     characters, BOM, bidi controls, variation selectors, tag characters), other
+ *     format (Cf) and control (Cc) characters, combining marks with nothing to combine
+ *     with, and U+2800 (the blank braille pattern);
+ *   - the brackets are "[" and its look-alikes: the opening square, lenticular and
+ *     tortoise-shell brackets of Unicode (full-width "［" U+FF3B, "【" U+3010, "〔", "⟦", …).
+ * Lines that start with anything else ("> [user]", "- [x] done") are left as they are:
+ * the serializer never writes a marker after a prefix.
+ *
+ * The prompt wraps the transcript in <transcript> … </transcript> (compact.c), so a
+ * closing tag in content would end the data early: "</transcript" (any case, spaces
+ * allowed around the slash) is written "<\/transcript", wherever it is on a line.
+ *
+ * Everything else passes unchanged (invalid UTF-8 becomes U+FFFD, as everywhere), so the
+ * same content always gives the same text, and content that needs no escape — nearly
+ * all of it — costs one scan. docs/transcript.md has the reasons. */
+#include "internal.h"
+
+typedef struct cp_range { uint32_t lo, hi; } cp_range;
+
+/* Invisible before a line's first visible character: White_Space, Default_Ignorable,
+ * Cc and Cf (Unicode 17, line breaks left out), the combining-mark blocks and U+2800.
+ * Sorted, for the binary search. */
+static const cp_range BLANK[] = {
+    {0x0, 0x9}, {0xE, 0x1B}, {0x1F, 0x20}, {0x7F, 0x84}, {0x86, 0xA0}, {0xAD, 0xAD}, {0x300, 0x36F},
+    {0x600, 0x605}, {0x61C, 0x61C}, {0x6DD, 0x6DD}, {0x70F, 0x70F}, {0x890, 0x891}, {0x8E2, 0x8E2},
+    {0x115F, 0x1160}, {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x1AB0, 0x1AFF},
+    {0x1DC0, 0x1DFF}, {0x2000, 0x200F}, {0x202A, 0x202F}, {0x205F, 0x206F}, {0x20D0, 0x20FF},
+    {0x2800, 0x2800}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
+    {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB}, {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+    {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
+};
+
+/* "[" and the opening brackets that look like it: the general-category Ps characters
+ * named LEFT … SQUARE / LENTICULAR / TORTOISE SHELL BRACKET, the left square-bracket
+ * pieces U+23A1-U+23A3, and the bracketed letter and ideographs whose compatibility form
+ * (NFKC) opens with one ("🉀" is "〔本〕"): every code point NFKC folds to a bracket here. */
+static const uint32_t BRACKETS[] = {
+    0x5B, 0x2045, 0x23A1, 0x23A2, 0x23A3, 0x2772, 0x27E6, 0x27EC, 0x298B, 0x298D, 0x298F, 0x2997,
+    0x2E55, 0x2E57, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0xFE17, 0xFE39, 0xFE3B, 0xFE47, 0xFE5D, 0xFF3B,
+    0x1F12A, 0x1F240, 0x1F241, 0x1F242, 0x1F243, 0x1F244, 0x1F245, 0x1F246, 0x1F247, 0x1F248,
+};
+
+static bool is_break(uint32_t cp)
+{
+    return (cp >= 0x0A && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x1E) || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
+}
+
+static bool is_blank(uint32_t cp)
+{
+    if (cp < 0x7F) return cp <= 0x20; /* line breaks are told apart before this is asked */
+    size_t lo = 0, hi = sizeof BLANK / sizeof BLANK[0];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cp < BLANK[mid].lo) hi = mid;
+        else if (cp > BLANK[mid].hi) lo = mid + 1;
+        else return true;
+    }
+    return false;
+}
+
+static bool is_bracket(uint32_t cp)
+{
+    for (size_t i = 0; i < sizeof BRACKETS / sizeof BRACKETS[0]; i++)
+        if (BRACKETS[i] == cp) return true;
+    return false;
+}
+
+/* True when everything after the buffer's last line break is invisible, so the next
+ * content byte opens a line as far as a reader can tell. The buffer is valid UTF-8
+ * (every writer repairs), so stepping back over continuation bytes finds each code point. */
+static bool at_line_start(const mf_buf *b)
+{
+    const unsigned char *d = (const unsigned char *)b->data;
+    size_t i = b->len;
+    while (i > 0) {
+        size_t j = i - 1;
+        while (j > 0 && i - j < 4 && (d[j] & 0xC0) == 0x80) j--;
+        uint32_t cp;
+        mf_utf8_decode(d + j, i - j, &cp);
+        if (is_break(cp)) return true;
+        if (!is_blank(cp)) return false;
+        i = j;
+    }
+    return true;
+}
+
+static bool is_space_or_tab(unsigned char c) { return c == ' ' || c == '\t'; }
+
+/* When s starts a closing transcript tag ("</transcript", any case, spaces or tabs
+ * around the slash), the offset of its slash; else 0. */
+static size_t closing_tag(const unsigned char *s, size_t len)
+{
+    static const char name[] = "transcript";
+    size_t i = 1;
+    while (i < len && is_space_or_tab(s[i])) i++;
+    if (i >= len || s[i] != '/') return 0;
+    size_t slash = i++;
+    while (i < len && is_space_or_tab(s[i])) i++;
+    for (size_t k = 0; k < sizeof name - 1; k++, i++)
+        if (i >= len || (s[i] | 0x20) != (unsigned char)name[k]) return 0;
+    return slash;
+}
+
+static const char REPLACEMENT[3] = {(char)0xEF, (char)0xBF, (char)0xBD};
+
+/* One pass that both repairs UTF-8 (as mf_buf_put_utf8 does) and escapes, so the door
+ * costs about what writing the text plainly costs. Bytes are copied in runs. */
+void mf_put_content(mf_buf *b, const char *s, size_t len)
+{
+    if (!len || b->failed) return; /* s may be NULL when len is 0 */
+    const unsigned char *p = (const unsigned char *)s;
+    bool start = at_line_start(b);
+    size_t run = 0; /* start of the bytes not written yet */
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = p[i];
+        /* Mid-line, printable ASCII other than "<" needs nothing: the hot path. */
+        if (!start && c >= 0x20 && c < 0x80 && c != '<') { i++; continue; }
+        uint32_t cp = c;
+        size_t n = c < 0x80 ? 1 : mf_utf8_decode(p + i, len - i, &cp);
+        if (cp == 0xFFFD && n == 1) { /* an invalid byte (a real U+FFFD decodes as 3) */
+            mf_buf_append(b, s + run, i - run);
+            mf_buf_append(b, REPLACEMENT, 3);
+            run = i + 1;
+            start = false;
+        } else if (is_break(cp)) {
+            start = true;
+        } else if (c == '<') {
+            size_t slash = closing_tag(p + i, len - i);
+            if (slash) {
+                mf_buf_append(b, s + run, i + slash - run);
+                mf_buf_putc(b, '\\');
+                run = i + slash;
+            }
+            start = false;
+        } else if (start && !is_blank(cp)) {
+            if (is_bracket(cp)) {
+                mf_buf_append(b, s + run, i - run);
+                mf_buf_putc(b, '\\');
+                run = i;
+            }
+            start = false;
+        }
+        i += n;
+    }
+    mf_buf_append(b, s + run, len - run);
+}
+
+void mf_put_content_json(mf_buf *b, const mf_node *node)
+{
+    if (b->failed) return;
+    mf_buf json;
+    mf_buf_init(&json);
+    mf_write_json(&json, node);
+    if (json.failed) b->failed = true;
+    else mf_put_content(b, json.data, json.len);
+    mf_buf_free(&json);
+}
