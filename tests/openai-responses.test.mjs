@@ -217,7 +217,7 @@ test.describe('serialize', () => {
     assert.ok(transcript.includes('[tool_use:web_search] {"type": "search", "query": "prisma findMany inside loop N+1'));
     assert.ok(transcript.includes('[tool_use:computer] {"type": "click", "button": "left", "x": 812, "y": 344}\n\n[user]\n[tool_result:computer] [image]'));
     assert.ok(transcript.includes('[tool_use:create_issue] {"team": "CHK"'));
-    assert.ok(transcript.includes('[tool_result:create_issue]\napproved'));
+    assert.ok(transcript.includes('[tool_result:create_issue]\n\n[user]\napproved'));
     assert.ok(transcript.includes("[tool_use:run_sql] SELECT count(*) AS calls"));
     assert.match(transcript, /\[user\]\nGreat\. Draft the postmortem timeline next\.$/);
   });
