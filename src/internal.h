@@ -154,6 +154,20 @@ typedef enum mf_part_kind {
     MF_PART_TOOL_RESULT, MF_PART_IMAGE, MF_PART_DOCUMENT, MF_PART_OTHER
 } mf_part_kind;
 
+/* What a block gives the model and the summarizer, told to a reader (read.c): `text` is
+ * read by the model (priced, written, counted), `label` frames it in the transcript only,
+ * `value` is a JSON value read by its keys and values (tool input), `media` is billed by
+ * the unit (images; document pages), never as text. */
+typedef struct mf_reader {
+    void (*text)(void *ctx, const char *s, size_t len);
+    void (*label)(void *ctx, const char *s, size_t len);
+    void (*value)(void *ctx, const mf_node *node);
+    void (*media)(void *ctx, bool image, uint64_t units);
+    void *ctx;
+} mf_reader;
+/* Tells `r` what `node` reads as; false (and nothing told) when it is no block it knows. */
+typedef bool (*mf_read_fn)(const mf_reader *r, const mf_node *node);
+
 typedef struct mf_part {
     mf_part_kind kind;
     size_t index;            /* position in the message's content list; SIZE_MAX when the part
@@ -166,7 +180,11 @@ typedef struct mf_part {
     const mf_node *content;  /* TOOL_RESULT: string, list of blocks, or AI SDK output value */
     const mf_node *type;     /* the block's "type" string, when it has one */
     bool is_error;           /* TOOL_RESULT */
-    mf_edit_target target;   /* TOOL_RESULT: how a replacement is written back */
+    mf_edit_target target;   /* TOOL_RESULT: how a replacement is written back; 0 when the
+                                result has no valid shorter form (it is never edited) */
+    bool same_message;       /* TOOL_CALL, TOOL_RESULT run by the provider (Anthropic server tools,
+                                the MCP connector): call and result sit in one assistant message */
+    mf_read_fn read;         /* when set, how the block reads (estimate, transcript) beyond its kind */
 } mf_part;
 
 typedef struct mf_msg {
@@ -231,6 +249,24 @@ void mf_write_json(mf_buf *b, const mf_node *node);
 /* Re-prints JSON text (an OpenAI arguments string) the same way; text that does not
  * parse is written as it is, an empty string as {}. */
 void mf_write_json_text(mf_buf *b, const char *json, size_t len);
+/* ---- blocks read by their readable text (read.c, adapt_anthropic.c) -------------- */
+/* The Anthropic blocks beyond text/image/tool_use/tool_result (server-tool results and
+ * their content objects, search results, documents, MCP calls, container uploads): true
+ * when `node` is one of them. Anthropic's type names are its own, so this is safe on any
+ * format's content. adapt_anthropic.c */
+bool mf_anthropic_read(const mf_reader *r, const mf_node *node);
+/* Any other block: its text fields (strings not under an opaque key such as
+ * encrypted_content, signature, data, id); always true. read.c */
+bool mf_read_text_fields(const mf_reader *r, const mf_node *node);
+/* The estimate, transcript and code points of what `read` tells about `node`; false when
+ * `read` does not know it. read.c */
+bool mf_read_milli(mf_read_fn read, const mf_node *node, mf_profile profile, uint64_t *milli);
+bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node);
+bool mf_read_chars(mf_read_fn read, const mf_node *node, size_t *chars);
+/* The string a micro-compaction marker replaces inside a result's content object (stdout
+ * of a code execution, a viewed file, a fetched page), or NULL. adapt_anthropic.c */
+const mf_node *mf_anthropic_marker_node(const mf_node *content);
+
 /* Writes a tool result's content as transcript text: strings as they are, text blocks
  * joined by newlines, media as "[image]", anything else as JSON. serialize.c */
 void mf_write_result_text(mf_buf *b, const mf_node *content);

@@ -28,6 +28,7 @@ static void put_tool_name(mf_buf *b, const char *name, size_t len)
 static void write_media_block(mf_buf *b, const mf_node *block)
 {
     const mf_node *type = mf_get_str(block, "type");
+    if (mf_read_write(mf_anthropic_read, b, block)) return; /* search results, documents */
     if (mf_str_eq(type, "text")) {
         const mf_node *text = mf_get_str(block, "text");
         if (text) mf_buf_put_utf8(b, text->str, text->len);
@@ -51,6 +52,7 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
         }
         return;
     }
+    if (content->kind == MF_OBJECT && mf_read_write(mf_anthropic_read, b, content)) return; /* server-tool result */
     const mf_node *type = mf_get_str(content, "type");
     const mf_node *value = mf_get(content, "value");
     if (type && value) { /* an AI SDK output */
@@ -71,6 +73,7 @@ static bool result_is_empty(const mf_node *content)
 static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
     shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !mf_result_is_truncated(part->content);
+    if (part->read && mf_read_write(part->read, b, part->node)) return; /* the adapter knows how it reads */
     switch (part->kind) {
     case MF_PART_TEXT:
         mf_buf_put_utf8(b, part->text, part->text_len);
