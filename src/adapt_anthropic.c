@@ -279,6 +279,16 @@ static bool read_one(const mf_reader *r, const mf_node *block)
             say(r, "\n");
             read_content_list(r, content);
         }
+    } else if (mf_str_eq(type, "browser_state")) { /* in a browser tool's result: its open tabs */
+        const mf_node *tabs = mf_get(block, "tabs");
+        say(r, "[browser_state]");
+        for (uint32_t i = 0; tabs && tabs->kind == MF_ARRAY && i < tabs->count; i++) {
+            say(r, "\n[tab] ");
+            text_of(r, &tabs->items[i], "title");
+            say(r, " <");
+            text_of(r, &tabs->items[i], "url");
+            say(r, ">");
+        }
     } else if (mf_str_eq(type, "container_upload")) {
         say(r, "[container_upload: ");
         text_of(r, block, "file_id");

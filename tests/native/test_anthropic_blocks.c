@@ -54,6 +54,13 @@ static void reading(void)
     CHECK("a PDF shows as its title", t && strstr(t, "[document: Parser spec]\n"));
     CHECK("no encrypted content and no base64 reach the transcript", t && !strstr(t, "EqgfCioI") && !strstr(t, "JVBERi0x"));
     mf_free(t);
+    t = transcript_of("[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"toolu_b1\", \"content\": ["
+                      "{\"type\": \"text\", \"text\": \"Clicked Sign in.\"}, {\"type\": \"browser_state\", \"tabs\": [{\"tab_id\": \"t1\", "
+                      "\"title\": \"Sign in - Acme\", \"url\": \"https://acme.example/login\", \"active\": true}]}]}]}]",
+                      MF_FORMAT_ANTHROPIC);
+    CHECK("a browser tool's state lists its tabs by title and URL",
+          t && strstr(t, "Clicked Sign in.\n[browser_state]\n[tab] Sign in - Acme <https://acme.example/login>"));
+    mf_free(t);
 
     /* Opaque strings are not priced: another encrypted page, another estimate? No. */
     char *other = replaced(FX_SERVER_TOOLS_ANTHROPIC, "EqgfCioIAxgCIiQ4ODk4YTFkYy0yMTNkLTQ1NzItOTY5Ni1hODEyNmU2ZGFkNTQSDH3wZ0pLrT6uHZqYBxoMhIbEu0wB8Y9Jd1o7IjA5", "E");
