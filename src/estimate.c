@@ -50,12 +50,12 @@ uint64_t mf_estimate_node(const mf_node *node, mf_profile profile)
 static uint64_t content_block_milli(const mf_node *block, const mf_profile_def *def, mf_profile profile)
 {
     const mf_node *type = mf_get_str(block, "type");
-    uint64_t read;
-    if (mf_read_milli(mf_anthropic_read, block, profile, &read)) return read; /* search results, documents */
     if (mf_str_eq(type, "text")) {
         const mf_node *text = mf_get_str(block, "text");
         return text ? text_milli(text->str, text->len, profile) : 0;
     }
+    uint64_t read;
+    if (mf_read_milli(mf_anthropic_read, block, profile, &read)) return read; /* search results, documents */
     if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media"))
         return def->image_milli;
     if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) return def->document_milli;

@@ -48,12 +48,12 @@ static size_t json_chars(const mf_node *node)
 static size_t block_chars(const mf_node *block)
 {
     const mf_node *type = mf_get_str(block, "type");
-    size_t read;
-    if (mf_read_chars(mf_anthropic_read, block, &read)) return read; /* search results, documents */
     if (mf_str_eq(type, "text")) {
         const mf_node *text = mf_get_str(block, "text");
         return text ? mf_count_code_points(text->str, text->len) : 0;
     }
+    size_t read;
+    if (mf_read_chars(mf_anthropic_read, block, &read)) return read; /* search results, documents */
     if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media"))
         return sizeof "[image]" - 1;
     if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) return sizeof "[document]" - 1;

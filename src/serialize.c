@@ -28,10 +28,10 @@ static void put_tool_name(mf_buf *b, const char *name, size_t len)
 static void write_media_block(mf_buf *b, const mf_node *block)
 {
     const mf_node *type = mf_get_str(block, "type");
-    if (mf_read_write(mf_anthropic_read, b, block)) return; /* search results, documents */
     if (mf_str_eq(type, "text")) {
         const mf_node *text = mf_get_str(block, "text");
         if (text) mf_buf_put_utf8(b, text->str, text->len);
+    } else if (mf_read_write(mf_anthropic_read, b, block)) { /* search results, documents */
     } else if (mf_str_eq(type, "image") || mf_str_eq(type, "image_url") || mf_str_eq(type, "media")) {
         mf_buf_puts(b, "[image]");
     } else if (mf_str_eq(type, "document") || mf_str_eq(type, "file")) {
