@@ -216,6 +216,12 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             e->replacement = make_marker(&box->arena, name, name_len, e->chars, &e->replacement_len);
             if (!e->tool_name || !e->replacement) goto nomem;
             uint64_t new_cost = mf_estimate_text(e->replacement, e->replacement_len, options->profile);
+            if (e->target >= MF_EDIT_RESULT_STDOUT) { /* the marker goes into one field: price what is left */
+                const mf_node *left = mf_anthropic_cleared(&box->arena, part->content, e->target, e->replacement,
+                                                           e->replacement_len);
+                if (!left) goto nomem;
+                new_cost = mf_estimate_tool_result_content(left, options->profile);
+            }
             if (new_cost >= old_cost) continue; /* as short as its marker already: keep it */
             plan->count++;
             plan->chars_cleared += e->chars;

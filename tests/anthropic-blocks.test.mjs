@@ -150,6 +150,7 @@ test('micro-compaction clears old server-tool and MCP results into blocks the AP
   assert.equal(research[1].content[2].content.length, 3, 'web search results have no valid shorter form: left whole');
   assert.deepEqual(opaqueStrings(research), opaqueStrings(load('research-session')), 'no opaque string is touched');
   assert.ok(validate(research).ok);
+  assert.equal(estimateTokens(research), r.tokensAfter, 'tokensAfter is the estimate of what is left');
   assertApiShapes(research);
   assert.equal(microCompact(research, { keepRecent: 1 }).cleared, 0, 'idempotent');
 
@@ -170,6 +171,7 @@ test('micro-compaction clears old server-tool and MCP results into blocks the AP
   assert.match(code[3].content[3].content.content, /^\[truncated: text_editor_code_execution result, \d+ chars\]$/);
   assert.equal(code[1].content[4].content.type, 'text_editor_code_execution_create_result', 'a create result is left as it is');
   assert.ok(validate(code).ok);
+  assert.equal(estimateTokens(code), c.tokensAfter, 'tokensAfter prices the return codes and files that stay');
   assertApiShapes(code);
   assert.equal(microCompact(code, { keepRecent: 0 }).cleared, 0, 'idempotent');
 });

@@ -19,7 +19,7 @@ FUZZ_SKIP ?=
 LIB_SRC := $(filter-out $(FUZZ_SKIP),$(wildcard src/*.c))
 LIB_OBJ := $(patsubst src/%.c,$(OUT)/obj/%.o,$(LIB_SRC)) $(OUT)/obj/cJSON.o $(OUT)/obj/common.o
 HDR := $(wildcard src/*.h) tests/fuzz/common.h
-FIXTURES := $(wildcard tests/fixtures/*.json tests/fixtures/compactor/*.json tests/fuzz/seeds/*.json)
+FIXTURES := $(wildcard tests/fixtures/*.json tests/fixtures/compactor/*.json tests/fixtures/anthropic-blocks/*.json tests/fuzz/seeds/*.json)
 MEMORY_SEEDS := $(wildcard tests/fuzz/seeds/memory/*.json)
 HOSTILE_PATHS := tests/fixtures/memory/hostile-paths.json
 
