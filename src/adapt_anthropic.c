@@ -230,7 +230,7 @@ static bool read_one(const mf_reader *r, const mf_node *block)
             text_of(r, block, "page_age");
             say(r, ")");
         }
-    } else if (ends_with(type, "_tool_result_error") || mf_str_eq(type, "web_search_tool_result_error")) {
+    } else if (ends_with(type, "_tool_result_error")) {
         say(r, "[error: ");
         text_of(r, block, "error_code");
         say(r, "]");
@@ -300,6 +300,10 @@ static bool read_one(const mf_reader *r, const mf_node *block)
         text_of(r, block, "name");
         say(r, "] ");
         r->value(r->ctx, mf_get(block, "input"));
+    } else if (ends_with(type, "_result") || ends_with(type, "_error")) {
+        /* A server-tool result shape newer than midfold: its text fields, never its
+         * encrypted ones (Anthropic names every result and error object this way). */
+        mf_read_text_fields(r, block);
     } else {
         return false;
     }

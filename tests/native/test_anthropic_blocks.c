@@ -61,6 +61,15 @@ static void reading(void)
     CHECK("a browser tool's state lists its tabs by title and URL",
           t && strstr(t, "Clicked Sign in.\n[browser_state]\n[tab] Sign in - Acme <https://acme.example/login>"));
     mf_free(t);
+    static const char future[] =
+        "[{\"role\": \"assistant\", \"content\": [{\"type\": \"server_tool_use\", \"id\": \"srvtoolu_m1\", \"name\": \"maps\", "
+        "\"input\": {\"q\": \"ferry Piraeus Naxos\"}}, {\"type\": \"maps_tool_result\", \"tool_use_id\": \"srvtoolu_m1\", "
+        "\"content\": {\"type\": \"maps_route_result\", \"summary\": \"Blue Star Ferries, 5 h 30 min\", "
+        "\"encrypted_route\": \"EqMCCkYIBBgCKkBvcm5pbmcgZmVycnk\"}}]}]";
+    t = transcript_of(future, MF_FORMAT_ANTHROPIC);
+    CHECK("a server-tool result of a shape midfold does not know shows its text fields, not its encrypted ones",
+          t && strstr(t, "[tool_result:maps] [maps_route_result] Blue Star Ferries, 5 h 30 min") && !strstr(t, "EqMCCkYI"));
+    mf_free(t);
 
     /* Opaque strings are not priced: another encrypted page, another estimate? No. */
     char *other = replaced(FX_SERVER_TOOLS_ANTHROPIC, "EqgfCioIAxgCIiQ4ODk4YTFkYy0yMTNkLTQ1NzItOTY5Ni1hODEyNmU2ZGFkNTQSDH3wZ0pLrT6uHZqYBxoMhIbEu0wB8Y9Jd1o7IjA5", "E");
