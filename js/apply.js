@@ -8,13 +8,24 @@ import { MidfoldError } from './errors.js';
 // mf_edit_target values (src/midfold.h)
 const BLOCK_CONTENT = 1, MESSAGE_CONTENT = 2, PART_OUTPUT = 3, PART_OUTPUT_ERROR = 4, PART_RESULT = 5, ITEM_OUTPUT = 6;
 const UI_OUTPUT = 16, UI_ERROR_TEXT = 17; // AI SDK UIMessage tool parts: messages[m].parts[p]
+// Anthropic server-tool results: the block's content object is replaced by a copy whose
+// output field holds the marker (the caller's nested objects are never mutated).
+const RESULT_STDOUT = 20, RESULT_VIEW = 21, RESULT_FETCHED = 22;
 const FIELD = { [BLOCK_CONTENT]: 'content', [MESSAGE_CONTENT]: 'content', [PART_OUTPUT]: 'output',
-  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result', [ITEM_OUTPUT]: 'output', [UI_OUTPUT]: 'output', [UI_ERROR_TEXT]: 'errorText' };
+  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result', [ITEM_OUTPUT]: 'output', [UI_OUTPUT]: 'output', [UI_ERROR_TEXT]: 'errorText',
+  [RESULT_STDOUT]: 'content', [RESULT_VIEW]: 'content', [RESULT_FETCHED]: 'content' };
 // Targets that edit the message (an OpenAI Responses item) itself, not a block of its content.
 const ON_MESSAGE = new Set([MESSAGE_CONTENT, ITEM_OUTPUT]);
 
 /** The list an edit's part index points into: a UIMessage's `parts`, else `content`. */
 function listKey(edit) { return edit.target === UI_OUTPUT || edit.target === UI_ERROR_TEXT ? 'parts' : 'content'; }
+
+/** The server-tool result content `c` with its output replaced by `text` (docs/anthropic-blocks.md). */
+function serverResult(target, c, text) {
+  if (target === RESULT_STDOUT) return { ...c, stdout: text, stderr: '' };
+  if (target === RESULT_VIEW) return { ...c, content: text, file_type: 'text' };
+  return { ...c, content: { ...c.content, source: { type: 'text', media_type: 'text/plain', data: text } } };
+}
 
 function holder(messages, edit) {
   const msg = messages[edit.message];
@@ -51,6 +62,8 @@ export function applyEdits(messages, edits) {
       case UI_OUTPUT: obj.output = e.replacement; break;
       case UI_ERROR_TEXT: obj.errorText = e.replacement; break;
       case ITEM_OUTPUT: obj.output = e.replacement; break;
+      case RESULT_STDOUT: case RESULT_VIEW: case RESULT_FETCHED:
+        obj.content = serverResult(e.target, obj.content, e.replacement); break;
       default: throw new MidfoldError('internal', `unknown edit target ${e.target}`);
     }
   }

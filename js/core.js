@@ -359,10 +359,13 @@ export function digest(messages, options) {
 /**
  * Lists every provider rule the conversation breaks (tool calls without results,
  * results without calls, misplaced results, unknown roles or block types), each with
- * its message index. Reads `messages`, never keeps it.
+ * its message index and a severity: `ok` is false when any is an 'error'; a 'warning'
+ * (an Anthropic block type midfold does not know yet) leaves it true. Reads `messages`,
+ * never keeps it.
  * @param {unknown[]} messages
  * @param {{format?: string}} [options]
- * @returns {{ok: boolean, format: string, problems: {code: string, index: number, part?: number, message: string}[]}}
+ * @returns {{ok: boolean, format: string, problems: {code: string, index: number, part?: number, message: string,
+ *   severity: 'error' | 'warning'}[]}}
  */
 export function validate(messages, options) {
   const o = optionsObject(options, 'validate');
@@ -371,11 +374,11 @@ export function validate(messages, options) {
   const report = withDoc(value, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_validate(doc, format, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))));
   const problems = report.problems.map((p) => {
-    const out = { code: p.code, index: p.message, message: p.text };
+    const out = { code: p.code, index: p.message, message: p.text, severity: p.warning ? 'warning' : 'error' };
     if (p.part >= 0) out.part = p.part;
     return out;
   });
-  return { ok: problems.length === 0, format: report.format, problems };
+  return { ok: problems.every((p) => p.severity === 'warning'), format: report.format, problems };
 }
 
 /**

@@ -133,6 +133,9 @@ export interface Problem {
   /** The block's index in content (tool_calls for OpenAI calls), when it is about one. */
   part?: number;
   message: string;
+  /** 'error': the provider would refuse it; 'warning': midfold cannot check it (an Anthropic
+   * block type it does not know yet: kept, priced by its text) and `ok` stays true. */
+  severity: 'error' | 'warning';
 }
 
 /** Every provider rule the conversation breaks. */

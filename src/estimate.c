@@ -9,7 +9,9 @@
  *   image cost; AI SDK outputs by their value);
  * - an image: the profile's image cost; a document: its text source, else the document
  *   cost;
- * - any other block: its keys and values;
+ * - any other block: its keys and values; a block the adapter reads (part->read, read.c:
+ *   Anthropic documents, search results, MCP calls, server-tool results) by what the model
+ *   reads: its text, a document's pages, never encrypted_content, signatures or base64;
  * - every message: the profile's message cost;
  * - any other JSON value: strings and numbers by their text, true/false/null by their
  *   literal, objects by keys and values.
@@ -53,6 +55,8 @@ static uint64_t content_block_milli(const mf_node *block, mf_profile profile)
         const mf_node *text = mf_get_str(block, "text");
         return text ? text_milli(text->str, text->len, profile) : 0;
     }
+    uint64_t read;
+    if (mf_read_milli(mf_anthropic_read, block, profile, &read)) return read; /* search results, documents */
     mf_media media;
     const mf_node *name;
     mf_media_kind kind = mf_media_of_block(block, &media, &name);
@@ -91,6 +95,8 @@ uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile prof
             sum += content_block_milli(&content->items[i], profile);
         return sum;
     }
+    uint64_t read; /* an Anthropic server-tool result's content object */
+    if (content->kind == MF_OBJECT && mf_read_milli(mf_anthropic_read, content, profile, &read)) return read;
     /* An AI SDK output: {type: text|error-text|json|error-json|content, value}. */
     const mf_node *type = mf_get_str(content, "type");
     const mf_node *value = mf_get(content, "value");
@@ -108,6 +114,9 @@ uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile prof
 uint64_t mf_estimate_part(const mf_part *part, mf_profile profile)
 {
     const mf_profile_def *def = mf_profile_get(profile);
+    uint64_t read; /* the adapter knows how the block reads */
+    if (part->read && mf_read_milli(part->read, part->node, profile, &read))
+        return read + (part->kind == MF_PART_TOOL_CALL ? def->tool_call_milli : 0);
     switch (part->kind) {
     case MF_PART_TEXT: case MF_PART_THINKING:
         return text_milli(part->text, part->text_len, profile);

@@ -15,7 +15,11 @@ static void block_evidence(const mf_node *block, evidence *ev)
     if (!type) return;
     static const char *const anthropic[] = {"tool_use", "tool_result", "thinking", "redacted_thinking",
                                             "server_tool_use", "web_search_tool_result", "document",
-                                            "search_result", "mcp_tool_use", "mcp_tool_result", NULL};
+                                            "search_result", "mcp_tool_use", "mcp_tool_result",
+                                            "web_fetch_tool_result", "code_execution_tool_result",
+                                            "bash_code_execution_tool_result", "text_editor_code_execution_tool_result",
+                                            "tool_search_tool_result", "advisor_tool_result", "container_upload",
+                                            "compaction", "mcp_tool_listing", NULL};
     static const char *const openai[] = {"image_url", "input_audio", "refusal", NULL};
     static const char *const aisdk[] = {"tool-call", "tool-result", "reasoning", "redacted-reasoning",
                                         "tool-approval-request", "tool-approval-response", "reasoning-file", NULL};

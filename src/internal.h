@@ -162,6 +162,19 @@ typedef struct mf_media {
     bool file;               /* shown as "[file: NAME]" rather than "[document: TITLE]" */
     uint64_t bytes;          /* decoded size; 0 when unknown (a URL, a provider reference) */
 } mf_media;
+/* What a block gives the model and the summarizer, told to a reader (read.c): `text` is
+ * read by the model (priced, written, counted), `label` frames it in the transcript only,
+ * `value` is a JSON value read by its keys and values (tool input), `media` is billed by
+ * the unit (images; document pages), never as text. */
+typedef struct mf_reader {
+    void (*text)(void *ctx, const char *s, size_t len);
+    void (*label)(void *ctx, const char *s, size_t len);
+    void (*value)(void *ctx, const mf_node *node);
+    void (*media)(void *ctx, bool image, uint64_t units);
+    void *ctx;
+} mf_reader;
+/* Tells `r` what `node` reads as; false (and nothing told) when it is no block it knows. */
+typedef bool (*mf_read_fn)(const mf_reader *r, const mf_node *node);
 
 typedef struct mf_part {
     mf_part_kind kind;
@@ -183,6 +196,9 @@ typedef struct mf_part {
     mf_media media;          /* IMAGE, DOCUMENT: what the provider bills (media.c); zeroed: unknown */
     size_t opaque_len;       /* REDACTED_THINKING: bytes of an encrypted payload the model reads
                                 decrypted (an OpenAI compaction item), priced by its size */
+    bool same_message;       /* TOOL_CALL, TOOL_RESULT run by the provider (Anthropic server tools,
+                                the MCP connector): call and result sit in one assistant message */
+    mf_read_fn read;         /* when set, how the block reads (estimate, transcript) beyond its kind */
 } mf_part;
 
 typedef struct mf_msg {
@@ -299,6 +315,29 @@ void mf_write_json(mf_buf *b, const mf_node *node);
 /* Re-prints JSON text (an OpenAI arguments string) the same way; text that does not
  * parse is written as it is, an empty string as {}. */
 void mf_write_json_text(mf_buf *b, const char *json, size_t len);
+/* ---- blocks read by their readable text (read.c, adapt_anthropic.c) -------------- */
+/* The Anthropic blocks beyond text/image/tool_use/tool_result (server-tool results and
+ * their content objects, search results, documents, MCP calls, container uploads): true
+ * when `node` is one of them. Anthropic's type names are its own, so this is safe on any
+ * format's content. adapt_anthropic.c */
+bool mf_anthropic_read(const mf_reader *r, const mf_node *node);
+/* Any other block: its text fields (strings not under an opaque key such as
+ * encrypted_content, signature, data, id); always true. read.c */
+bool mf_read_text_fields(const mf_reader *r, const mf_node *node);
+/* The estimate, transcript and code points of what `read` tells about `node`; false when
+ * `read` does not know it. read.c */
+bool mf_read_milli(mf_read_fn read, const mf_node *node, mf_profile profile, uint64_t *milli);
+bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node);
+bool mf_read_chars(mf_read_fn read, const mf_node *node, size_t *chars);
+/* The string a micro-compaction marker replaces inside a result's content object (stdout
+ * of a code execution, a viewed file, a fetched page), or NULL. adapt_anthropic.c */
+const mf_node *mf_anthropic_marker_node(const mf_node *content);
+/* A server-tool result's content as edit `target` (MF_EDIT_RESULT_*) leaves it, with `text`
+ * as its output: what js/apply.js writes, built in `arena` (values borrowed), so the plan
+ * prices the result it leaves exactly. NULL on OOM or when the target does not apply. */
+const mf_node *mf_anthropic_cleared(mf_arena *arena, const mf_node *content, mf_edit_target target, const char *text,
+                                    size_t len);
+
 /* Writes a tool result's content as transcript text: strings as they are, text blocks
  * joined by newlines, media as "[image]", anything else as JSON, all of it through
  * mf_put_content. serialize.c */

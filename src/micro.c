@@ -6,7 +6,9 @@
  * parallel calls) count as one turn, so the same conversation is cleared alike in all
  * three formats. Results of excluded tools, and results already cleared (content that
  * starts with "[truncated:"), are left alone, and so is a result no costlier than its
- * marker would be (clearing it would not free anything). The document is never modified: the plan
+ * marker would be (clearing it would not free anything). A result without an edit target
+ * (an Anthropic web search: its content has no valid shorter form) is left whole too. The
+ * pending turn is never edited (pending_from). The document is never modified: the plan
  * lists the edits, which the caller applies to its own objects. */
 #include "profiles.h"
 
@@ -26,6 +28,8 @@ bool mf_result_is_truncated(const mf_node *content)
     if (content->kind == MF_ARRAY)
         return content->count && (content = mf_get_str(&content->items[0], "text")) &&
                starts_with_mark(content->str, content->len);
+    const mf_node *inner = mf_anthropic_marker_node(content); /* a server-tool result's output */
+    if (inner) return starts_with_mark(inner->str, inner->len);
     const mf_node *value = mf_get_str(content, "value"); /* AI SDK output */
     return value && starts_with_mark(value->str, value->len);
 }
@@ -48,6 +52,8 @@ static size_t block_chars(const mf_node *block)
         const mf_node *text = mf_get_str(block, "text");
         return text ? mf_count_code_points(text->str, text->len) : 0;
     }
+    size_t read;
+    if (mf_read_chars(mf_anthropic_read, block, &read)) return read; /* search results, documents */
     /* Media count as what the transcript shows for them ("[image]", "[file: NAME]"). */
     mf_media media;
     const mf_node *name;
@@ -75,6 +81,8 @@ size_t mf_tool_result_chars(const mf_node *content)
         for (uint32_t i = 0; i < content->count; i++) n += block_chars(&content->items[i]);
         return n;
     }
+    size_t read; /* a server-tool result's content object: the text the model read */
+    if (content->kind == MF_OBJECT && mf_read_chars(mf_anthropic_read, content, &read)) return read;
     const mf_node *type = mf_get_str(content, "type");
     const mf_node *value = mf_get(content, "value");
     if (type && value) {
@@ -112,6 +120,17 @@ static bool excluded(const mf_micro_options *o, const char *name, size_t len)
         if (x && strlen(x) == len && memcmp(x, name, len) == 0) return true;
     }
     return false;
+}
+
+/* The pending turn: what follows the last assistant message (the results the model has
+ * not answered yet, whatever message shape carries them), and that message itself when it
+ * ends the list (a paused turn whose provider-run results it continues from). Never
+ * edited, whatever keep_recent says. */
+static size_t pending_from(const mf_view *view)
+{
+    for (size_t m = view->count; m-- > 0;)
+        if (view->msgs[m].role == MF_ROLE_ASSISTANT) return m + 1 == view->count ? m : m + 1;
+    return 0;
 }
 
 /* The first message of the last `keep` tool-result turns (view->count when keep is 0). */
@@ -173,7 +192,8 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     mf_arena_init(&box->arena);
     mf_micro_plan *plan = &box->plan;
 
-    size_t limit = protected_from(&view, options->keep_recent);
+    size_t limit = protected_from(&view, options->keep_recent), pending = pending_from(&view);
+    if (pending < limit) limit = pending;
     size_t candidates = 0;
     for (size_t m = 0; m < limit; m++)
         for (size_t p = 0; p < view.msgs[m].count; p++) candidates += view.msgs[m].parts[p].kind == MF_PART_TOOL_RESULT;
@@ -208,6 +228,12 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             e->replacement = make_marker(&box->arena, name, name_len, e->chars, &e->replacement_len);
             if (!e->tool_name || !e->replacement) goto nomem;
             uint64_t new_cost = mf_estimate_text(e->replacement, e->replacement_len, options->profile);
+            if (e->target >= MF_EDIT_RESULT_STDOUT) { /* the marker goes into one field: price what is left */
+                const mf_node *left = mf_anthropic_cleared(&box->arena, part->content, e->target, e->replacement,
+                                                           e->replacement_len);
+                if (!left) goto nomem;
+                new_cost = mf_estimate_tool_result_content(left, options->profile);
+            }
             if (new_cost >= old_cost) continue; /* as short as its marker already: keep it */
             plan->count++;
             plan->chars_cleared += e->chars;

@@ -191,7 +191,13 @@ typedef enum mf_edit_target {
     MF_EDIT_ITEM_OUTPUT = 6,     /* messages[m].output = text (an OpenAI Responses output item) */
     /* AI SDK UIMessage tool parts (values of their own, apart from other adapters' targets) */
     MF_EDIT_UI_OUTPUT = 16,      /* messages[m].parts[p].output = text (state output-available) */
-    MF_EDIT_UI_ERROR_TEXT = 17   /* messages[m].parts[p].errorText = text (state output-error) */
+    MF_EDIT_UI_ERROR_TEXT = 17,  /* messages[m].parts[p].errorText = text (state output-error) */
+    /* Anthropic server-tool results, whose content cannot become a string: the text goes
+     * into the one field that holds the output (docs/anthropic-blocks.md). */
+    MF_EDIT_RESULT_STDOUT = 20,  /* ... .content = {...content, stdout: text, stderr: ""} (code execution) */
+    MF_EDIT_RESULT_VIEW = 21,    /* ... .content = {...content, content: text, file_type: "text"} (text editor view) */
+    MF_EDIT_RESULT_FETCHED = 22  /* ... .content.content.source = {type: "text", media_type: "text/plain",
+                                    data: text} (web fetch: the fetched document) */
 } mf_edit_target;
 
 typedef struct mf_micro_edit {
@@ -238,11 +244,16 @@ typedef enum mf_problem_code {
 /* "not-a-message", "unknown-role", ... Static. */
 const char *mf_problem_name(mf_problem_code code);
 
+/* An error breaks a rule the provider enforces; a warning is something midfold cannot
+ * check (a block type it does not know yet), kept and priced by its text. */
+typedef enum mf_severity { MF_SEVERITY_ERROR = 0, MF_SEVERITY_WARNING = 1 } mf_severity;
+
 typedef struct mf_problem {
     mf_problem_code code;
     size_t message;      /* index of the message */
     size_t part;         /* index of the block/part, or SIZE_MAX when it is about the message */
     const char *text;    /* a sentence explaining it, NUL-terminated, borrowed from the report */
+    mf_severity severity;
 } mf_problem;
 
 typedef struct mf_validation {

@@ -18,7 +18,9 @@
  * result is "[tool_error:NAME] text"; a result whose call is missing names "unknown".
  * Text after a tool result in the same message gets a "[user]" header of its own, as it
  * has in OpenAI and AI SDK form (where it is a message of its own).
- * Images are "[image]", documents "[document]" or "[document: TITLE]".
+ * Images are "[image]", documents "[document]" or "[document: TITLE]". Blocks an adapter
+ * reads (part->read: Anthropic documents, search results, MCP calls, server-tool results)
+ * are written by what they read (read.c): titles, URLs, text, never opaque strings.
  *
  * Every piece of content goes through mf_put_content (content.c), which escapes any
  * content line that would read as one of the markers above; markers are literals. A
@@ -45,6 +47,7 @@ static void write_media_block(mf_buf *b, const mf_node *block)
         if (text) mf_put_content(b, text->str, text->len);
         return;
     }
+    if (mf_read_write(mf_anthropic_read, b, block)) return; /* search results, documents */
     /* Placeholders inside a result are content too: they go through the door. */
     if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot")) { mf_put_content(b, "[image]", 7); return; }
     if (mf_str_eq(type, "input_file")) { mf_put_content(b, "[document]", 10); return; }
@@ -85,6 +88,7 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
         }
         return;
     }
+    if (content->kind == MF_OBJECT && mf_read_write(mf_anthropic_read, b, content)) return; /* server-tool result */
     const mf_node *type = mf_get_str(content, "type");
     const mf_node *value = mf_get(content, "value");
     if (type && value) { /* an AI SDK output */
@@ -129,6 +133,7 @@ static bool result_is_empty(const mf_node *content)
 static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
     shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !part->pinned && !mf_result_is_truncated(part->content);
+    if (part->read && mf_read_write(part->read, b, part->node)) return; /* the adapter knows how it reads */
     switch (part->kind) {
     case MF_PART_TEXT:
         mf_put_content(b, part->text, part->text_len);

@@ -1,8 +1,10 @@
 /* validate.c — the providers' rules a conversation must keep to be accepted:
  * every tool call answered by a result right after it, every result answering a call
  * right before it, known roles and block types, and (Anthropic) tool results first in
- * their user message. System messages in the list are skipped when looking for "the
- * message before/after", since hosts send them apart from the rest. */
+ * their user message. Calls the provider runs (Anthropic server tools, the MCP connector)
+ * have their result in their own assistant message. System messages in the list are
+ * skipped when looking for "the message before/after", since hosts send them apart from
+ * the rest. A block type Anthropic may have added since is a warning, not an error. */
 #include "internal.h"
 
 #include <string.h>
@@ -53,7 +55,16 @@ static void add(report_box *box, mf_problem_code code, size_t message, size_t pa
     char *text = b.failed ? NULL : mf_arena_strdup(&box->arena, b.data ? b.data : "", b.len);
     mf_buf_free(&b);
     if (!text) { box->failed = true; return; }
-    r->problems[r->count++] = (mf_problem){code, message, part, text};
+    r->problems[r->count++] = (mf_problem){code, message, part, text, MF_SEVERITY_ERROR};
+}
+
+/* A problem midfold reports without calling the conversation broken. */
+static void warn(report_box *box, mf_problem_code code, size_t message, size_t part, const char *fmt,
+                 const char *arg, size_t arg_len)
+{
+    size_t before = box->report.count;
+    add(box, code, message, part, fmt, arg, arg_len);
+    if (box->report.count > before) box->report.problems[before].severity = MF_SEVERITY_WARNING;
 }
 
 /* add() for the format files that check their own rules (mf_report_fn). */
@@ -68,7 +79,8 @@ static bool known_other_block(mf_format format, const mf_node *type)
     static const char *const anthropic[] = {
         "server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
         "bash_code_execution_tool_result", "text_editor_code_execution_tool_result", "mcp_tool_use",
-        "mcp_tool_result", "search_result", "container_upload", "tool_reference", NULL};
+        "mcp_tool_result", "search_result", "container_upload", "tool_reference", "tool_search_tool_result",
+        "advisor_tool_result", "compaction", "mcp_tool_listing", "fallback", "tool_addition", "tool_removal", NULL};
     static const char *const openai[] = {"input_audio", NULL};
     static const char *const aisdk[] = {"tool-approval-request", "tool-approval-response", NULL};
     static const char *const responses[] = {"item_reference", "compaction_trigger", "additional_tools", NULL};
@@ -141,6 +153,10 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
                 add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a content entry that is not an object%s", "", 0);
             else if (!part->type)
                 add(box, MF_PROBLEM_UNKNOWN_BLOCK, m, part->index, "a block without a \"type\"%s", "", 0);
+            else if (!known_other_block(v->format, part->type) && v->format == MF_FORMAT_ANTHROPIC)
+                /* Anthropic adds block types often: one midfold does not know yet is kept. */
+                warn(box, MF_PROBLEM_UNKNOWN_BLOCK, m, part->index, "block type \"%s\" is not one midfold knows; it is "
+                     "kept and priced by its text", part->type->str, part->type->len);
             else if (!known_other_block(v->format, part->type))
                 add(box, MF_PROBLEM_UNKNOWN_BLOCK, m, part->index, "unknown block type \"%s\"", part->type->str,
                     part->type->len);
@@ -151,9 +167,12 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
             add(box, MF_PROBLEM_MISSING_ID, m, part->index, call ? "a tool call without an id%s" : "a tool result without an id%s", "", 0);
         if (call && msg->role != MF_ROLE_ASSISTANT)
             add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a tool call outside an assistant message%s", "", 0);
-        if (result && v->format == MF_FORMAT_ANTHROPIC && msg->role != MF_ROLE_USER)
+        if (result && part->same_message && msg->role != MF_ROLE_ASSISTANT)
+            add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a server-tool or MCP result outside an assistant message%s", "", 0);
+        if (result && v->format == MF_FORMAT_ANTHROPIC && !part->same_message && msg->role != MF_ROLE_USER)
             add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a tool_result outside a user message%s", "", 0);
-        if (result && v->format == MF_FORMAT_ANTHROPIC && p > 0 && msg->parts[p - 1].kind != MF_PART_TOOL_RESULT)
+        if (result && v->format == MF_FORMAT_ANTHROPIC && !part->same_message && p > 0 &&
+            msg->parts[p - 1].kind != MF_PART_TOOL_RESULT)
             add(box, MF_PROBLEM_RESULT_NOT_FIRST, m, part->index,
                 "tool_result blocks must come before any other block in their message%s", "", 0);
         if (part->kind == MF_PART_APPROVAL && part->unmatched && mf_str_eq(part->type, "tool-approval-request"))
@@ -289,6 +308,16 @@ static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *s
                 if (s->id) add(box, MF_PROBLEM_DUPLICATE_ID, m, part->index, "tool call id \"%s\" is used twice", part->id, part->id_len);
                 s->id = part->id;
                 s->len = part->id_len;
+                if (part->same_message) { /* server tools, MCP: the result is in this message */
+                    if (has_part(&c->own_results, &box->failed, v, m, m + 1, MF_PART_TOOL_RESULT, part)) continue;
+                    if (m + 1 == v->count) /* a paused turn the provider continues from */
+                        warn(box, MF_PROBLEM_CALL_WITHOUT_RESULT, m, part->index,
+                             "server tool call \"%s\" has no result yet (a paused turn)", part->id, part->id_len);
+                    else
+                        add(box, MF_PROBLEM_CALL_WITHOUT_RESULT, m, part->index,
+                            "server tool call \"%s\" has no result in its own message", part->id, part->id_len);
+                    continue;
+                }
                 if (!window_ready) { answer_window(v, m, &from, &to); window_ready = true; }
                 /* AI SDK lets a provider-executed tool's result sit in the same message. */
                 bool answered = has_part(&c->window, &box->failed, v, from, to, MF_PART_TOOL_RESULT, part) ||
@@ -298,6 +327,12 @@ static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *s
                     add(box, MF_PROBLEM_CALL_WITHOUT_RESULT, m, part->index,
                         "tool call \"%s\" has no result right after it", part->id, part->id_len);
             } else if (part->kind == MF_PART_TOOL_RESULT) {
+                if (part->same_message) {
+                    if (!has_part(&c->own_calls, &box->failed, v, m, m + 1, MF_PART_TOOL_CALL, part))
+                        add(box, MF_PROBLEM_RESULT_WITHOUT_CALL, m, part->index,
+                            "server tool result \"%s\" answers no call in its own message", part->id, part->id_len);
+                    continue;
+                }
                 if (v->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_ASSISTANT &&
                     has_part(&c->own_calls, &box->failed, v, m, m + 1, MF_PART_TOOL_CALL, part))
                     continue;

@@ -176,6 +176,20 @@ test('validate exits 0 on a valid conversation and 1, listing problems, on a bro
   }
 });
 
+test('validate exits 0 on a conversation with only warnings, and prints them', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'midfold-cli-'));
+  try {
+    const file = join(dir, 'future-block.json');
+    await writeFile(file, JSON.stringify([{ role: 'user', content: [{ type: 'text', text: 'What changed?', cache_control: { type: 'ephemeral' } },
+      { type: 'release_notes', title: 'v2.4', body: 'Faster cold starts.' }] }]));
+    const r = await run(['validate', file]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^ok \(anthropic\)\nmessage 0, part 1: warning: unknown-block: block type "release_notes"/);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
 test('bad input exits 2 with one line naming the problem', async () => {
   for (const [args, input, pattern] of [
     [['estimate', '-'], '[{"role": "user",', /^midfold: stdin is not valid JSON/],

@@ -200,6 +200,7 @@ test.describe('odd but valid input', () => {
     const msgs = [
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'cat', input: { path: 'huge.log' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'log line ✓\n'.repeat(1_000_000) }] },
+      { role: 'assistant', content: 'Every line of huge.log is the same passing check.' }, // answered: not the pending turn
     ];
     const r = microCompact(msgs, { keepRecent: 0 });
     assert.equal(msgs[1].content[0].content, '[truncated: cat result, 11000000 chars]');
@@ -213,6 +214,7 @@ test.describe('odd but valid input', () => {
     const msgs = [
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'schedule', input: { at: new Date(Date.UTC(2024, 0, 2)) } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'scheduled job 7731 for 2024-01-02T00:00:00Z on worker pool "batch-eu"' }] },
+      { role: 'assistant', content: 'Job 7731 runs on 2 January.' }, // answered: not the pending turn
     ];
     assert.ok(serialize(msgs).includes('[tool_use:schedule] {"at": "2024-01-02T00:00:00.000Z"}'));
     assert.equal(microCompact(msgs, { keepRecent: 0 }).cleared, 1);

@@ -201,7 +201,8 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
 
 /* Validates; the report is JSON text:
  *   {"format":"anthropic","problems":[{"code":"...","message":3,"part":0,"text":"..."}]}
- * with "part" -1 when the problem is about the whole message. */
+ * with "part" -1 when the problem is about the whole message, and "warning":true on a
+ * problem that does not make the conversation invalid. */
 EXPORT int mfw_doc_validate(const mf_doc *doc, int format, char **out_ptr, size_t *out_len, mfw_error *e)
 {
     mf_error err;
@@ -225,6 +226,7 @@ EXPORT int mfw_doc_validate(const mf_doc *doc, int format, char **out_ptr, size_
         else mf_buf_put_uint(&b, p->part);
         mf_buf_puts(&b, ",\"text\":");
         mf_buf_put_json_string(&b, p->text, strlen(p->text));
+        if (p->severity == MF_SEVERITY_WARNING) mf_buf_puts(&b, ",\"warning\":true");
         mf_buf_putc(&b, '}');
     }
     mf_buf_puts(&b, "]}");

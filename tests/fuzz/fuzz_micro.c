@@ -65,6 +65,18 @@ static void apply(mf_doc *doc, const mf_micro_edit *e)
     const mf_node *content = mf_get(msg, "content");
     CHECK(content && content->kind == MF_ARRAY && e->part < content->count, "edit part %zu out of range", e->part);
     mf_node *block = &content->items[e->part];
+    if (e->target >= MF_EDIT_RESULT_STDOUT) { /* Anthropic server-tool results: js/apply.js's copy */
+        mf_node *old = (mf_node *)mf_get(block, "content");
+        char *text = mf_arena_strdup(&doc->arena, e->replacement, e->replacement_len);
+        const mf_node *left = text ? mf_anthropic_cleared(&doc->arena, old, e->target, text, e->replacement_len) : NULL;
+        CHECK(old && left, "server-tool edit of message %zu part %zu applies to nothing", e->message, e->part);
+        const char *key = old->key;
+        size_t key_len = old->key_len;
+        *old = *left;
+        old->key = key;
+        old->key_len = key_len;
+        return;
+    }
     const char *field = e->target == MF_EDIT_BLOCK_CONTENT ? "content" : e->target == MF_EDIT_PART_RESULT ? "result" : "output";
     CHECK(e->target >= MF_EDIT_BLOCK_CONTENT && e->target <= MF_EDIT_PART_RESULT, "target %d", e->target);
     set_result(doc, (mf_node *)mf_get(block, field), e);

@@ -209,3 +209,24 @@ const char FX_CHINESE_TRANSCRIPT[] =
     "\n"
     "[user]\n"
     "谢谢！顺便把注释也翻译成英文。";
+
+/* An Anthropic research turn with server tools (web search with its encrypted pages, code
+ * execution), the MCP connector, and a two-page PDF; the user's question is pending. */
+const char FX_SERVER_TOOLS_ANTHROPIC[] =
+    "[{\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"Is cJSON's nesting limit configurable? Spec attached.\"},"
+    " {\"type\": \"document\", \"title\": \"Parser spec\", \"source\": {\"type\": \"base64\", \"media_type\": \"application/pdf\", \"data\": "
+    "\"JVBERi0xLjQKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFszIDAgUiA0IDAgUl0gL0NvdW50IDIgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL1BhZ2UgL1BhcmVudCAyIDAgUiA+PgplbmRvYmoKNCAwIG9iago8PC9UeXBlL1BhZ2UvUGFyZW50IDIgMCBSPj4KZW5kb2JqCnRyYWlsZXIKPDwgL1Jvb3QgMSAwIFIgPj4KJSVFT0YK\"}}]},"
+    " {\"role\": \"assistant\", \"content\": ["
+    "{\"type\": \"server_tool_use\", \"id\": \"srvtoolu_01\", \"name\": \"web_search\", \"input\": {\"query\": \"cJSON CJSON_NESTING_LIMIT\"}},"
+    " {\"type\": \"web_search_tool_result\", \"tool_use_id\": \"srvtoolu_01\", \"content\": [{\"type\": \"web_search_result\", "
+    "\"title\": \"cJSON README\", \"url\": \"https://github.com/DaveGamble/cJSON\", \"encrypted_content\": "
+    "\"EqgfCioIAxgCIiQ4ODk4YTFkYy0yMTNkLTQ1NzItOTY5Ni1hODEyNmU2ZGFkNTQSDH3wZ0pLrT6uHZqYBxoMhIbEu0wB8Y9Jd1o7IjA5\"}]},"
+    " {\"type\": \"server_tool_use\", \"id\": \"srvtoolu_02\", \"name\": \"code_execution\", \"input\": {\"code\": \"print(open('cJSON.h').read().count('NESTING'))\"}},"
+    " {\"type\": \"code_execution_tool_result\", \"tool_use_id\": \"srvtoolu_02\", \"content\": {\"type\": \"code_execution_result\", "
+    "\"stdout\": \"#ifndef CJSON_NESTING_LIMIT\\n#define CJSON_NESTING_LIMIT 1000\\n#endif\\n3 occurrences in cJSON.h, 2 in cJSON.c\\n\", "
+    "\"stderr\": \"\", \"return_code\": 0, \"content\": []}},"
+    " {\"type\": \"mcp_tool_use\", \"id\": \"mcptoolu_01\", \"name\": \"search_code\", \"server_name\": \"github\", \"input\": {\"q\": \"CJSON_NESTING_LIMIT\"}},"
+    " {\"type\": \"mcp_tool_result\", \"tool_use_id\": \"mcptoolu_01\", \"is_error\": false, \"content\": [{\"type\": \"text\", "
+    "\"text\": \"cJSON.h:137: #define CJSON_NESTING_LIMIT 1000\\ncJSON.c:1101: if (input_buffer->depth >= CJSON_NESTING_LIMIT)\"}]},"
+    " {\"type\": \"text\", \"text\": \"Yes: define CJSON_NESTING_LIMIT when compiling cJSON.c (the default is 1000).\"}]},"
+    " {\"role\": \"user\", \"content\": \"And the string length limit?\"}]";

@@ -25,5 +25,8 @@ extern const char FX_SESSION_TRANSCRIPT[];
 /* Chinese conversation about a config file with Chinese keys (Anthropic). */
 extern const char FX_CHINESE_ANTHROPIC[];
 extern const char FX_CHINESE_TRANSCRIPT[];
+/* Anthropic server tools (web search, code execution), the MCP connector and a two-page
+ * PDF in one research turn; the last user question is pending. */
+extern const char FX_SERVER_TOOLS_ANTHROPIC[];
 
 #endif

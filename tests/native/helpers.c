@@ -94,6 +94,37 @@ static int replace_member(cJSON *obj, const char *key, cJSON *value)
     return cJSON_ReplaceItemViaPointer(obj, old, value);
 }
 
+/* Sets obj's member `key` to `value`, replacing it or adding it. */
+static int set_member(cJSON *obj, const char *key, cJSON *value)
+{
+    if (!value) return 0;
+    if (json_member(obj, key)) return replace_member(obj, key, value);
+    return cJSON_AddItemToObject(obj, key, value);
+}
+
+/* The Anthropic server-tool targets (docs/anthropic-blocks.md): the output field of the
+ * block's content object. */
+static int apply_server_edit(cJSON *block, const mf_micro_edit *e)
+{
+    cJSON *content = json_member(block, "content");
+    if (!cJSON_IsObject(content)) return 0;
+    if (e->target == MF_EDIT_RESULT_STDOUT)
+        return set_member(content, "stdout", text_of(e)) && set_member(content, "stderr", cJSON_CreateString(""));
+    if (e->target == MF_EDIT_RESULT_VIEW)
+        return set_member(content, "content", text_of(e)) && set_member(content, "file_type", cJSON_CreateString("text"));
+    cJSON *doc = json_member(content, "content");
+    cJSON *source = cJSON_CreateObject();
+    if (!cJSON_IsObject(doc) || !source || !cJSON_AddStringToObject(source, "type", "text") ||
+        !cJSON_AddStringToObject(source, "media_type", "text/plain")) {
+        cJSON_Delete(source);
+        return 0;
+    }
+    cJSON *data = text_of(e);
+    if (!data) { cJSON_Delete(source); return 0; }
+    cJSON_AddItemToObject(source, "data", data);
+    return set_member(doc, "source", source);
+}
+
 static int apply_edit(cJSON *messages, const mf_micro_edit *e)
 {
     cJSON *msg = cJSON_GetArrayItem(messages, (int)e->message);
@@ -102,6 +133,7 @@ static int apply_edit(cJSON *messages, const mf_micro_edit *e)
     if (e->target == MF_EDIT_ITEM_OUTPUT) return replace_member(msg, "output", text_of(e));
     cJSON *part = cJSON_GetArrayItem(json_member(msg, "content"), (int)e->part);
     if (!cJSON_IsObject(part)) return 0;
+    if (e->target >= MF_EDIT_RESULT_STDOUT) return apply_server_edit(part, e);
     const char *key = e->target == MF_EDIT_BLOCK_CONTENT ? "content"
                     : e->target == MF_EDIT_PART_RESULT ? "result" : "output";
     cJSON *value = e->target == MF_EDIT_PART_OUTPUT ? output_of(e, "text")

@@ -25,6 +25,7 @@ int main(void)
     test_features_ascii();
     test_memory();
     test_responses();
+    test_anthropic_blocks();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
     return check_summary();
 }

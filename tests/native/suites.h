@@ -17,5 +17,6 @@ void test_profiles(void);      /* test_profiles.c: the calibrated profiles again
 void test_features_ascii(void); /* test_features_ascii.c: the ASCII mask path against the code-point path */
 void test_memory(void);        /* test_memory.c: the memory tool: path checks and commands */
 void test_responses(void);     /* test_responses.c: OpenAI Responses items and Chat custom tool calls */
+void test_anthropic_blocks(void); /* test_anthropic_blocks.c: server tools, MCP, documents, unknown blocks */
 
 #endif

@@ -231,6 +231,7 @@ void test_alloc_failure(void)
         {"AI SDK session", FX_SESSION_AISDK},
         {"Chinese conversation", FX_CHINESE_ANTHROPIC},
         {"Responses agent run", FX_RESPONSES_RUN},
+        {"Anthropic server tools", FX_SERVER_TOOLS_ANTHROPIC},
     };
     char name[120];
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {

@@ -146,12 +146,12 @@ static void other_blocks(void)
     SERIALIZES_TO("AI SDK reasoning is kept as [thinking] text",
                   "[{\"role\": \"assistant\", \"content\": [{\"type\": \"reasoning\", \"text\": \"Check the tests.\"}]}]",
                   MF_FORMAT_AUTO, "[assistant]\n[thinking] Check the tests.");
-    SERIALIZES_TO("an image is [image], a titled document [document: TITLE], an untitled one [document]",
+    SERIALIZES_TO("an image is [image], a titled document [document: TITLE] (and its URL), an untitled one [document]",
                   "[{\"role\": \"user\", \"content\": [{\"type\": \"image\", \"source\": {\"type\": \"url\", \"url\": \"https://x/y.png\"}},"
                   " {\"type\": \"document\", \"title\": \"Q3 report\", \"source\": {\"type\": \"url\", \"url\": \"https://x/q3.pdf\"}},"
                   " {\"type\": \"document\", \"source\": {\"type\": \"base64\", \"media_type\": \"application/pdf\", \"data\": \"JVBERi0=\"}},"
                   " {\"type\": \"text\", \"text\": \"Summarize these.\"}]}]",
-                  MF_FORMAT_AUTO, "[user]\n[image]\n[document: Q3 report]\n[document]\nSummarize these.");
+                  MF_FORMAT_AUTO, "[user]\n[image]\n[document: Q3 report] https://x/q3.pdf\n[document]\nSummarize these.");
 }
 
 static void bad_text(void)
