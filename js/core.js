@@ -137,12 +137,13 @@ export function estimateTokens(input, options) {
  * Per-message figures for callers that keep them (EstimateCache): for each message
  * `{milli, results, hasResults}` — its estimate in milli-tokens (their sum is
  * estimateTokens' before rounding), the milli-tokens of its tool results not yet cleared, and
- * whether it holds tool results. A list whose messages mix formats is read in the format of
+ * whether it holds tool results, and whether it holds the provider's own compaction (the
+ * provider reads from the last one on). A list whose messages mix formats is read in the format of
  * the whole conversation when `wholeFormatOf` is given. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
  * @param {{profile?: string, format?: string}} [options]
  * @param {unknown[]} [wholeFormatOf] the conversation these messages belong to
- * @returns {{milli: number, results: number, hasResults: boolean}[]}
+ * @returns {{milli: number, results: number, hasResults: boolean, compaction: boolean}[]}
  */
 export function estimateEach(messages, options, wholeFormatOf) {
   const o = optionsObject(options, 'estimateEachMilli');
@@ -158,7 +159,8 @@ export function estimateEach(messages, options, wholeFormatOf) {
       return Array.from({ length: messages.length }, (_, i) => ({
         milli: view.getFloat64(out + 24 * i, true),
         results: view.getFloat64(out + 24 * i + 8, true),
-        hasResults: view.getFloat64(out + 24 * i + 16, true) !== 0,
+        hasResults: (view.getFloat64(out + 24 * i + 16, true) & 1) !== 0,
+        compaction: (view.getFloat64(out + 24 * i + 16, true) & 2) !== 0,
       }));
     } finally {
       w.free(out);

@@ -110,11 +110,7 @@ export class EstimateCache {
    * @param {unknown[]} messages
    * @returns {number}
    */
-  milli(messages) {
-    let sum = 0;
-    for (const entry of this.entriesOf(messages)) sum += entry.milli;
-    return sum;
-  }
+  milli(messages) { return this.figures(messages, 0).milli; }
 
   /**
    * An upper bound, in milli-tokens, of what micro-compaction could free in `messages` with
@@ -130,8 +126,10 @@ export class EstimateCache {
   figures(messages, keepRecent) {
     const entries = this.entriesOf(messages);
     let kept = 0, clearable = 0, milli = 0;
+    // The provider reads from its last compaction on (src/view.c): nothing before it counts.
     for (let i = entries.length - 1; i >= 0; i--) {
       milli += entries[i].milli;
+      if (entries[i].compaction) break;
       if (!entries[i].hasResults) continue;
       if (kept < keepRecent) { kept++; continue; }
       clearable += entries[i].results;

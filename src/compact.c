@@ -236,10 +236,25 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
     size_t start = pending_turn_start(&view);
     plan->tail_start = grow_tail(&view, start, options->keep_tail_tokens * MF_MILLI, options->profile, &plan->milli_tail);
     plan->tail_start = keep_pending(&view, plan->tail_start, options->profile, &plan->milli_tail);
+    /* The provider reads from its last compaction on: a summary placed before it would be
+     * dropped, so the cut comes after it (the first cut that does, up to the pending turn),
+     * and what precedes it, which the provider no longer reads, is left out of the middle. */
+    size_t window = mf_view_window_start(&view);
+    bool compacted_before = window > 0 || (view.count && mf_msg_has_compaction(&view.msgs[0]));
+    if (compacted_before && plan->tail_start <= window) {
+        size_t c = window + 1;
+        while (c < start && !valid_cut(&view.msgs[c])) c++;
+        plan->tail_start = c <= start && c < view.count ? c : 0; /* 0: nothing can be folded */
+        plan->milli_tail = 0;
+        for (size_t m = plan->tail_start; m < view.count; m++)
+            if (view.msgs[m].role != MF_ROLE_SYSTEM) plan->milli_tail += mf_estimate_msg(&view.msgs[m], options->profile);
+        if (plan->tail_start && keep_pending(&view, plan->tail_start, options->profile, &plan->milli_tail) <= window)
+            plan->tail_start = 0;
+    }
     size_t nhead = 0, nmid = 0;
     for (size_t m = 0; m < plan->tail_start; m++) {
         if (view.msgs[m].role == MF_ROLE_SYSTEM) nhead++;
-        else nmid++;
+        else if (m >= window) nmid++;
     }
     plan->head = mf_arena_alloc(&box->arena, (nhead ? nhead : 1) * sizeof(size_t));
     plan->middle = mf_arena_alloc(&box->arena, (nmid ? nmid : 1) * sizeof(size_t));
@@ -248,14 +263,15 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
     for (size_t m = 0; m < plan->tail_start; m++) {
         if (view.msgs[m].role == MF_ROLE_SYSTEM) {
             plan->head[plan->head_count++] = m;
-        } else {
+        } else if (m >= window) {
             plan->middle[plan->middle_count++] = m;
             plan->milli_middle += mf_estimate_msg(&view.msgs[m], options->profile);
-            has_previous = has_previous || is_summary_message(&view.msgs[m]);
+            has_previous = has_previous || is_summary_message(&view.msgs[m]) || mf_msg_has_compaction(&view.msgs[m]);
         }
     }
     plan->only_previous_summary =
-        plan->middle_count >= 1 && plan->middle_count <= 2 && is_summary_message(&view.msgs[plan->middle[0]]) &&
+        plan->middle_count >= 1 && plan->middle_count <= 2 &&
+        (is_summary_message(&view.msgs[plan->middle[0]]) || mf_msg_has_compaction(&view.msgs[plan->middle[0]])) &&
         (plan->middle_count == 1 || view.msgs[plan->middle[1]].role == MF_ROLE_ASSISTANT);
 
     plan->language = options->language != MF_LANG_AUTO ? options->language : mf_detect_language(&view);

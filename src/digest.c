@@ -156,6 +156,7 @@ static void put_clipped(mf_buf *b, const char *s, size_t n, size_t chars)
 
 static bool is_summary_text(const mf_part *p)
 {
+    if (mf_part_is_compaction(p)) return true; /* carried as the earlier summary, not as a reply */
     return p->kind == MF_PART_TEXT && p->text_len >= sizeof MF_SUMMARY_MARK - 1 &&
            memcmp(p->text, MF_SUMMARY_MARK, sizeof MF_SUMMARY_MARK - 1) == 0;
 }
@@ -194,8 +195,9 @@ static void put_previous(mf_buf *b, const mf_view *v, size_t chars, bool zh)
     for (size_t m = 0; m < v->count; m++)
         for (size_t p = 0; p < v->msgs[m].count; p++) {
             const mf_part *part = &v->msgs[m].parts[p];
-            if (v->msgs[m].role != MF_ROLE_USER || !is_summary_text(part)) continue;
-            size_t skip = sizeof MF_SUMMARY_MARK - 1;
+            bool provider = mf_part_is_compaction(part) && part->text_len; /* the provider's own, in the clear */
+            if (!provider && (v->msgs[m].role != MF_ROLE_USER || !is_summary_text(part))) continue;
+            size_t skip = provider ? 0 : sizeof MF_SUMMARY_MARK - 1;
             while (skip < part->text_len && (part->text[skip] == '\n' || part->text[skip] == ' ')) skip++;
             mf_buf_puts(b, zh ? "## 更早的摘要\n" : "## Earlier summary\n");
             put_clipped(b, part->text + skip, part->text_len - skip, chars * 4);

@@ -151,8 +151,9 @@ uint64_t mf_estimate_msg(const mf_msg *msg, mf_profile profile)
 
 uint64_t mf_estimate_view(const mf_view *view, mf_profile profile)
 {
+    /* What the model reads and the provider bills: from the last compaction on. */
     uint64_t sum = 0;
-    for (size_t m = 0; m < view->count; m++) sum += mf_estimate_msg(&view->msgs[m], profile);
+    for (size_t m = mf_view_window_start(view); m < view->count; m++) sum += mf_estimate_msg(&view->msgs[m], profile);
     return sum;
 }
 

@@ -265,6 +265,15 @@ bool mf_responses_pairs_init(mf_responses_pairs *pairs, const mf_view *view, mf_
 void mf_responses_check_item(mf_responses_pairs *pairs, const mf_view *view, size_t m, mf_report_fn report,
                              void *ctx);
 
+/* The providers' own compaction (an Anthropic `compaction` block with its summary, an
+ * OpenAI `compaction` item): the provider reads the conversation from the last one on and
+ * ignores what came before, so estimates count from there, micro-compaction edits nothing
+ * before it, and a fold never puts a summary before it (docs/provider-rules.md). view.c */
+bool mf_part_is_compaction(const mf_part *part);
+bool mf_msg_has_compaction(const mf_msg *msg);
+/* The index of the last message holding one, or 0 when there is none. */
+size_t mf_view_window_start(const mf_view *view);
+
 /* True when the message holds at least one tool result (view.c). */
 bool mf_msg_has_results(const mf_msg *msg);
 

@@ -203,7 +203,8 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     /* One pass: the estimate of everything, and each cleared result's size and cost. */
     const uint32_t message_milli = mf_profile_get(options->profile)->message_milli;
     uint64_t before = mf_estimate_request_extras(doc, options->profile), saved = 0;
-    for (size_t m = 0; m < view.count; m++) {
+    /* The provider ignores what comes before its last compaction: it is neither counted nor edited. */
+    for (size_t m = mf_view_window_start(&view); m < view.count; m++) {
         const mf_msg *msg = &view.msgs[m];
         before += message_milli;
         for (size_t p = 0; p < msg->count; p++) {

@@ -116,3 +116,26 @@ bool mf_msg_has_pending(const mf_msg *msg)
         if (msg->parts[p].pending) return true;
     return false;
 }
+
+/* ---- the provider's own compaction: what the model reads starts at the last one ------- */
+
+bool mf_part_is_compaction(const mf_part *part)
+{
+    /* Anthropic's block with its summary (a block whose content is null is a failed
+     * compaction the API treats as a no-op), or OpenAI's encrypted item. */
+    return mf_str_eq(part->type, "compaction") && (part->text_len > 0 || part->opaque_len > 0);
+}
+
+bool mf_msg_has_compaction(const mf_msg *msg)
+{
+    for (size_t p = 0; p < msg->count; p++)
+        if (mf_part_is_compaction(&msg->parts[p])) return true;
+    return false;
+}
+
+size_t mf_view_window_start(const mf_view *view)
+{
+    for (size_t m = view->count; m-- > 0;)
+        if (mf_msg_has_compaction(&view->msgs[m])) return m;
+    return 0;
+}

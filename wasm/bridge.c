@@ -100,7 +100,8 @@ EXPORT int mfw_doc_estimate(const mf_doc *doc, int format, int profile, double *
 /* Per message m of the document's `count` messages, three figures at out[3m..3m+3) (the
  * caller owns `out`): its estimate in milli-tokens (their sum is mfw_doc_estimate's for a list
  * of messages), the milli-tokens of its tool results not yet cleared (all that
- * micro-compaction could ever free there), and flags: 1 when it holds tool results. A caller
+ * micro-compaction could ever free there), and flags: 1 when it holds tool results, 2 when it
+ * holds the provider's own compaction (what the provider reads starts there). A caller
  * keeps them per message and estimates only what is new (js/estimate-cache.js). */
 EXPORT int mfw_doc_estimate_each(const mf_doc *doc, int format, int profile, double *out, uint32_t count, mfw_error *e)
 {
@@ -122,7 +123,7 @@ EXPORT int mfw_doc_estimate_each(const mf_doc *doc, int format, int profile, dou
         }
         out[3 * m] = (double)mf_estimate_msg(msg, (mf_profile)profile);
         out[3 * m + 1] = (double)results;
-        out[3 * m + 2] = mf_msg_has_results(msg) ? 1 : 0;
+        out[3 * m + 2] = (mf_msg_has_results(msg) ? 1 : 0) + (mf_msg_has_compaction(msg) ? 2 : 0);
     }
     mf_view_free(&view);
     return report(e, &err, st);
