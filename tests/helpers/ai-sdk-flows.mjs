@@ -123,3 +123,77 @@ export async function codingSession(v, o = {}) {
   const done = [...answered, ...(second.responseMessages ?? second.response.messages)];
   return { awaiting, answered, done, prompts, ai, screenshot };
 }
+
+// ---- UIMessage: a chat UI's state, built by streamText + readUIMessageStream -------------
+
+function streamed(Mock, ai, steps, prompts) {
+  let i = 0;
+  return new Mock({
+    doStream: async (options) => {
+      prompts.push(options.prompt);
+      const body = steps[Math.min(i++, steps.length - 1)];
+      const toolCalls = body.some((c) => c.type === 'tool-call');
+      const chunks = [{ type: 'stream-start', warnings: [] }, ...body,
+        { type: 'finish', finishReason: { unified: toolCalls ? 'tool-calls' : 'stop', raw: undefined }, usage }];
+      return { stream: ai.simulateReadableStream({ chunks, chunkDelayInMs: null }) };
+    },
+  });
+}
+
+const textChunks = (id, text) => [{ type: 'text-start', id }, ...text.match(/.{1,12}/gsu).map((delta) => ({ type: 'text-delta', id, delta })), { type: 'text-end', id }];
+const toolChunks = (id, name, input) => {
+  const json = JSON.stringify(input);
+  return [{ type: 'tool-input-start', id, toolName: name }, { type: 'tool-input-delta', id, delta: json.slice(0, 9) },
+    { type: 'tool-input-delta', id, delta: json.slice(9) }, { type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName: name, input: json }];
+};
+
+const SOURCE = {
+  'src/login.tsx': "import { useState } from 'react';\n\nexport function Login() {\n  const [email, setEmail] = useState('');\n  // 登录表单：邮箱和密码\n  return <form className=\"login\">{/* fields */}</form>;\n}\n".repeat(8),
+  'src/login.css': '.login {\n  width: 480px;\n  margin: 0 auto;\n}\n'.repeat(30),
+  'src/api/session.ts': "export async function createSession(email: string, password: string) {\n  const res = await fetch('/api/session', { method: 'POST', body: JSON.stringify({ email, password }) });\n  if (!res.ok) throw new Error(`login failed: ${res.status}`);\n  return res.json();\n}\n".repeat(6),
+};
+
+/**
+ * A chat UI's conversation (useChat's `messages`): three user turns, each answered by
+ * an assistant UIMessage that reads a file (output-available), the last one also asking
+ * to delete a file (approval-requested). Returns `messages` (the final state),
+ * `snapshots` (every state of the last assistant message while it streamed) and `ai`.
+ */
+export async function chatSession(v) {
+  const { ai, Mock } = await load(v);
+  const prompts = [];
+  const questions = [
+    ['登录页在手机上溢出了，帮我看看 (the login page overflows on mobile)', 'src/login.tsx', '表单本身没问题，我再看看样式。'],
+    ['Then check the stylesheet', 'src/login.css', 'The container has a fixed width of 480px; use max-width: 100% instead.'],
+    ['And the API call, does it handle errors?', 'src/api/session.ts', 'It throws on a non-2xx status; the form should catch it. The old stylesheet can go.'],
+  ];
+  const tools = {
+    read_file: ai.tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => ({ path, content: SOURCE[path] ?? `ENOENT: ${path}` }) }),
+    delete_file: ai.tool({ description: 'Delete a file (asks first)', inputSchema: z.object({ path: z.string() }), needsApproval: true,
+      execute: async ({ path }) => `deleted ${path}` }),
+  };
+  const messages = [];
+  let snapshots = [];
+  let n = 0;
+  for (const [q, path, answer] of questions) {
+    n++;
+    messages.push({ id: `u${n}`, role: 'user', parts: [{ type: 'text', text: q }] });
+    const last = n === questions.length;
+    const steps = [
+      [{ type: 'reasoning-start', id: `r${n}` }, { type: 'reasoning-delta', id: `r${n}`, delta: `Read ${path} first.` }, { type: 'reasoning-end', id: `r${n}` },
+        ...toolChunks(`call_read_${n}`, 'read_file', { path })],
+      [...textChunks(`t${n}`, answer), ...(last ? toolChunks('call_del_1', 'delete_file', { path: 'src/login.old.css' }) : [])],
+    ];
+    const model = streamed(Mock, ai, steps, prompts);
+    const result = ai.streamText({ model, tools, messages: await ai.convertToModelMessages(messages), stopWhen: ai.stepCountIs(3) });
+    snapshots = [];
+    let final;
+    for await (const m of ai.readUIMessageStream({ stream: result.toUIMessageStream({ generateMessageId: () => `a${n}` }) })) {
+      final = m;
+      snapshots.push(structuredClone(m));
+    }
+    messages.push(structuredClone(final));
+  }
+  return { messages, snapshots, ai, prompts };
+}
