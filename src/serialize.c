@@ -16,7 +16,9 @@
  * kept as "[thinking] text" since the reasoning behind a decision is what a summary must
  * keep; redacted thinking is opaque and shows as "[redacted_thinking]". A failed tool
  * result is "[tool_error:NAME] text"; a result whose call is missing names "unknown".
- * Images are "[image]", documents "[document]" or "[document: TITLE]". */
+ * Images are "[image]", documents "[document]" or "[document: TITLE]", AI SDK files
+ * "[file: NAME]" (never their data); AI SDK approvals "[approval_request:NAME]" and
+ * "[approval:NAME] approved" / "denied: REASON"; an execution denial "[execution denied]". */
 #include "internal.h"
 
 static void put_tool_name(mf_buf *b, const char *name, size_t len)
