@@ -26,4 +26,11 @@ extern const char FX_SESSION_TRANSCRIPT[];
 extern const char FX_CHINESE_ANTHROPIC[];
 extern const char FX_CHINESE_TRANSCRIPT[];
 
+/* AI SDK (fixtures_aisdk.c, written by ai 6): an approval flow ending in a denial, the
+ * same flow awaiting its approval, a chat UI's UIMessages, and that chat mid-stream. */
+extern const char FX_APPROVAL_AISDK[];
+extern const char FX_AWAITING_AISDK[];
+extern const char FX_CHAT_AISDK_UI[];
+extern const char FX_STREAMING_AISDK_UI[];
+
 #endif

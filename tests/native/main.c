@@ -23,6 +23,7 @@ int main(void)
     test_profiles();
     test_features_ascii();
     test_memory();
+    test_aisdk();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
     return check_summary();
 }

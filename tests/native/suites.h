@@ -15,5 +15,6 @@ void test_known_bugs(void);    /* test_known_bugs.c: facts that do not hold yet 
 void test_profiles(void);      /* test_profiles.c: the calibrated profiles against their specification */
 void test_features_ascii(void); /* test_features_ascii.c: the ASCII mask path against the code-point path */
 void test_memory(void);        /* test_memory.c: the memory tool: path checks and commands */
+void test_aisdk(void);         /* test_aisdk.c: AI SDK approvals, media and UIMessage */
 
 #endif

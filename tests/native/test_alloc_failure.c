@@ -229,6 +229,8 @@ void test_alloc_failure(void)
         {"OpenAI session", FX_SESSION_OPENAI},
         {"AI SDK session", FX_SESSION_AISDK},
         {"Chinese conversation", FX_CHINESE_ANTHROPIC},
+        {"AI SDK approval flow", FX_APPROVAL_AISDK},
+        {"AI SDK chat UI mid-stream", FX_STREAMING_AISDK_UI},
     };
     char name[120];
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
