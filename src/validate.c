@@ -99,6 +99,18 @@ static void check_ui_shape(report_box *box, const mf_view *v, size_t m)
     }
 }
 
+/* An AI SDK image or file part without its data, or a file without its media type, is
+ * one the SDK rejects (and midfold could only guess its price). */
+static void check_aisdk_media(report_box *box, size_t m, const mf_part *part)
+{
+    bool image = mf_str_eq(part->type, "image");
+    const mf_node *data = mf_get(part->node, image ? "image" : "data");
+    if (!data || data->kind == MF_NULL || data->kind == MF_NUMBER || data->kind == MF_TRUE || data->kind == MF_FALSE)
+        add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a %s part without its data", part->type->str, part->type->len);
+    else if (!image && !mf_get_str(part->node, "mediaType") && !mf_get_str(part->node, "mimeType"))
+        add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a %s part without a string \"mediaType\"", part->type->str, part->type->len);
+}
+
 static void check_shape(report_box *box, const mf_view *v, size_t m)
 {
     const mf_msg *msg = &v->msgs[m];
@@ -145,6 +157,8 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
         if (result && v->format == MF_FORMAT_ANTHROPIC && p > 0 && msg->parts[p - 1].kind != MF_PART_TOOL_RESULT)
             add(box, MF_PROBLEM_RESULT_NOT_FIRST, m, part->index,
                 "tool_result blocks must come before any other block in their message%s", "", 0);
+        if (v->format == MF_FORMAT_AISDK && (part->kind == MF_PART_IMAGE || part->kind == MF_PART_DOCUMENT))
+            check_aisdk_media(box, m, part);
         if (part->kind == MF_PART_APPROVAL && part->unmatched && mf_str_eq(part->type, "tool-approval-request"))
             add(box, MF_PROBLEM_RESULT_WITHOUT_CALL, m, part->index,
                 "tool-approval-request \"%s\" names no tool call before it", part->id ? part->id : "", part->id_len);

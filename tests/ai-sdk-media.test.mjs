@@ -172,6 +172,14 @@ for (const v of VERSIONS) {
       assert.ok(!serialize(dressed).includes('EqQB'));
     });
 
+    test('a file part without data or media type is a problem at its part, not a silent price', () => {
+      const { problems } = validate(user([{ type: 'text', text: 'see attached' }, { type: 'file', filename: 'a.pdf', mediaType: 'application/pdf' },
+        { type: 'file', data: 'JVBERi0xLjcK' }]), { format: 'ai-sdk' });
+      assert.deepStrictEqual(problems.map((p) => [p.code, p.index, p.part]), [['bad-content', 0, 1], ['bad-content', 0, 2]]);
+      assert.match(problems[0].message, /file part without its data/);
+      assert.match(problems[1].message, /mediaType/);
+    });
+
     test('bad input names the part: a throwing getter inside a file part', async () => {
       const part = { type: 'file', mediaType: 'application/pdf', get data() { throw new Error('stream already consumed'); } };
       assert.throws(() => estimateTokens(user([part])), (e) => e.code === 'invalid-input' && e.path === 'input[0].content[0]');

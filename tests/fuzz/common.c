@@ -21,7 +21,7 @@ bool fuzz_split(const uint8_t *data, size_t size, size_t option_bytes, fuzz_inpu
 {
     if (size < 1 || option_bytes > sizeof in->option_copy) return false;
     memset(in, 0, sizeof *in);
-    in->format = (mf_format)(data[0] & 3u);
+    in->format = (data[0] & FUZZ_FLAG_AISDK_UI) ? MF_FORMAT_AISDK_UI : (mf_format)(data[0] & 3u);
     in->tree = (data[0] & FUZZ_FLAG_TREE) != 0;
     size_t have = size - 1 < option_bytes ? size - 1 : option_bytes;
     memcpy(in->option_copy, data + 1, have);
@@ -169,6 +169,7 @@ void fuzz_encode_tree(mf_buf *b, const mf_node *node)
     switch ((mf_kind)node->kind) {
     case MF_NULL: case MF_FALSE: case MF_TRUE: return;
     case MF_NUMBER: case MF_STRING: put_bytes(b, node->str, node->len); return;
+    case MF_BLOB: put_u32(b, (uint32_t)node->len); return;
     case MF_ARRAY: case MF_OBJECT:
         put_u32(b, node->count);
         for (uint32_t i = 0; i < node->count; i++) {
@@ -188,5 +189,6 @@ mf_format fuzz_effective_format(const mf_doc *doc, mf_format format)
 size_t fuzz_content_count(const mf_node *msg)
 {
     const mf_node *content = mf_get(msg, "content");
+    if (!content) content = mf_get(msg, "parts"); /* a UIMessage */
     return content && content->kind == MF_ARRAY ? content->count : 0;
 }

@@ -18,11 +18,17 @@ __attribute__((noreturn, format(printf, 4, 5)))
 void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...);
 
 /* ---- input layout of the document targets (serialize, micro, compact, validate) ----
- *   byte 0: flags — bits 0-1 the format (mf_format 0..3), bit 7 the encoding (0 JSON
+ *   byte 0: flags — bits 0-1 the format (mf_format 0..3), bit 6 ai-sdk-ui instead, bit 7 the encoding (0 JSON
  *           text, 1 the binary tree encoding of src/tree_decode.c)
  *   then   FUZZ_OPTION_BYTES(target) option bytes (see micro_options / compact_options)
  *   then   the document. */
 #define FUZZ_FLAG_TREE 0x80u
+#define FUZZ_FLAG_AISDK_UI 0x40u /* bit 6: the format is ai-sdk-ui, whatever bits 0-1 say */
+/* Room for a value per mf_format (indexed by it), and the formats an explicit call reads. */
+#define FUZZ_FORMAT_SLOTS (MF_FORMAT_AISDK_UI + 1)
+static const mf_format fuzz_formats[] = {MF_FORMAT_AUTO, MF_FORMAT_ANTHROPIC, MF_FORMAT_OPENAI, MF_FORMAT_AISDK,
+                                         MF_FORMAT_AISDK_UI};
+#define FUZZ_FORMAT_COUNT (sizeof fuzz_formats / sizeof fuzz_formats[0])
 #define FUZZ_MICRO_OPTION_BYTES 4
 #define FUZZ_COMPACT_OPTION_BYTES 6
 

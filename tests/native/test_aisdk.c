@@ -145,6 +145,21 @@ static void media(void)
     free(e.data);
 }
 
+static void media_problems(void)
+{
+    mf_problem_code code;
+    size_t m, part;
+    CHECK("a file part without data is reported at its part",
+          problems("[{\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"see\"}, {\"type\": \"file\", \"mediaType\": \"application/pdf\"}]}]",
+                   MF_FORMAT_AISDK, &code, &m, &part) == 1 && code == MF_PROBLEM_BAD_CONTENT && part == 1);
+    CHECK("a file part without a media type is reported",
+          problems("[{\"role\": \"user\", \"content\": [{\"type\": \"file\", \"data\": \"JVBERi0=\"}]}]", MF_FORMAT_AISDK, &code, &m, &part) == 1 &&
+              code == MF_PROBLEM_BAD_CONTENT && part == 0);
+    CHECK("an image part whose image is a number is reported",
+          problems("[{\"role\": \"user\", \"content\": [{\"type\": \"image\", \"image\": 42}]}]", MF_FORMAT_AISDK, &code, &m, &part) == 1 &&
+              code == MF_PROBLEM_BAD_CONTENT);
+}
+
 static void ui(void)
 {
     CHECK("UIMessages are ai-sdk-ui", detect(FX_CHAT_AISDK_UI) == MF_FORMAT_AISDK_UI);
@@ -188,5 +203,6 @@ void test_aisdk(void)
 {
     approvals();
     media();
+    media_problems();
     ui();
 }
