@@ -87,6 +87,20 @@ for (const v of VERSIONS) {
       assert.match(JSON.stringify(model[0].content), /\[Context Compressed\]/);
     });
 
+    test('with keepRecent 0 the kept tail is cleared through parts, the archived middle keeps its outputs', async () => {
+      const s = await chatSession(v);
+      const messages = structuredClone(s.messages);
+      const archived = [];
+      const report = await new Compactor({ summarize: async () => 'Login page: form fine, stylesheet fixed width.', keepRecent: 0,
+        keepTail: { tokens: 0 }, onArchive: (removed) => archived.push(...removed) }).compact(messages, { force: true });
+      assert.equal(report.compacted, true);
+      assert.deepStrictEqual(archived, s.messages.slice(0, archived.length), 'the archive holds the originals, outputs whole');
+      const kept = toolParts(messages).find(({ p }) => p.type === 'tool-read_file');
+      assert.match(kept.p.output, /^\[truncated: read_file result, \d+ chars\]$/);
+      await s.ai.validateUIMessages({ messages });
+      await s.ai.convertToModelMessages(messages);
+    });
+
     test('a UIMessage mid-stream (input-available, no output) is never folded', async () => {
       const s = await chatSession(v);
       const waiting = s.snapshots.find((m) => m.parts.some((p) => p.state === 'input-available' && p.type === 'tool-delete_file'));
