@@ -88,6 +88,7 @@ static void check_ui_shape(report_box *box, const mf_view *v, size_t m)
         const mf_part *part = &msg->parts[p];
         if (part->kind != MF_PART_TOOL_CALL) continue;
         if (!part->id) add(box, MF_PROBLEM_MISSING_ID, m, part->index, "a tool part without a toolCallId%s", "", 0);
+        if (!part->name) add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a dynamic-tool part without a toolName%s", "", 0);
         const mf_node *state = mf_get_str(part->node, "state");
         bool known = false;
         for (int i = 0; states[i] && !known; i++) known = mf_str_eq(state, states[i]);

@@ -190,6 +190,10 @@ static void ui(void)
           problems("[{\"id\": \"a\", \"role\": \"assistant\", \"parts\": [{\"type\": \"step-start\"}, {\"type\": \"tool-x\", \"toolCallId\": \"c\", "
                    "\"state\": \"done\"}]}]", MF_FORMAT_AISDK_UI, &code, &m, &part) == 1 &&
               code == MF_PROBLEM_BAD_CONTENT && part == 1);
+    CHECK("a dynamic-tool part without its toolName is reported at its part",
+          problems("[{\"id\": \"a\", \"role\": \"assistant\", \"parts\": [{\"type\": \"dynamic-tool\", \"toolCallId\": \"c\", "
+                   "\"state\": \"input-available\", \"input\": {}}]}]", MF_FORMAT_AISDK_UI, &code, &m, &part) == 1 &&
+              code == MF_PROBLEM_BAD_CONTENT && part == 0);
     CHECK("a role the UI does not know is reported",
           problems("[{\"id\": \"a\", \"role\": \"tool\", \"parts\": []}]", MF_FORMAT_AISDK_UI, &code, &m, &part) == 1 &&
               code == MF_PROBLEM_UNKNOWN_ROLE);
