@@ -42,7 +42,7 @@ for (const v of VERSIONS) {
     test('microCompact with keepRecent 0 truncates old outputs but never a denial or an approval part', async () => {
       const s = await codingSession(v, { approve: false });
       const messages = structuredClone(s.done);
-      const denied = find(messages, 'tool-result') && parts(messages).find(({ p }) => p.output && p.output.type === 'execution-denied');
+      const denied = parts(messages).find(({ p }) => p.output && p.output.type === 'execution-denied');
       const before = JSON.stringify(messages[denied.i]);
       const approvals = parts(messages).filter(({ p }) => p.type.startsWith('tool-approval')).map(({ p }) => JSON.stringify(p));
       const report = microCompact(messages, { keepRecent: 0 });
