@@ -30,7 +30,7 @@ FILE is a JSON array of messages or an object with "messages" (Anthropic, OpenAI
 Chat or AI SDK format); "-" reads stdin.
 
 Options:
-  --format F          anthropic | openai | ai-sdk (default: detected)
+  --format F          anthropic | openai | ai-sdk | ai-sdk-ui (default: detected)
   --profile P         estimator profile for estimate, micro and compact: safe,
                       bareagent, o200k, cl100k, deepseek, qwen or claude. Default:
                       bareagent for estimate and micro (estimateTokens and

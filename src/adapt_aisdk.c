@@ -106,7 +106,7 @@ mf_status mf_adapt_aisdk(mf_arena *arena, mf_msg *msg)
 
 /* ---- approvals: request -> its call, response -> its request ------------------------ */
 
-typedef struct call_info { mf_part *call; bool answered; } call_info;
+typedef struct call_info { mf_part *call; size_t message; bool answered; } call_info;
 
 mf_status mf_aisdk_link_approvals(mf_view *view)
 {
@@ -130,7 +130,7 @@ mf_status mf_aisdk_link_approvals(mf_view *view)
             if (!part->id || (part->kind != MF_PART_TOOL_CALL && part->kind != MF_PART_TOOL_RESULT)) continue;
             mf_idslot *s = mf_idmap_slot(&by_call, part->id, part->id_len);
             if (part->kind == MF_PART_TOOL_CALL) {
-                info[n] = (call_info){part, false};
+                info[n] = (call_info){part, m, false};
                 s->id = part->id;
                 s->len = part->id_len;
                 s->message = n++; /* the call's info slot */
@@ -147,7 +147,7 @@ mf_status mf_aisdk_link_approvals(mf_view *view)
             if (mf_str_eq(part->type, "tool-approval-request")) {
                 const mf_node *call_id = mf_get_str(part->node, "toolCallId");
                 mf_idslot *s = call_id ? mf_idmap_slot(&by_call, call_id->str, call_id->len) : NULL;
-                call_info *ci = s && s->id ? &info[s->message] : NULL;
+                call_info *ci = s && s->id && info[s->message].message <= m ? &info[s->message] : NULL;
                 part->unmatched = !ci;
                 if (ci) {
                     part->name = ci->call->name;

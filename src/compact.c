@@ -155,7 +155,7 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
             bool any = false;
             for (size_t p = 0; p < msg->count; p++) {
                 const mf_part *part = &msg->parts[p];
-                if (part->kind != MF_PART_TOOL_RESULT || mf_result_is_truncated(part->content)) continue;
+                if (part->kind != MF_PART_TOOL_RESULT || part->pinned || mf_result_is_truncated(part->content)) continue;
                 uint64_t old_cost = mf_estimate_tool_result_content(part->content, o->profile);
                 uint64_t marker;
                 if (!marker_cost(part, o->profile, &marker)) return false;

@@ -7,8 +7,9 @@
  *   string by its text), plus the profile's tool_call cost;
  * - a tool result: its content (a string; text blocks by their text; images by the
  *   image cost; AI SDK outputs by their value);
- * - an image: the profile's image cost; a document: its text source, else the document
- *   cost;
+ * - an image: the profile's image cost; a document: its text source, else one document
+ *   cost per started 32 KiB of its data (one when its size is unknown), media.c;
+ * - opaque metadata (provider options, signatures, approval ids): nothing;
  * - any other block: its keys and values; a block the adapter reads (part->read, read.c:
  *   Anthropic documents, search results, MCP calls, server-tool results) by what the model
  *   reads: its text, a document's pages, never encrypted_content, signatures or base64;

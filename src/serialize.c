@@ -20,7 +20,9 @@
  * has in OpenAI and AI SDK form (where it is a message of its own).
  * Images are "[image]", documents "[document]" or "[document: TITLE]". Blocks an adapter
  * reads (part->read: Anthropic documents, search results, MCP calls, server-tool results)
- * are written by what they read (read.c): titles, URLs, text, never opaque strings.
+ * are written by what they read (read.c): titles, URLs, text, never opaque strings. AI SDK
+ * files are "[file: NAME]" (never their data); AI SDK approvals "[approval_request:NAME]" and
+ * "[approval:NAME] approved" / "denied: REASON"; an execution denial "[execution denied]".
  *
  * Every piece of content goes through mf_put_content (content.c), which escapes any
  * content line that would read as one of the markers above; markers are literals. A

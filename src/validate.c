@@ -109,6 +109,7 @@ static void check_ui_shape(report_box *box, const mf_view *v, size_t m)
         const mf_part *part = &msg->parts[p];
         if (part->kind != MF_PART_TOOL_CALL) continue;
         if (!part->id) add(box, MF_PROBLEM_MISSING_ID, m, part->index, "a tool part without a toolCallId%s", "", 0);
+        if (!part->name) add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a dynamic-tool part without a toolName%s", "", 0);
         const mf_node *state = mf_get_str(part->node, "state");
         bool known = false;
         for (int i = 0; states[i] && !known; i++) known = mf_str_eq(state, states[i]);
@@ -118,6 +119,18 @@ static void check_ui_shape(report_box *box, const mf_view *v, size_t m)
         else if (!strncmp(state->str, "approval-", 9) && !mf_get_str(mf_get(part->node, "approval"), "id"))
             add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a %s tool part without \"approval.id\"", state->str, state->len);
     }
+}
+
+/* An AI SDK image or file part without its data, or a file without its media type, is
+ * one the SDK rejects (and midfold could only guess its price). */
+static void check_aisdk_media(report_box *box, size_t m, const mf_part *part)
+{
+    bool image = mf_str_eq(part->type, "image");
+    const mf_node *data = mf_get(part->node, image ? "image" : "data");
+    if (!data || data->kind == MF_NULL || data->kind == MF_NUMBER || data->kind == MF_TRUE || data->kind == MF_FALSE)
+        add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a %s part without its data", part->type->str, part->type->len);
+    else if (!image && !mf_get_str(part->node, "mediaType") && !mf_get_str(part->node, "mimeType"))
+        add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a %s part without a string \"mediaType\"", part->type->str, part->type->len);
 }
 
 static void check_shape(report_box *box, const mf_view *v, size_t m)
@@ -175,6 +188,8 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
             msg->parts[p - 1].kind != MF_PART_TOOL_RESULT)
             add(box, MF_PROBLEM_RESULT_NOT_FIRST, m, part->index,
                 "tool_result blocks must come before any other block in their message%s", "", 0);
+        if (v->format == MF_FORMAT_AISDK && (part->kind == MF_PART_IMAGE || part->kind == MF_PART_DOCUMENT))
+            check_aisdk_media(box, m, part);
         if (part->kind == MF_PART_APPROVAL && part->unmatched && mf_str_eq(part->type, "tool-approval-request"))
             add(box, MF_PROBLEM_RESULT_WITHOUT_CALL, m, part->index,
                 "tool-approval-request \"%s\" names no tool call before it", part->id ? part->id : "", part->id_len);

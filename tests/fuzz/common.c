@@ -169,6 +169,7 @@ void fuzz_encode_tree(mf_buf *b, const mf_node *node)
     switch ((mf_kind)node->kind) {
     case MF_NULL: case MF_FALSE: case MF_TRUE: return;
     case MF_NUMBER: case MF_STRING: put_bytes(b, node->str, node->len); return;
+    case MF_BLOB: put_u32(b, (uint32_t)node->len); return;
     case MF_ARRAY: case MF_OBJECT:
         put_u32(b, node->count);
         for (uint32_t i = 0; i < node->count; i++) {
@@ -188,6 +189,7 @@ mf_format fuzz_effective_format(const mf_doc *doc, mf_format format)
 size_t fuzz_content_count(const mf_node *msg)
 {
     const mf_node *content = mf_get(msg, "content");
+    if (!content) content = mf_get(msg, "parts"); /* a UIMessage */
     return content && content->kind == MF_ARRAY ? content->count : 0;
 }
 

@@ -40,7 +40,7 @@ static void gather(const mf_doc *doc, facts *f)
     f->detected = mf_doc_detect(doc);
     for (int k = 0; k < FUZZ_FORMAT_VALUES; k++) {
         f->est[k] = 0;
-        f->est_status[k] = mf_doc_estimate(doc, (mf_format)k, MF_PROFILE_BAREAGENT, &f->est[k], &err);
+        f->est_status[k] = mf_doc_estimate(doc, k, MF_PROFILE_BAREAGENT, &f->est[k], &err);
     }
     f->transcript = NULL;
     f->transcript_len = 0;

@@ -62,7 +62,8 @@ static void apply(mf_doc *doc, const mf_micro_edit *e)
 {
     mf_node *msg = (mf_node *)&doc->messages->items[e->message];
     if (e->target == MF_EDIT_MESSAGE_CONTENT) { set_result(doc, (mf_node *)mf_get(msg, "content"), e); return; }
-    const mf_node *content = mf_get(msg, "content");
+    bool ui = e->target == MF_EDIT_UI_OUTPUT || e->target == MF_EDIT_UI_ERROR_TEXT; /* messages[m].parts[p] */
+    const mf_node *content = mf_get(msg, ui ? "parts" : "content");
     CHECK(content && content->kind == MF_ARRAY && e->part < content->count, "edit part %zu out of range", e->part);
     mf_node *block = &content->items[e->part];
     if (e->target >= MF_EDIT_RESULT_STDOUT) { /* Anthropic server-tool results: js/apply.js's copy */
@@ -77,8 +78,9 @@ static void apply(mf_doc *doc, const mf_micro_edit *e)
         old->key_len = key_len;
         return;
     }
-    const char *field = e->target == MF_EDIT_BLOCK_CONTENT ? "content" : e->target == MF_EDIT_PART_RESULT ? "result" : "output";
-    CHECK(e->target >= MF_EDIT_BLOCK_CONTENT && e->target <= MF_EDIT_PART_RESULT, "target %d", e->target);
+    const char *field = e->target == MF_EDIT_BLOCK_CONTENT ? "content" : e->target == MF_EDIT_PART_RESULT ? "result"
+                      : e->target == MF_EDIT_UI_ERROR_TEXT ? "errorText" : "output";
+    CHECK(ui || (e->target >= MF_EDIT_BLOCK_CONTENT && e->target <= MF_EDIT_PART_RESULT), "target %d", e->target);
     set_result(doc, (mf_node *)mf_get(block, field), e);
 }
 

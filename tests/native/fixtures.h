@@ -29,4 +29,11 @@ extern const char FX_CHINESE_TRANSCRIPT[];
  * PDF in one research turn; the last user question is pending. */
 extern const char FX_SERVER_TOOLS_ANTHROPIC[];
 
+/* AI SDK (fixtures_aisdk.c, written by ai 6): an approval flow ending in a denial, the
+ * same flow awaiting its approval, a chat UI's UIMessages, and that chat mid-stream. */
+extern const char FX_APPROVAL_AISDK[];
+extern const char FX_AWAITING_AISDK[];
+extern const char FX_CHAT_AISDK_UI[];
+extern const char FX_STREAMING_AISDK_UI[];
+
 #endif

@@ -26,6 +26,7 @@ int main(void)
     test_memory();
     test_responses();
     test_anthropic_blocks();
+    test_aisdk();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
     return check_summary();
 }

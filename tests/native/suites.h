@@ -18,5 +18,6 @@ void test_features_ascii(void); /* test_features_ascii.c: the ASCII mask path ag
 void test_memory(void);        /* test_memory.c: the memory tool: path checks and commands */
 void test_responses(void);     /* test_responses.c: OpenAI Responses items and Chat custom tool calls */
 void test_anthropic_blocks(void); /* test_anthropic_blocks.c: server tools, MCP, documents, unknown blocks */
+void test_aisdk(void);         /* test_aisdk.c: AI SDK approvals, media and UIMessage */
 
 #endif

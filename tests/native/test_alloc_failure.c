@@ -232,6 +232,8 @@ void test_alloc_failure(void)
         {"Chinese conversation", FX_CHINESE_ANTHROPIC},
         {"Responses agent run", FX_RESPONSES_RUN},
         {"Anthropic server tools", FX_SERVER_TOOLS_ANTHROPIC},
+        {"AI SDK approval flow", FX_APPROVAL_AISDK},
+        {"AI SDK chat UI mid-stream", FX_STREAMING_AISDK_UI},
     };
     char name[120];
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
