@@ -414,3 +414,36 @@ void [first, r, matched, saved, size, bad];
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("the README's State across calls snippet runs as written and sends what a stateful Compactor sends", async () => {
+  const readme = await import('node:fs/promises').then((fs) => fs.readFile(path.join(ROOT, 'README.md'), 'utf8'));
+  const section = readme.split(/^## State across calls\s*$/m)[1];
+  assert.ok(section, 'README.md has a "## State across calls" section');
+  const block = /```js\n([\s\S]*?)```/.exec(section.split(/^## /m)[0]);
+  assert.ok(block, 'the section has a js snippet');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'midfold-state-readme-'));
+  try {
+    await mkdir(path.join(dir, 'node_modules'));
+    await symlink(ROOT, path.join(dir, 'node_modules', 'midfold'));
+    await writeFile(path.join(dir, 'snippet.mjs'), block[1]);
+    const { toSend } = await import(path.join(dir, 'snippet.mjs'));
+    const { calls } = longSession({ turns: 40, format: 'anthropic', seed: 17 });
+    const stateful = counted();
+    const held = [];
+    const history = [];
+    let continued = 0;
+    for (const added of calls) {
+      held.push(...reparse(added));
+      history.push(...reparse(added));
+      await stateful.compact(held);
+      const sent = reparse(history);
+      const out = await toSend(sent);
+      assert.equal(json(out.messages), json(held));
+      assert.equal(json(sent), json(history));
+      if (out.continued) continued++;
+    }
+    assert.ok(stateful.summaries >= 2 && continued > calls.length / 2, `${stateful.summaries} summaries, ${continued} continued`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
