@@ -479,3 +479,101 @@ export declare function simulate<M = Message>(
 /** A simulate() report as a standalone SVG document: context per turn (and the window) and
  * cumulative cost per turn, a line per policy. No <style> element (CSP-safe inline). */
 export declare function simulationChart(report: SimulateReport, options?: { width?: number; title?: string }): string;
+
+// ---- compaction state across stateless calls (js/state/, docs/state.md) ---------------
+
+/**
+ * Where a SessionState keeps its data between calls: any async get/put of JSON text
+ * (Workers KV and Durable Object storage fit as they are; Redis and IndexedDB take a
+ * small adapter). `get` resolves to null/undefined for a missing key.
+ */
+export interface StateStore {
+  get(key: string): Promise<string | object | null | undefined>;
+  put(key: string, value: string): Promise<void>;
+}
+
+/** One piece of a remembered compacted form: an original message range, an original as
+ * micro-compaction left it (`at`), or a message midfold wrote (a summary, its
+ * acknowledgement); `ref` indexes the state's shared `messages`. */
+export type SessionItem = [from: number, to: number] | { at?: number; ref: number };
+
+/** The JSON of a SessionState (`toJSON()`, accepted by `SessionState.from`). */
+export interface SessionStateJSON {
+  version: 1;
+  /** Every message the snapshots hold, once. */
+  messages: Record<string, unknown>[];
+  /** Newest first. */
+  snapshots: {
+    /** The Compactor settings it was planned with; other settings never reuse it. */
+    settings: string;
+    /** How many original messages it covers. */
+    count: number;
+    /** SHA-256 (hex) of those messages' canonical JSON. */
+    prefix: string;
+    /** Their compacted form. */
+    items: SessionItem[];
+    /** The compacted form's estimate after the call that made it. */
+    tokens?: number;
+  }[];
+}
+
+export interface SessionStateOptions {
+  /** Read before every call and written after every call that changed the state; without
+   * one, the object itself is the state (persist it with toJSON / SessionState.from). */
+  store?: StateStore;
+  /** The store key: one per conversation and scope (see conversationKey). Required with a store. */
+  key?: string;
+  /** Prefixes remembered, newest first (4): earlier ones serve a regenerated last turn. */
+  maxSnapshots?: number;
+  /** Drop the oldest snapshots while the JSON is larger than this many UTF-8 bytes (0: no cap). */
+  maxBytes?: number;
+  /** An unreadable stored value or a failing store is a warning and a fresh plan, never an error. */
+  onWarn?: (message: string, error?: unknown) => void;
+}
+
+/** The compaction state a stateless host carries between calls. Calls on one object run
+ * one after another; across objects sharing a store key the last write wins, and every
+ * remembered prefix is checked by hash against the caller's messages before it is used. */
+export declare class SessionState {
+  constructor(options?: SessionStateOptions);
+  /** Restores `toJSON()` output (object or JSON text); throws MidfoldError('invalid-state'). */
+  static from(json: SessionStateJSON | string, options?: SessionStateOptions): SessionState;
+  toJSON(): SessionStateJSON;
+  /** Reads the store (no-op without one). */
+  load(): Promise<void>;
+  /** Writes the store; resolves to whether it was written. */
+  save(): Promise<boolean>;
+}
+
+export interface HistoryReport extends CompactReport {
+  session: {
+    /** Original messages whose remembered compacted form was reused (0: a fresh plan). */
+    matched: number;
+    /** Whether the returned messages differ from the input at all. */
+    changed: boolean;
+    /** Whether the state was updated (never after a failed summary). */
+    saved: boolean;
+  };
+}
+
+/**
+ * Compacts a whole original history into a new array (the caller's array and messages
+ * are never changed), carrying what earlier calls did in `options.state`: the result is
+ * what a stateful Compactor holding its own array would send.
+ */
+export declare function compactHistory<M extends object = Message>(
+  compactor: Compactor,
+  messages: readonly M[],
+  options?: { state?: SessionState; force?: boolean; signal?: AbortSignal; instructions?: string },
+): Promise<{ messages: M[]; report: HistoryReport }>;
+
+/** A store in a Map, for one process. `initial` seeds it (key → JSON text). */
+export declare function memoryStateStore(initial?: Record<string, string> | Iterable<[string, string]>):
+  StateStore & { map: Map<string, string>; delete(key: string): Promise<void> };
+
+/** A store key from a conversation's content: SHA-256 (hex) of its messages up to and
+ * including the first user message, which every later turn repeats. */
+export declare function conversationKey(messages: readonly object[]): Promise<string>;
+
+/** The canonical JSON a message is hashed by: JSON.stringify's value with sorted keys. */
+export declare function canonicalJSON(value: unknown): string;

@@ -202,6 +202,7 @@ const config :Workerd.Config = (
     (name = "edge-open", worker = .edgeOpen),
     (name = "edge-token-only", worker = .edgeTokenOnly),
     (name = "edge-small", worker = .edgeSmall),
+    (name = "edge-bad-limit", worker = .edgeBadLimit),
     (name = "edge-sse", worker = .edgeSse),
     (name = "edge-session", worker = .edgeSession),
     (name = "edge-stateless", worker = .edgeStateless),
@@ -218,6 +219,7 @@ const config :Workerd.Config = (
     (name = "edge-open", address = "127.0.0.1:0", http = (), service = "edge-open"),
     (name = "edge-token-only", address = "127.0.0.1:0", http = (), service = "edge-token-only"),
     (name = "edge-small", address = "127.0.0.1:0", http = (), service = "edge-small"),
+    (name = "edge-bad-limit", address = "127.0.0.1:0", http = (), service = "edge-bad-limit"),
     (name = "edge-sse", address = "127.0.0.1:0", http = (), service = "edge-sse"),
     (name = "edge-session", address = "127.0.0.1:0", http = (), service = "edge-session"),
     (name = "edge-stateless", address = "127.0.0.1:0", http = (), service = "edge-stateless"),
@@ -233,6 +235,7 @@ ${workerConfig('edgeBadProfile', WORKER, tmp, [...edgeBindings, ['PROFILE', 'gpt
 ${workerConfig('edgeOpen', WORKER, tmp, [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY]])}
 ${workerConfig('edgeTokenOnly', WORKER, tmp, [['UPSTREAM_URL', upstream], ['CLIENT_TOKEN', TOKENS[0]]])}
 ${workerConfig('edgeSmall', WORKER, tmp, [...edgeBindings, ['MAX_BODY_BYTES', String(SMALL_LIMIT)]], [], { sessions: true })}
+${workerConfig('edgeBadLimit', WORKER, tmp, [...edgeBindings, ['MAX_BODY_BYTES', '16MB']])}
 ${workerConfig('edgeSse', WORKER, tmp, [['UPSTREAM_URL', `http://127.0.0.1:${sse.server.address().port}/v1`], ...keyed])}
 ${workerConfig('edgeSession', WORKER, tmp, sessionBindings, [], { sessions: true })}
 ${workerConfig('edgeStateless', WORKER, tmp, sessionBindings)}
@@ -632,6 +635,13 @@ test('MAX_BODY_BYTES: larger bodies get 413 before they are parsed, declared or 
   assert.equal(res.status, 200, 'the worker keeps serving');
   await res.arrayBuffer();
   assert.equal(llm.requests.length, 2, 'only the two bodies within the limit reached the upstream');
+});
+
+test('a MAX_BODY_BYTES that is not a whole number is a 500 (misconfigured), not a guessed limit', async () => {
+  const res = await post(`${wd.url('edge-bad-limit')}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  assert.equal(res.status, 500);
+  assert.match((await res.json()).error.message, /misconfigured: MAX_BODY_BYTES must be a whole number/);
+  assert.equal(llm.requests.length, 0);
 });
 
 test('the default limit is 16 MiB: a 17 MiB body gets 413, declared or chunked', async () => {

@@ -4,6 +4,13 @@
 
 import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 import {
   init, Compactor, digestSummarizer, SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON,
@@ -102,9 +109,10 @@ test('micro-compaction made in an earlier call is reproduced from the state, not
   const big = counted({ threshold: 1_000_000, policy: 'every-turn' }); // micro-compaction only, every turn
   const first = await compactHistory(big, reparse(history), { state });
   assert.ok(first.report.micro.edits.length > 0);
-  const stored = state.toJSON().snapshots[0].items.filter((x) => !Array.isArray(x));
+  const saved = state.toJSON();
+  const stored = saved.snapshots[0].items.filter((x) => !Array.isArray(x));
   assert.equal(stored.length, new Set(first.report.micro.edits.map((e) => e.message)).size, 'each cleared message is remembered');
-  for (const item of stored) assert.match(json(item.message), /\[truncated:/);
+  for (const item of stored) assert.match(json(saved.messages[item.ref]), /\[truncated:/);
   const again = await compactHistory(big, reparse([...history, { role: 'user', content: 'And now?' }]), { state });
   assert.equal(again.report.session.matched, history.length);
   assert.equal(json(again.messages.slice(0, history.length)), json(first.messages));
@@ -192,7 +200,9 @@ test('a state survives JSON: toJSON, text, SessionState.from, and the next call 
 
   for (const bad of ['{', '[]', '{"version":2,"snapshots":[]}', '{"version":1}',
     '{"version":1,"snapshots":[{"settings":"x","count":2,"prefix":"00","items":[]}]}',
-    JSON.stringify({ version: 1, snapshots: [{ settings: 'x', count: 2, prefix: 'a'.repeat(64), items: [[0, 3]] }] })]) {
+    JSON.stringify({ version: 1, snapshots: [{ settings: 'x', count: 2, prefix: 'a'.repeat(64), items: [[0, 3]] }] }),
+    JSON.stringify({ version: 1, messages: [], snapshots: [{ settings: 'x', count: 2, prefix: 'a'.repeat(64), items: [{ ref: 0 }] }] }),
+    JSON.stringify({ version: 1, messages: ['x'], snapshots: [] })]) {
     assert.throws(() => SessionState.from(bad), (e) => e instanceof MidfoldError && e.code === 'invalid-state', bad);
   }
 });
@@ -339,4 +349,101 @@ test('content hashes ignore key order and re-parsing, and see every change', asy
   const loop = { role: 'user' };
   loop.self = loop;
   assert.throws(() => canonicalJSON(loop), (e) => e.code === 'invalid-input');
+});
+
+test('a store that fails to read or write costs the memory, never the call', async () => {
+  const history = longSession({ turns: 30, format: 'openai', seed: 13 }).calls.flat();
+  const warnings = [];
+  const broken = {
+    async get() { throw new Error('KV unavailable'); },
+    async put() { throw new Error('KV unavailable'); },
+  };
+  const state = new SessionState({ store: broken, key: 'k', onWarn: (m) => warnings.push(m) });
+  const c = counted();
+  const expected = await compactHistory(counted(), reparse(history));
+  const { messages, report } = await compactHistory(c, reparse(history), { state });
+  assert.equal(json(messages), json(expected.messages));
+  assert.equal(report.compacted, true);
+  assert.equal(report.session.saved, false);
+  assert.equal(warnings.length, 2);
+  assert.match(warnings[0], /failed to read/);
+  assert.match(warnings[1], /failed to write/);
+});
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+test('TypeScript: compactHistory keeps the caller\'s message type; SessionState and stores are typed (tsc --strict)', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'midfold-state-types-'));
+  try {
+    await mkdir(path.join(dir, 'node_modules'));
+    await symlink(ROOT, path.join(dir, 'node_modules', 'midfold'));
+    await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'],
+        types: [], strict: true, noEmit: true },
+      files: ['check.mts'],
+    }));
+    await writeFile(path.join(dir, 'check.mts'), `
+import { Compactor, digestSummarizer, SessionState, compactHistory, memoryStateStore, conversationKey,
+  type SessionStateJSON, type StateStore, type HistoryReport } from 'midfold';
+
+type ChatMessage = { role: 'system' | 'user' | 'assistant' | 'tool'; content: string; tool_call_id?: string };
+const history: ChatMessage[] = [{ role: 'user', content: '你好' }];
+const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 8000 });
+const kv: StateStore = { get: async (k: string) => (k ? null : null), put: async () => {} };
+const state = new SessionState({ store: kv, key: await conversationKey(history), maxBytes: 120_000 });
+const { messages, report } = await compactHistory(compactor, history, { state });
+const first: ChatMessage | undefined = messages[0];
+const r: HistoryReport = report;
+const matched: number = report.session.matched;
+const saved: SessionStateJSON = SessionState.from(JSON.stringify(new SessionState())).toJSON();
+const store = memoryStateStore({ a: '{}' });
+const size: number = store.map.size;
+// @ts-expect-error: the state option is a SessionState
+await compactHistory(compactor, history, { state: {} });
+// @ts-expect-error: a store's put takes JSON text
+const bad: StateStore = { get: async () => null, put: async (k: string, v: number) => {} };
+void [first, r, matched, saved, size, bad];
+`);
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc', { paths: [ROOT] });
+    try {
+      await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir, timeout: 120000 });
+    } catch (e) {
+      assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("the README's State across calls snippet runs as written and sends what a stateful Compactor sends", async () => {
+  const readme = await import('node:fs/promises').then((fs) => fs.readFile(path.join(ROOT, 'README.md'), 'utf8'));
+  const section = readme.split(/^## State across calls\s*$/m)[1];
+  assert.ok(section, 'README.md has a "## State across calls" section');
+  const block = /```js\n([\s\S]*?)```/.exec(section.split(/^## /m)[0]);
+  assert.ok(block, 'the section has a js snippet');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'midfold-state-readme-'));
+  try {
+    await mkdir(path.join(dir, 'node_modules'));
+    await symlink(ROOT, path.join(dir, 'node_modules', 'midfold'));
+    await writeFile(path.join(dir, 'snippet.mjs'), block[1]);
+    const { toSend } = await import(path.join(dir, 'snippet.mjs'));
+    const { calls } = longSession({ turns: 40, format: 'anthropic', seed: 17 });
+    const stateful = counted();
+    const held = [];
+    const history = [];
+    let continued = 0;
+    for (const added of calls) {
+      held.push(...reparse(added));
+      history.push(...reparse(added));
+      await stateful.compact(held);
+      const sent = reparse(history);
+      const out = await toSend(sent);
+      assert.equal(json(out.messages), json(held));
+      assert.equal(json(sent), json(history));
+      if (out.continued) continued++;
+    }
+    assert.ok(stateful.summaries >= 2 && continued > calls.length / 2, `${stateful.summaries} summaries, ${continued} continued`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -24,12 +24,15 @@ const isPlain = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
  */
 function editableCopy(message) {
   if (!isPlain(message)) return message;
-  const copy = { ...message };
+  const copy = shallow(message);
   for (const key of Object.keys(copy)) {
-    if (Array.isArray(copy[key])) copy[key] = copy[key].map((v) => (isPlain(v) ? { ...v } : v));
+    if (Array.isArray(copy[key])) copy[key] = copy[key].map((v) => (isPlain(v) ? shallow(v) : v));
   }
   return copy;
 }
+
+/** A copy of an object's own enumerable fields, with its prototype (a class instance stays one). */
+const shallow = (object) => Object.assign(Object.create(Object.getPrototypeOf(object)), object);
 
 /** True when `copy` (an editableCopy of `original`) still holds exactly its values. */
 function untouched(copy, original) {

@@ -70,11 +70,6 @@ export async function sha256(data) {
   return new Uint8Array(await subtle().digest('SHA-256', bytes));
 }
 
-/** SHA-256 of a string, as 64 hex digits. */
-export async function sha256Hex(text) {
-  return hex(await sha256(text));
-}
-
 /**
  * The canonical bytes of a history, ready for hashing any of its prefixes: each
  * message's canonical JSON followed by a newline (canonical JSON holds no raw newline,

@@ -9,7 +9,9 @@
  *   {message}             a message midfold wrote (a summary, its acknowledgement)
  *
  * Nothing else of the originals is kept, so the state stays a few kilobytes: the host
- * sends the originals again, and their hash proves they are the ones remembered.
+ * sends the originals again, and their hash proves they are the ones remembered. In the
+ * JSON, the messages of every snapshot sit once in a shared `messages` list (snapshots
+ * of one conversation repeat most of them) and items name them by `ref`.
  */
 import { MidfoldError } from '../errors.js';
 import { prefixHash } from './hash.js';
@@ -24,31 +26,34 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 const isCount = (v) => Number.isInteger(v) && v >= 0;
 const utf8Length = (text) => new TextEncoder().encode(text).length;
 
-/** Checks one snapshot read from JSON; throws a MidfoldError naming what is wrong. */
-function checkSnapshot(s, where) {
+/** Checks one snapshot read from JSON and resolves its refs into `messages`; throws a
+ * MidfoldError naming what is wrong. */
+function readSnapshot(s, where, messages) {
   if (!isObject(s)) throw stateError(`${where} is not an object`);
   if (typeof s.settings !== 'string') throw stateError(`${where}.settings must be a string`);
   if (!isCount(s.count)) throw stateError(`${where}.count must be a whole number`);
   if (typeof s.prefix !== 'string' || !HEX64.test(s.prefix)) throw stateError(`${where}.prefix must be 64 hex digits`);
   if (!Array.isArray(s.items)) throw stateError(`${where}.items must be an array`);
-  s.items.forEach((item, k) => {
+  if (s.tokens !== undefined && !isCount(s.tokens)) throw stateError(`${where}.tokens must be a whole number`);
+  const items = s.items.map((item, k) => {
     const at = `${where}.items[${k}]`;
     if (Array.isArray(item)) {
       const [from, to] = item;
       if (item.length !== 2 || !isCount(from) || !isCount(to) || from >= to || to > s.count)
         throw stateError(`${at} must be [from, to] with 0 <= from < to <= count`);
-    } else if (isObject(item)) {
-      if (!isObject(item.message)) throw stateError(`${at}.message must be an object`);
-      if (item.at !== undefined && (!isCount(item.at) || item.at >= s.count)) throw stateError(`${at}.at must be an index below count`);
-    } else {
-      throw stateError(`${at} must be [from, to] or {message}`);
+      return [from, to];
     }
+    if (!isObject(item)) throw stateError(`${at} must be [from, to] or {ref}`);
+    if (!isCount(item.ref) || item.ref >= messages.length) throw stateError(`${at}.ref must index the messages list`);
+    if (item.at !== undefined && (!isCount(item.at) || item.at >= s.count)) throw stateError(`${at}.at must be an index below count`);
+    return item.at === undefined ? { message: messages[item.ref] } : { at: item.at, message: messages[item.ref] };
   });
-  if (s.tokens !== undefined && !isCount(s.tokens)) throw stateError(`${where}.tokens must be a whole number`);
-  return s;
+  const out = { settings: s.settings, count: s.count, prefix: s.prefix, items };
+  if (s.tokens !== undefined) out.tokens = s.tokens;
+  return out;
 }
 
-/** The data of a state from its JSON (text or parsed); throws MidfoldError('invalid-state'). */
+/** The snapshots of a state from its JSON (text or parsed); throws MidfoldError('invalid-state'). */
 function parseState(json) {
   let data = json;
   if (typeof json === 'string') {
@@ -57,7 +62,29 @@ function parseState(json) {
   if (!isObject(data)) throw stateError('the session state must be an object');
   if (data.version !== STATE_VERSION) throw stateError(`unknown session state version ${JSON.stringify(data.version)} (this midfold reads ${STATE_VERSION})`);
   if (!Array.isArray(data.snapshots)) throw stateError('the session state has no snapshots list');
-  return data.snapshots.map((s, i) => checkSnapshot(s, `snapshots[${i}]`));
+  const messages = data.messages === undefined ? [] : data.messages;
+  if (!Array.isArray(messages) || !messages.every(isObject)) throw stateError('the session state\'s messages must be a list of objects');
+  return data.snapshots.map((s, i) => readSnapshot(s, `snapshots[${i}]`, messages));
+}
+
+/** The JSON data of `snapshots`, each distinct message once. */
+function writeState(snapshots) {
+  const index = new Map();
+  const messages = [];
+  const ref = (message) => {
+    const text = JSON.stringify(message);
+    if (!index.has(text)) { index.set(text, messages.length); messages.push(JSON.parse(text)); }
+    return index.get(text);
+  };
+  return {
+    version: STATE_VERSION,
+    messages,
+    snapshots: snapshots.map((s) => ({
+      ...s,
+      items: s.items.map((item) => (Array.isArray(item) ? [...item]
+        : item.at === undefined ? { ref: ref(item.message) } : { at: item.at, ref: ref(item.message) })),
+    })),
+  };
 }
 
 /**
@@ -110,9 +137,9 @@ export class SessionState {
     return state;
   }
 
-  /** Plain JSON data (a copy): {version, snapshots}. */
+  /** Plain JSON data (a copy): {version, messages, snapshots}. */
   toJSON() {
-    return { version: STATE_VERSION, snapshots: JSON.parse(JSON.stringify(this.snapshots)) };
+    return writeState(this.snapshots);
   }
 
   warn(message, error) {

@@ -66,10 +66,11 @@ function jsonError(status, message, type, headers = {}) {
   });
 }
 
-function wholeNumber(text, fallback) {
-  if (text === undefined || text === null || String(text).trim() === '') return fallback;
+/** A setting's whole number: `unset` when it is not set, `invalid` when it is not one. */
+function wholeNumber(text, unset, invalid = unset) {
+  if (text === undefined || text === null || String(text).trim() === '') return unset;
   const n = Number(text);
-  return Number.isInteger(n) && n >= 0 ? n : fallback;
+  return Number.isInteger(n) && n >= 0 ? n : invalid;
 }
 
 /** The upstream's authorization: the worker's own key; else the client's, unless the
@@ -83,7 +84,11 @@ function authorization(env, request) {
 async function chatCompletions(request, env, scope) {
   const upstreamBase = String(env.UPSTREAM_URL).replace(/\/+$/, '');
 
-  const limit = wholeNumber(env.MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES);
+  // A limit that cannot be read is the operator's mistake: refuse rather than guess one.
+  const limit = wholeNumber(env.MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, null);
+  if (limit === null || limit === 0) {
+    return jsonError(500, 'the worker is misconfigured: MAX_BODY_BYTES must be a whole number of bytes > 0', 'server_error');
+  }
   const raw = await readBody(request, limit);
   if (raw === null) return jsonError(413, `the request body is larger than ${limit} bytes`, 'invalid_request_error');
   let body;

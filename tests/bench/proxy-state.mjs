@@ -1,0 +1,173 @@
+/**
+ * proxy-state.mjs — what carried compaction state changes, measured (a table, never a test):
+ *
+ *   1. the edge proxy in real workerd (web-demo/edge/worker.js, with and without its SESSIONS Durable
+ *      Object) against a stateful Compactor on the same sessions: summaries written per 10- and 100-turn
+ *      session, and the share of each forwarded request's bytes that the next one repeats verbatim (what a
+ *      provider's prompt cache can reuse);
+ *   2. compactHistory in Node: the cost of one call at 100, 1,000 and 10,000 messages with carried state,
+ *      without (a fresh plan each call), and a stateful Compactor's, and the stored state's size.
+ *
+ *   node tests/bench/proxy-state.mjs [--threshold 4000]
+ *
+ * A turn is a user request and the tool loop answering it: two proxy calls (the request; the tool calls
+ * with their results). Sessions are tests/helpers/long-session.mjs (OpenAI shape, seeded). Summaries are
+ * the mock upstream's deterministic answers, so the proxy and the Node Compactor fold the same text.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { init, Compactor, SessionState, compactHistory, digestSummarizer } from '../../js/node.js';
+import { defaultSummary, startMockLLM } from '../helpers/mock-llm.mjs';
+import { capnpString, localModules, midfoldModules, ROOT, startWorkerd } from '../helpers/workerd.mjs';
+import { longSession } from '../helpers/long-session.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const THRESHOLD = arg('threshold', 4000);
+const TOKEN = 'bench-token';
+const WORKER = path.join(ROOT, 'web-demo/edge/worker.js');
+
+function commonPrefix(a, b) {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+
+function workerBlock(id, dir, upstream, sessions) {
+  const modules = [`(name = "worker.js", esModule = embed ${capnpString(path.relative(dir, WORKER))})`,
+    ...localModules(WORKER, dir), ...midfoldModules(dir)];
+  const bindings = [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', 'bench-upstream-key'], ['CLIENT_TOKEN', TOKEN],
+    ['THRESHOLD', String(THRESHOLD)]].map(([n, v]) => `(name = ${capnpString(n)}, text = ${capnpString(v)})`);
+  if (sessions) bindings.push('(name = "SESSIONS", durableObjectNamespace = "SessionStore")');
+  return `const ${id} :Workerd.Worker = (
+  compatibilityDate = "2025-09-01",
+  modules = [${modules.join(', ')}],
+  bindings = [${bindings.join(', ')}],${sessions ? `
+  durableObjectNamespaces = [(className = "SessionStore", uniqueKey = "bench-${id}")],
+  durableObjectStorage = (inMemory = void),` : ''}
+  globalOutbound = "loopback",
+);`;
+}
+
+/** One session through the proxy at `url`, and through a stateful Compactor alongside. */
+async function replay(llm, url, calls) {
+  let statefulSummaries = 0;
+  const stateful = new Compactor({ threshold: THRESHOLD, summarize: (r) => { statefulSummaries++; return defaultSummary(r); } });
+  const held = [];
+  const history = [];
+  const out = { summaries: 0, reuse: [], statefulReuse: [] };
+  let previous = null;
+  let previousHeld = null;
+  for (const added of calls) {
+    held.push(...structuredClone(added));
+    history.push(...structuredClone(added));
+    await stateful.compact(held);
+    const seen = llm.requests.length;
+    const res = await fetch(url, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ model: 'bench', messages: history }),
+    });
+    if (res.status !== 200) throw new Error(`proxy answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    out.summaries += llm.requests.length - seen - 1;
+    const raw = llm.requests.at(-1).rawBody;
+    const heldRaw = JSON.stringify({ model: 'bench', messages: held });
+    if (previous) {
+      out.reuse.push(commonPrefix(previous, raw) / previous.length);
+      out.statefulReuse.push(commonPrefix(previousHeld, heldRaw) / previousHeld.length);
+    }
+    previous = raw;
+    previousHeld = heldRaw;
+  }
+  out.statefulSummaries = statefulSummaries;
+  return out;
+}
+
+async function proxyTable() {
+  const llm = await startMockLLM();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'midfold-bench-'));
+  const upstream = `${llm.url}/v1`;
+  await writeFile(path.join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "with", worker = .withState), (name = "without", worker = .withoutState),
+    (name = "loopback", network = (allow = ["127.0.0.1/32"])),
+  ],
+  sockets = [
+    (name = "with", address = "127.0.0.1:0", http = (), service = "with"),
+    (name = "without", address = "127.0.0.1:0", http = (), service = "without"),
+  ],
+);
+${workerBlock('withState', dir, upstream, true)}
+${workerBlock('withoutState', dir, upstream, false)}
+`);
+  const wd = await startWorkerd({ config: path.join(dir, 'config.capnp') });
+  const rows = [];
+  try {
+    for (const turns of [10, 100]) {
+      const { calls } = longSession({ turns, format: 'openai', seed: 31 });
+      const after = await replay(llm, `${wd.url('with')}/v1/chat/completions`, calls);
+      const before = await replay(llm, `${wd.url('without')}/v1/chat/completions`, calls);
+      rows.push([turns, calls.length, after.statefulSummaries, before.summaries, after.summaries,
+        pct(mean(before.reuse)), pct(mean(after.reuse)), pct(mean(after.statefulReuse))]);
+    }
+  } finally {
+    await wd.stop();
+    await llm.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  console.log(`\nThe edge proxy in workerd, THRESHOLD ${THRESHOLD} (safe profile)\n`);
+  console.log('| turns | calls | summaries: stateful Compactor | proxy without state | proxy with state | prefix reused: without state | with state | stateful Compactor |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+}
+
+async function costTable() {
+  const rows = [];
+  for (const size of [100, 1000, 10000]) {
+    // A session of about `size` messages, replayed to its end; the last call is timed.
+    const turns = Math.ceil(size / 5);
+    const { calls } = longSession({ turns, format: 'openai', seed: 41 });
+    let cut = calls.length;
+    while (cut > 1 && calls.slice(0, cut - 1).flat().length >= size) cut--;
+    const history = calls.slice(0, cut).flat();
+    const last = history.length - calls[cut - 1].length;
+    const summarize = digestSummarizer();
+    const options = { threshold: 50000, summarize };
+    const state = new SessionState();
+    const stateful = new Compactor(options);
+    const held = [];
+    for (let i = 0; i < cut - 1; i++) {
+      held.push(...structuredClone(calls[i]));
+      await stateful.compact(held);
+      await compactHistory(new Compactor(options), JSON.parse(JSON.stringify(calls.slice(0, i + 1).flat())), { state });
+    }
+    const sent = JSON.parse(JSON.stringify(history));
+    const time = async (fn, n = 5) => {
+      const runs = [];
+      for (let i = 0; i < n; i++) { const t = performance.now(); await fn(); runs.push(performance.now() - t); }
+      return runs.sort((a, b) => a - b)[Math.floor(n / 2)];
+    };
+    const snapshot = JSON.stringify(state);
+    const withState = await time(() => compactHistory(new Compactor(options), sent, { state: SessionState.from(snapshot) }));
+    const fresh = await time(() => compactHistory(new Compactor(options), sent, { state: new SessionState() }));
+    const heldNext = [...held, ...structuredClone(calls[cut - 1])];
+    const statefulMs = await time(() => new Compactor(options).compact(structuredClone(heldNext)));
+    rows.push([history.length, last, withState.toFixed(1), fresh.toFixed(1), statefulMs.toFixed(1), snapshot.length]);
+  }
+  console.log('\ncompactHistory, one call (median of 5, ms; threshold 50,000; the fresh plan pays a summary once the history passes it)\n');
+  console.log('| messages sent | of them remembered | with state | fresh state | stateful Compactor (own array, incl. a copy) | state JSON, bytes |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+}
+
+console.log(`midfold proxy-state bench — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0].model}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}`);
+await init();
+await proxyTable();
+await costTable();
