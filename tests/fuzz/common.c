@@ -21,7 +21,7 @@ bool fuzz_split(const uint8_t *data, size_t size, size_t option_bytes, fuzz_inpu
 {
     if (size < 1 || option_bytes > sizeof in->option_copy) return false;
     memset(in, 0, sizeof *in);
-    in->format = (mf_format)(data[0] & 3u);
+    in->format = data[0] & FUZZ_FLAG_RESPONSES ? MF_FORMAT_OPENAI_RESPONSES : (mf_format)(data[0] & 3u);
     in->tree = (data[0] & FUZZ_FLAG_TREE) != 0;
     size_t have = size - 1 < option_bytes ? size - 1 : option_bytes;
     memcpy(in->option_copy, data + 1, have);

@@ -18,11 +18,20 @@ __attribute__((noreturn, format(printf, 4, 5)))
 void fuzz_fail(const char *file, int line, const char *cond, const char *fmt, ...);
 
 /* ---- input layout of the document targets (serialize, micro, compact, validate) ----
- *   byte 0: flags — bits 0-1 the format (mf_format 0..3), bit 7 the encoding (0 JSON
+ *   byte 0: flags — bits 0-1 the format (mf_format 0..3), bit 2 openai-responses instead,
+ *           bit 7 the encoding (0 JSON
  *           text, 1 the binary tree encoding of src/tree_decode.c)
  *   then   FUZZ_OPTION_BYTES(target) option bytes (see micro_options / compact_options)
  *   then   the document. */
 #define FUZZ_FLAG_TREE 0x80u
+/* Bit 2: the format is openai-responses (whatever bits 0-1 say). */
+#define FUZZ_FLAG_RESPONSES 0x04u
+/* The formats an estimate is asked in explicitly (mf_format values; arrays indexed by
+ * mf_format are FUZZ_FORMAT_SLOTS long). */
+#define FUZZ_FORMAT_SLOTS 8
+static const mf_format FUZZ_EXPLICIT[] = {MF_FORMAT_ANTHROPIC, MF_FORMAT_OPENAI, MF_FORMAT_AISDK,
+                                          MF_FORMAT_OPENAI_RESPONSES};
+#define FUZZ_EXPLICIT_COUNT (sizeof FUZZ_EXPLICIT / sizeof FUZZ_EXPLICIT[0])
 #define FUZZ_MICRO_OPTION_BYTES 4
 #define FUZZ_COMPACT_OPTION_BYTES 6
 

@@ -25,8 +25,8 @@ static void check_error(mf_status st, const mf_error *err, size_t size)
 
 typedef struct facts {
     mf_format detected;
-    mf_status est_status[4];
-    uint64_t est[4];
+    mf_status est_status[FUZZ_FORMAT_SLOTS];
+    uint64_t est[FUZZ_FORMAT_SLOTS];
     mf_status ser_status;
     char *transcript;
     size_t transcript_len;
@@ -36,7 +36,8 @@ static void gather(const mf_doc *doc, facts *f)
 {
     mf_error err;
     f->detected = mf_doc_detect(doc);
-    for (int k = 0; k < 4; k++) {
+    for (size_t i = 0; i <= FUZZ_EXPLICIT_COUNT; i++) {
+        int k = i ? (int)FUZZ_EXPLICIT[i - 1] : MF_FORMAT_AUTO;
         f->est[k] = 0;
         f->est_status[k] = mf_doc_estimate(doc, (mf_format)k, MF_PROFILE_BAREAGENT, &f->est[k], &err);
     }
@@ -60,8 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     facts a;
     gather(doc, &a);
-    for (int k = 1; k < 4; k++)
+    for (size_t i = 0; i < FUZZ_EXPLICIT_COUNT; i++) {
+        int k = (int)FUZZ_EXPLICIT[i];
         CHECK(a.est_status[k] == MF_OK, "estimate in format %d failed with %d", k, a.est_status[k]);
+    }
     if (a.detected == MF_FORMAT_UNKNOWN) {
         CHECK(a.est_status[0] == MF_OK || a.est_status[0] == MF_ERR_FORMAT, "AUTO estimate: %d", a.est_status[0]);
         if (a.est_status[0] == MF_ERR_FORMAT) CHECK(mf_doc_is_conversation(doc, NULL), "format error on a non-conversation");
@@ -82,7 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     facts t;
     gather(doc2, &t);
     CHECK(a.detected == t.detected, "detect %d vs %d", a.detected, t.detected);
-    for (int k = 0; k < 4; k++) {
+    for (size_t i = 0; i <= FUZZ_EXPLICIT_COUNT; i++) {
+        int k = i ? (int)FUZZ_EXPLICIT[i - 1] : MF_FORMAT_AUTO;
         CHECK(a.est_status[k] == t.est_status[k], "format %d: status %d vs %d", k, a.est_status[k], t.est_status[k]);
         CHECK(a.est[k] == t.est[k], "format %d: estimate %llu vs %llu", k, (unsigned long long)a.est[k],
               (unsigned long long)t.est[k]);

@@ -36,10 +36,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mf_buf_free(&b);
 
     mf_format detected = mf_doc_detect(doc);
-    uint64_t est[4] = {0, 0, 0, 0};
-    mf_status est_st[4];
-    for (int k = 0; k < 4; k++) est_st[k] = mf_doc_estimate(doc, (mf_format)k, MF_PROFILE_BAREAGENT, &est[k], &err);
-    for (int k = 1; k < 4; k++) CHECK(est_st[k] == MF_OK, "estimate in format %d: %d", k, est_st[k]);
+    uint64_t est[FUZZ_FORMAT_SLOTS] = {0};
+    mf_status est_st[FUZZ_FORMAT_SLOTS];
+    est_st[0] = mf_doc_estimate(doc, MF_FORMAT_AUTO, MF_PROFILE_BAREAGENT, &est[0], &err);
+    for (size_t i = 0; i < FUZZ_EXPLICIT_COUNT; i++) {
+        int k = (int)FUZZ_EXPLICIT[i];
+        est_st[k] = mf_doc_estimate(doc, (mf_format)k, MF_PROFILE_BAREAGENT, &est[k], &err);
+        CHECK(est_st[k] == MF_OK, "estimate in format %d: %d", k, est_st[k]);
+    }
     if (detected != MF_FORMAT_UNKNOWN)
         CHECK(est_st[0] == MF_OK && est[0] == est[detected], "AUTO estimate disagrees with format %d", detected);
     else
