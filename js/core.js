@@ -321,7 +321,7 @@ export function validate(messages, options) {
 }
 
 /**
- * Tells the format of a list of messages: 'anthropic', 'openai', 'ai-sdk', or 'unknown'
+ * Tells the format of a list of messages: 'anthropic', 'openai', 'openai-responses', 'ai-sdk', or 'unknown'
  * (not a list of role-tagged messages, or formats mixed). Plain text conversations fit
  * every format and are reported as 'openai'. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
