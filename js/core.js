@@ -325,7 +325,7 @@ export function validate(messages, options) {
  * (not a list of role-tagged messages, or formats mixed). Plain text conversations fit
  * every format and are reported as 'openai'. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
- * @returns {'anthropic' | 'openai' | 'ai-sdk' | 'unknown'}
+ * @returns {'anthropic' | 'openai' | 'openai-responses' | 'ai-sdk' | 'unknown'}
  */
 export function detectFormat(messages) {
   if (!isArray(messages)) return 'unknown';

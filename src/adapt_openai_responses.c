@@ -30,6 +30,9 @@ static const item_type ITEM_TYPES[] = {
     {"mcp_call", MF_ROLE_ASSISTANT},             {"mcp_list_tools", MF_ROLE_ASSISTANT},
     {"item_reference", MF_ROLE_ASSISTANT},       {"compaction_trigger", MF_ROLE_USER},
     {"additional_tools", MF_ROLE_SYSTEM},
+    /* The OpenAI Agents SDK's own items (@openai/agents-core protocol), camelCase `callId`. */
+    {"function_call_result", MF_ROLE_TOOL},      {"computer_call_result", MF_ROLE_TOOL},
+    {"hosted_tool_call", MF_ROLE_ASSISTANT},
     {NULL, MF_ROLE_UNKNOWN}};
 
 static const item_type *item_type_of(const mf_node *n)
@@ -120,10 +123,18 @@ static mf_status read_message(mf_arena *arena, mf_msg *msg)
 
 /* ---- the other items: each part lives outside `content` (index SIZE_MAX) ---------- */
 
+/* The item's call id: `call_id`, or the Agents SDK's `callId`. */
+static const mf_node *call_id_of(const mf_node *item)
+{
+    const mf_node *id = mf_get_str(item, "call_id");
+    return id ? id : mf_get_str(item, "callId");
+}
+
 static mf_part *add_call(mf_msg *msg, const char *id_key, const char *name, const mf_node *args)
 {
     mf_part *p = adapt_add(msg, MF_PART_TOOL_CALL, msg->node, SIZE_MAX);
-    if (id_key) adapt_str(msg->node, id_key, &p->id, &p->id_len);
+    const mf_node *id = !id_key ? NULL : strcmp(id_key, "call_id") == 0 ? call_id_of(msg->node) : mf_get_str(msg->node, id_key);
+    if (id) { p->id = id->str; p->id_len = id->len; }
     if (name) { p->name = name; p->name_len = strlen(name); }
     else adapt_str(msg->node, "name", &p->name, &p->name_len);
     p->args = args;
@@ -205,17 +216,21 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
     } else if (mf_str_eq(type, "mcp_approval_request")) {
         add_call(msg, "id", NULL, mf_get(item, "arguments"));
     } else if (mf_str_eq(type, "function_call_output") || mf_str_eq(type, "custom_tool_call_output") ||
-               mf_str_eq(type, "local_shell_call_output") || mf_str_eq(type, "apply_patch_call_output")) {
-        const mf_node *id = mf_get_str(item, "call_id");
+               mf_str_eq(type, "local_shell_call_output") || mf_str_eq(type, "apply_patch_call_output") ||
+               mf_str_eq(type, "function_call_result")) {
+        const mf_node *id = call_id_of(item);
         if (!id && mf_str_eq(type, "local_shell_call_output")) id = mf_get_str(item, "id"); /* the SDK's spelling */
         p = add_result(msg, id ? id->str : NULL, id ? id->len : 0, mf_get(item, "output"), MF_EDIT_ITEM_OUTPUT);
         p->is_error = mf_str_eq(mf_get_str(item, "status"), "failed");
+        if (mf_str_eq(type, "function_call_result")) adapt_str(item, "name", &p->name, &p->name_len);
     } else if (mf_str_eq(type, "computer_call_output") || mf_str_eq(type, "shell_call_output") ||
-               mf_str_eq(type, "tool_search_output") || mf_str_eq(type, "program_output")) {
+               mf_str_eq(type, "tool_search_output") || mf_str_eq(type, "program_output") ||
+               mf_str_eq(type, "computer_call_result")) {
         /* Outputs whose shape allows no marker string: read and priced, never rewritten. */
-        const mf_node *id = mf_get_str(item, "call_id");
+        const mf_node *id = call_id_of(item);
         const mf_node *content = mf_str_eq(type, "tool_search_output") ? mf_get(item, "tools")
-                               : mf_str_eq(type, "program_output") ? mf_get(item, "result") : mf_get(item, "output");
+                               : mf_str_eq(type, "program_output") && mf_get(item, "result") ? mf_get(item, "result")
+                               : mf_get(item, "output");
         add_result(msg, id ? id->str : NULL, id ? id->len : 0, content, 0);
     } else if (mf_str_eq(type, "mcp_approval_response")) {
         /* A decision: paired with its request, never cleared, shown as what was decided. */
@@ -239,6 +254,14 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
         const mf_node *enc = mf_get_str(item, "encrypted_content");
         p = adapt_add(msg, MF_PART_REDACTED_THINKING, item, SIZE_MAX);
         p->opaque_len = enc ? enc->len : 0;
+    } else if (mf_str_eq(type, "hosted_tool_call")) {
+        /* The Agents SDK's record of a built-in tool run: name, arguments and output. */
+        add_call(msg, NULL, NULL, mf_get(item, "arguments"));
+        const mf_node *output = mf_get_str(item, "output");
+        if (output) {
+            p = add_result(msg, NULL, 0, output, MF_EDIT_ITEM_OUTPUT);
+            adapt_str(item, "name", &p->name, &p->name_len);
+        }
     } else if (mf_str_eq(type, "mcp_call")) {
         /* Run by the API: the call and its output are one item. */
         add_call(msg, NULL, NULL, mf_get(item, "arguments"));
