@@ -79,8 +79,8 @@ static bool responses_part(const mf_node *part)
 
 bool mf_responses_evidence(const mf_node *msg)
 {
-    /* Chat Completions messages never carry a "type"; Responses messages may. */
-    if (mf_responses_is_item(msg) || mf_str_eq(mf_get_str(msg, "type"), "message")) return true;
+    /* `type: "message"` alone says nothing: an Anthropic Message object carries it too. */
+    if (mf_responses_is_item(msg)) return true;
     const mf_node *content = mf_get(msg, "content");
     if (content && content->kind == MF_ARRAY)
         for (uint32_t i = 0; i < content->count; i++)

@@ -105,6 +105,16 @@ test.describe('detectFormat and validate', () => {
       'openai-responses');
   });
 
+  test('an Anthropic Message object (type "message") with tool_use blocks stays Anthropic', () => {
+    const history = [
+      { role: 'user', content: 'List the files.' },
+      { id: 'msg_01XFDUDYJgAACzvnptvVoYEL', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'tool_use',
+        content: [{ type: 'tool_use', id: 'toolu_01', name: 'bash', input: { command: 'ls' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'a.txt' }] },
+    ];
+    assert.equal(detectFormat(history), 'anthropic');
+  });
+
   test('a call without its output, and an output without its call', () => {
     const run = agentRun();
     const out = index(run, (i) => i.type === 'function_call_output' && i.call_id === 'call_UmVhZENhcnRUcw');
