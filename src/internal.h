@@ -213,7 +213,8 @@ bool mf_responses_is_item(const mf_node *n);
 /* True when the message can only be a Responses item (an item type, or input_* /
  * output_text content parts). */
 bool mf_responses_evidence(const mf_node *msg);
-/* Marks the items no cut may fall before (msg->joined), once every item is read. */
+/* Marks the items no cut may fall before (msg->joined), once every item is read
+ * (responses_join.c). */
 mf_status mf_responses_join(mf_view *view);
 
 /* The Responses pairing rules (validate_responses.c): every call answered by a later
