@@ -210,6 +210,16 @@ test.describe('estimateTokens', () => {
     assert.ok(Math.abs(added - expected) < 10, `${added} vs ${expected}`);
   });
 
+  test('a Responses request body counts its input items, instructions and tools', () => {
+    const run = agentRun();
+    const instructions = 'You are the on-call SRE assistant. Be precise.';
+    const tools = [{ type: 'function', name: 'search_logs', description: 'Search service logs.', parameters: { type: 'object', properties: { service: { type: 'string' } } } }];
+    assert.equal(estimateTokens({ model: 'gpt-5', input: run }), estimateTokens(run));
+    const body = estimateTokens({ model: 'gpt-5', instructions, tools, input: run });
+    const parts = estimateTokens(run) + estimateTokens(instructions) + estimateTokens(tools);
+    assert.ok(body <= parts && body >= parts - 2, `${body} vs ${parts}`); // each call rounds up on its own
+  });
+
   test('calls, outputs and built-in tools are priced by their text: the logs output dominates', () => {
     const run = agentRun();
     const logs = at(run, 'function_call_output').output;
