@@ -384,11 +384,11 @@ export function validate(messages, options) {
 }
 
 /**
- * Tells the format of a list of messages: 'anthropic', 'openai', 'ai-sdk', 'ai-sdk-ui' or 'unknown'
+ * Tells the format of a list of messages: 'anthropic', 'openai', 'openai-responses', 'ai-sdk', 'ai-sdk-ui' or 'unknown'
  * (not a list of role-tagged messages, or formats mixed). Plain text conversations fit
  * every format and are reported as 'openai'. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
- * @returns {'anthropic' | 'openai' | 'ai-sdk' | 'ai-sdk-ui' | 'unknown'}
+ * @returns {'anthropic' | 'openai' | 'openai-responses' | 'ai-sdk' | 'ai-sdk-ui' | 'unknown'}
  */
 export function detectFormat(messages) {
   if (!isArray(messages)) return 'unknown';

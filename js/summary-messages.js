@@ -65,32 +65,31 @@ export function summaryMessages({ format, summary, acknowledgement, tail }) {
 }
 
 /**
- * OpenAI Responses input items: message items whose content is input_text parts (user)
- * and output_text parts (assistant, as the API returns them and @ai-sdk/openai sends them
- * back, without an id: an id would name an item the API never stored). String content
- * and the `type: 'message'` tag follow the tail's own message items; with none to go by,
- * parts and the tag, the shape the API returns. The acknowledgement is left out when the
- * tail starts with an item of the assistant's (a message, a call or a reasoning item).
+ * OpenAI Responses input items. The summary is a user message item: string content if
+ * the tail's own message items use strings (easy input messages), else input_text parts;
+ * `type: 'message'` if they carry it (with no message item in the tail: parts and the
+ * tag). The acknowledgement is always an assistant message item with output_text parts and
+ * status "completed", and no id (an id would name an item the API never stored): the OpenAI
+ * Agents SDK requires parts and a status on its assistant items, and sends exactly this
+ * shape to the API itself (@openai/agents-openai, openaiResponsesConverter). It is left
+ * out when the tail starts with an item of the assistant's (a message, a call, reasoning).
  */
 function responsesMessages(text, acknowledgement, tail) {
   const messages = tail.filter((m) => m && typeof m === 'object' && typeof m.role === 'string');
   const strings = messages.length > 0 && messages.every((m) => typeof m.content === 'string');
-  const typed = messages.length === 0 || messages.some((m) => m.type === 'message');
-  const item = (role, partType, body) => ({
-    ...(typed ? { type: 'message' } : {}),
-    role,
-    content: strings ? body : [partType === 'output_text' ? { type: partType, text: body, annotations: [] } : { type: partType, text: body }],
-  });
-  const out = [item('user', 'input_text', text)];
+  const tag = messages.length === 0 || messages.some((m) => m.type === 'message') ? { type: 'message' } : {};
+  const out = [{ ...tag, role: 'user', content: strings ? text : [{ type: 'input_text', text }] }];
   const first = tail.length ? tail[0] : null;
-  if (!(first && assistantSide(first))) out.push(item('assistant', 'output_text', acknowledgement));
+  if (!(first && assistantSide(first)))
+    out.push({ ...tag, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: acknowledgement, annotations: [] }] });
   return out;
 }
 
 // The items the model produced (what midfold's view reads as the assistant's).
 const ASSISTANT_ITEMS = new Set(['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call', 'shell_call',
   'apply_patch_call', 'tool_search_call', 'program', 'mcp_approval_request', 'reasoning', 'compaction', 'web_search_call',
-  'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools', 'item_reference']);
+  'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools', 'item_reference',
+  'hosted_tool_call']);
 
 function assistantSide(item) {
   if (typeof item.role === 'string') return item.role === 'assistant';

@@ -30,6 +30,9 @@ static const item_type ITEM_TYPES[] = {
     {"mcp_call", MF_ROLE_ASSISTANT},             {"mcp_list_tools", MF_ROLE_ASSISTANT},
     {"item_reference", MF_ROLE_ASSISTANT},       {"compaction_trigger", MF_ROLE_USER},
     {"additional_tools", MF_ROLE_SYSTEM},
+    /* The OpenAI Agents SDK's own items (@openai/agents-core protocol), camelCase `callId`. */
+    {"function_call_result", MF_ROLE_TOOL},      {"computer_call_result", MF_ROLE_TOOL},
+    {"hosted_tool_call", MF_ROLE_ASSISTANT},
     {NULL, MF_ROLE_UNKNOWN}};
 
 static const item_type *item_type_of(const mf_node *n)
@@ -76,8 +79,8 @@ static bool responses_part(const mf_node *part)
 
 bool mf_responses_evidence(const mf_node *msg)
 {
-    /* Chat Completions messages never carry a "type"; Responses messages may. */
-    if (mf_responses_is_item(msg) || mf_str_eq(mf_get_str(msg, "type"), "message")) return true;
+    /* `type: "message"` alone says nothing: an Anthropic Message object carries it too. */
+    if (mf_responses_is_item(msg)) return true;
     const mf_node *content = mf_get(msg, "content");
     if (content && content->kind == MF_ARRAY)
         for (uint32_t i = 0; i < content->count; i++)
@@ -120,10 +123,18 @@ static mf_status read_message(mf_arena *arena, mf_msg *msg)
 
 /* ---- the other items: each part lives outside `content` (index SIZE_MAX) ---------- */
 
+/* The item's call id: `call_id`, or the Agents SDK's `callId`. */
+static const mf_node *call_id_of(const mf_node *item)
+{
+    const mf_node *id = mf_get_str(item, "call_id");
+    return id ? id : mf_get_str(item, "callId");
+}
+
 static mf_part *add_call(mf_msg *msg, const char *id_key, const char *name, const mf_node *args)
 {
     mf_part *p = adapt_add(msg, MF_PART_TOOL_CALL, msg->node, SIZE_MAX);
-    if (id_key) adapt_str(msg->node, id_key, &p->id, &p->id_len);
+    const mf_node *id = !id_key ? NULL : strcmp(id_key, "call_id") == 0 ? call_id_of(msg->node) : mf_get_str(msg->node, id_key);
+    if (id) { p->id = id->str; p->id_len = id->len; }
     if (name) { p->name = name; p->name_len = strlen(name); }
     else adapt_str(msg->node, "name", &p->name, &p->name_len);
     p->args = args;
@@ -205,17 +216,21 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
     } else if (mf_str_eq(type, "mcp_approval_request")) {
         add_call(msg, "id", NULL, mf_get(item, "arguments"));
     } else if (mf_str_eq(type, "function_call_output") || mf_str_eq(type, "custom_tool_call_output") ||
-               mf_str_eq(type, "local_shell_call_output") || mf_str_eq(type, "apply_patch_call_output")) {
-        const mf_node *id = mf_get_str(item, "call_id");
+               mf_str_eq(type, "local_shell_call_output") || mf_str_eq(type, "apply_patch_call_output") ||
+               mf_str_eq(type, "function_call_result")) {
+        const mf_node *id = call_id_of(item);
         if (!id && mf_str_eq(type, "local_shell_call_output")) id = mf_get_str(item, "id"); /* the SDK's spelling */
         p = add_result(msg, id ? id->str : NULL, id ? id->len : 0, mf_get(item, "output"), MF_EDIT_ITEM_OUTPUT);
         p->is_error = mf_str_eq(mf_get_str(item, "status"), "failed");
+        if (mf_str_eq(type, "function_call_result")) adapt_str(item, "name", &p->name, &p->name_len);
     } else if (mf_str_eq(type, "computer_call_output") || mf_str_eq(type, "shell_call_output") ||
-               mf_str_eq(type, "tool_search_output") || mf_str_eq(type, "program_output")) {
+               mf_str_eq(type, "tool_search_output") || mf_str_eq(type, "program_output") ||
+               mf_str_eq(type, "computer_call_result")) {
         /* Outputs whose shape allows no marker string: read and priced, never rewritten. */
-        const mf_node *id = mf_get_str(item, "call_id");
+        const mf_node *id = call_id_of(item);
         const mf_node *content = mf_str_eq(type, "tool_search_output") ? mf_get(item, "tools")
-                               : mf_str_eq(type, "program_output") ? mf_get(item, "result") : mf_get(item, "output");
+                               : mf_str_eq(type, "program_output") && mf_get(item, "result") ? mf_get(item, "result")
+                               : mf_get(item, "output");
         add_result(msg, id ? id->str : NULL, id ? id->len : 0, content, 0);
     } else if (mf_str_eq(type, "mcp_approval_response")) {
         /* A decision: paired with its request, never cleared, shown as what was decided. */
@@ -239,6 +254,14 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
         const mf_node *enc = mf_get_str(item, "encrypted_content");
         p = adapt_add(msg, MF_PART_REDACTED_THINKING, item, SIZE_MAX);
         p->opaque_len = enc ? enc->len : 0;
+    } else if (mf_str_eq(type, "hosted_tool_call")) {
+        /* The Agents SDK's record of a built-in tool run: name, arguments and output. */
+        add_call(msg, NULL, NULL, mf_get(item, "arguments"));
+        const mf_node *output = mf_get_str(item, "output");
+        if (output) {
+            p = add_result(msg, NULL, 0, output, MF_EDIT_ITEM_OUTPUT);
+            adapt_str(item, "name", &p->name, &p->name_len);
+        }
     } else if (mf_str_eq(type, "mcp_call")) {
         /* Run by the API: the call and its output are one item. */
         add_call(msg, NULL, NULL, mf_get(item, "arguments"));
@@ -280,56 +303,6 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
          * reads), types midfold does not know: priced by their
          * fields, kept as they are (validate names the unknown ones). */
         adapt_add(msg, MF_PART_OTHER, item, SIZE_MAX);
-    }
-    return MF_OK;
-}
-
-/* ---- where a cut may not fall ------------------------------------------------------ */
-
-mf_status mf_responses_join(mf_view *view)
-{
-    size_t n = view->count;
-    if (!n) return MF_OK;
-    /* reach[i]: the last item that belongs with item i (its output, or the approval that
-     * answers it); every item in (i, reach[i]] is joined to the one before. */
-    size_t *reach = mf_arena_alloc(&view->arena, n * sizeof *reach);
-    if (!reach) return MF_ERR_NOMEM;
-    size_t calls = 0;
-    for (size_t m = 0; m < n; m++) {
-        reach[m] = m;
-        for (size_t p = 0; p < view->msgs[m].count; p++) calls += view->msgs[m].parts[p].kind == MF_PART_TOOL_CALL;
-    }
-    mf_idmap map;
-    if (calls && !mf_idmap_init(&map, &view->arena, calls)) return MF_ERR_NOMEM;
-    for (size_t m = 0; m < n && calls; m++) {
-        for (size_t p = 0; p < view->msgs[m].count; p++) {
-            const mf_part *part = &view->msgs[m].parts[p];
-            if (!part->id) continue;
-            mf_idslot *s = mf_idmap_slot(&map, part->id, part->id_len);
-            if (part->kind == MF_PART_TOOL_CALL) {
-                s->id = part->id;
-                s->len = part->id_len;
-                s->message = m;
-            } else if (part->kind == MF_PART_TOOL_RESULT && s->id && s->message < m) {
-                reach[s->message] = m;
-            }
-        }
-    }
-    /* A reasoning item binds what the model produced with it: the items after it up to the
-     * next item that is not the assistant's (the API rejects "msg_..." or "fc_..." sent
-     * without "its required reasoning item", and a reasoning item without its following
-     * item). */
-    size_t open = 0;      /* the furthest reach of the items before m */
-    bool reasoned = false; /* the current run of assistant items holds a reasoning item */
-    for (size_t m = 0; m < n; m++) {
-        mf_msg *msg = &view->msgs[m];
-        bool assistant = msg->role == MF_ROLE_ASSISTANT;
-        bool after_reasoning = m > 0 && mf_str_eq(mf_get_str(view->msgs[m - 1].node, "type"), "reasoning");
-        if (!assistant) reasoned = false;
-        msg->joined = (m > 0 && open >= m) || after_reasoning ||
-                      (assistant && reasoned && view->msgs[m - 1].role == MF_ROLE_ASSISTANT);
-        if (mf_str_eq(mf_get_str(msg->node, "type"), "reasoning")) reasoned = true;
-        if (reach[m] > open) open = reach[m];
     }
     return MF_OK;
 }

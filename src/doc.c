@@ -1,5 +1,6 @@
 /* doc.c — a parsed value and where its conversation is: a top-level list of messages,
- * an object's "messages" list (a request body), or one message on its own. */
+ * an object's "messages" list (a request body) or "input" list (a Responses request
+ * body), or one message on its own. */
 #include "internal.h"
 
 #include <string.h>
@@ -18,6 +19,7 @@ static mf_status locate_messages(mf_doc *doc)
         doc->messages = root;
     } else if (root->kind == MF_OBJECT) {
         const mf_node *list = mf_get(root, "messages");
+        if (!list || list->kind != MF_ARRAY) list = mf_get(root, "input"); /* a Responses request body */
         if (list && list->kind == MF_ARRAY) {
             doc->messages = list;
         } else if (is_message(root)) {

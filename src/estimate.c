@@ -179,9 +179,12 @@ uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile)
 {
     /* A request body: the system prompt (a string or text blocks, counted like message
      * content) and the tool definitions are in the window too. */
-    if (doc->root->kind != MF_OBJECT || mf_get(doc->root, "messages") != doc->messages) return 0;
-    return mf_estimate_tool_result_content(mf_get(doc->root, "system"), profile) +
-           mf_estimate_node(mf_get(doc->root, "tools"), profile);
+    if (doc->root->kind != MF_OBJECT) return 0;
+    const mf_node *system;
+    if (mf_get(doc->root, "messages") == doc->messages) system = mf_get(doc->root, "system");
+    else if (mf_get(doc->root, "input") == doc->messages) system = mf_get(doc->root, "instructions"); /* Responses */
+    else return 0;
+    return mf_estimate_tool_result_content(system, profile) + mf_estimate_node(mf_get(doc->root, "tools"), profile);
 }
 
 size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64_t *milli)

@@ -247,10 +247,11 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg);
 mf_role mf_responses_role(const mf_node *item);
 /* True for an object whose "type" names a Responses input item that has no role. */
 bool mf_responses_is_item(const mf_node *n);
-/* True when the message can only be a Responses item (a "type" of its own, or
- * input_* / output_text content parts). */
+/* True when the message can only be a Responses item (an item type, or input_* /
+ * output_text content parts). */
 bool mf_responses_evidence(const mf_node *msg);
-/* Marks the items no cut may fall before (msg->joined), once every item is read. */
+/* Marks the items no cut may fall before (msg->joined), once every item is read
+ * (responses_join.c). */
 mf_status mf_responses_join(mf_view *view);
 
 /* The Responses pairing rules (validate_responses.c): every call answered by a later

@@ -12,19 +12,20 @@
 /* Each client-side call type and the only output type that answers it. `required`: an
  * unanswered call is rejected (an approval request may wait for its decision; a tool
  * search or a program may run on the server). */
-typedef struct pair_rule { const char *call, *output; bool required; } pair_rule;
+typedef struct pair_rule { const char *call, *output, *sdk_output; bool required; } pair_rule;
 
+/* sdk_output: the OpenAI Agents SDK's own name for the output item, where it has one. */
 static const pair_rule RULES[] = {
-    {"function_call", "function_call_output", true},
-    {"custom_tool_call", "custom_tool_call_output", true},
-    {"computer_call", "computer_call_output", true},
-    {"local_shell_call", "local_shell_call_output", true},
-    {"shell_call", "shell_call_output", true},
-    {"apply_patch_call", "apply_patch_call_output", true},
-    {"tool_search_call", "tool_search_output", false},
-    {"program", "program_output", false},
-    {"mcp_approval_request", "mcp_approval_response", false},
-    {NULL, NULL, false}};
+    {"function_call", "function_call_output", "function_call_result", true},
+    {"custom_tool_call", "custom_tool_call_output", NULL, true},
+    {"computer_call", "computer_call_output", "computer_call_result", true},
+    {"local_shell_call", "local_shell_call_output", NULL, true},
+    {"shell_call", "shell_call_output", NULL, true},
+    {"apply_patch_call", "apply_patch_call_output", NULL, true},
+    {"tool_search_call", "tool_search_output", NULL, false},
+    {"program", "program_output", NULL, false},
+    {"mcp_approval_request", "mcp_approval_response", NULL, false},
+    {NULL, NULL, NULL, false}};
 
 /* The rule an item takes part in, and whether it is the call (else the output). */
 static const pair_rule *rule_of(const mf_node *item, bool *is_call)
@@ -33,7 +34,7 @@ static const pair_rule *rule_of(const mf_node *item, bool *is_call)
     if (!type) return NULL;
     for (const pair_rule *r = RULES; r->call; r++) {
         if (mf_str_eq(type, r->call)) { *is_call = true; return r; }
-        if (mf_str_eq(type, r->output)) { *is_call = false; return r; }
+        if (mf_str_eq(type, r->output) || (r->sdk_output && mf_str_eq(type, r->sdk_output))) { *is_call = false; return r; }
     }
     return NULL;
 }

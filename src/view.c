@@ -48,10 +48,11 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
         msg->node = &doc->messages->items[i];
         msg->role_node = mf_get_str(msg->node, "role");
         msg->role = role_of(msg->role_node, format);
+        /* Responses items without a role are named by their type wherever a role is shown
+         * (in the other formats they are messages of an unknown role). */
+        if (!msg->role_node) msg->role_node = mf_get_str(msg->node, "type");
         mf_status st;
         if (format == MF_FORMAT_OPENAI_RESPONSES) {
-            /* Items without a role are named by their type wherever a role is shown. */
-            if (!msg->role_node) msg->role_node = mf_get_str(msg->node, "type");
             msg->role = mf_responses_role(msg->node);
             st = mf_adapt_openai_responses(&view->arena, msg);
         } else {

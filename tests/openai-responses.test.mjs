@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import OpenAI from 'openai';
+import { Agent, run, tool, OpenAIResponsesModel, setTracingDisabled } from '@openai/agents';
+import { z } from 'zod';
 import {
   init, detectFormat, estimateTokens, serialize, microCompact, validate, planCompaction, Compactor, MidfoldError,
 } from '../js/node.js';
@@ -101,6 +103,16 @@ test.describe('detectFormat and validate', () => {
     assert.equal(detectFormat(easy), 'openai');
     assert.equal(detectFormat([...easy, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello', annotations: [] }] }]),
       'openai-responses');
+  });
+
+  test('an Anthropic Message object (type "message") with tool_use blocks stays Anthropic', () => {
+    const history = [
+      { role: 'user', content: 'List the files.' },
+      { id: 'msg_01XFDUDYJgAACzvnptvVoYEL', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'tool_use',
+        content: [{ type: 'tool_use', id: 'toolu_01', name: 'bash', input: { command: 'ls' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'a.txt' }] },
+    ];
+    assert.equal(detectFormat(history), 'anthropic');
   });
 
   test('a call without its output, and an output without its call', () => {
@@ -196,6 +208,16 @@ test.describe('estimateTokens', () => {
     const added = estimateTokens([item, ...base]) - estimateTokens(base);
     const expected = (item.encrypted_content.length * 3) / 16;
     assert.ok(Math.abs(added - expected) < 10, `${added} vs ${expected}`);
+  });
+
+  test('a Responses request body counts its input items, instructions and tools', () => {
+    const run = agentRun();
+    const instructions = 'You are the on-call SRE assistant. Be precise.';
+    const tools = [{ type: 'function', name: 'search_logs', description: 'Search service logs.', parameters: { type: 'object', properties: { service: { type: 'string' } } } }];
+    assert.equal(estimateTokens({ model: 'gpt-5', input: run }), estimateTokens(run));
+    const body = estimateTokens({ model: 'gpt-5', instructions, tools, input: run });
+    const parts = estimateTokens(run) + estimateTokens(instructions) + estimateTokens(tools);
+    assert.ok(body <= parts && body >= parts - 2, `${body} vs ${parts}`); // each call rounds up on its own
   });
 
   test('calls, outputs and built-in tools are priced by their text: the logs output dominates', () => {
@@ -334,12 +356,65 @@ test.describe('compaction', () => {
       { role: 'user', content: 'And a B+ tree?' },
     ];
     await new Compactor({ summarize: async () => 'B-trees explained.', threshold: 100, keepTail: { tokens: 0 } }).compact(run, { force: true });
+    // The acknowledgement is always in parts with a status: the Agents SDK requires both.
     assert.deepEqual(run.slice(1, 3), [
       { role: 'user', content: '[Context Compressed]\nB-trees explained.' },
-      { role: 'assistant', content: run[2].content },
+      { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: run[2].content[0].text, annotations: [] }] },
     ]);
-    assert.equal(typeof run[2].content, 'string');
     assert.equal((await send(run)).output_text, 'ok');
+  });
+});
+
+test.describe('an OpenAI Agents SDK run (@openai/agents, its Responses model on the mock endpoint)', () => {
+  const LOG = Array.from({ length: 60 }, (_, i) => `14:${String(20 + (i % 40)).padStart(2, '0')}:0${i % 10} POST /v1/checkout 200 duration_ms=${2800 + i * 13}`).join('\n');
+  const FILE = 'for (const line of cart.lines) {\n  line.promotions = await db.promotion.findMany({ where: { sku: line.sku } });\n}';
+  async function agentRunHistory() {
+    setTracingDisabled(true); // nothing leaves 127.0.0.1
+    let first = true; // the model's first answer calls both tools; the next one says "ok"
+    api.script = () => (first && !(first = false) ? [
+      { type: 'reasoning', id: 'rs_a1', summary: [{ type: 'summary_text', text: 'Read the logs and the cart loader.' }], encrypted_content: encrypted(900, 31) },
+      { type: 'function_call', id: 'fc_a1', call_id: 'call_a1', name: 'search_logs', arguments: '{"service":"checkout-api"}', status: 'completed' },
+      { type: 'function_call', id: 'fc_a2', call_id: 'call_a2', name: 'read_file', arguments: '{"path":"src/cart.ts"}', status: 'completed' },
+    ] : undefined);
+    const searchLogs = tool({ name: 'search_logs', description: 'Search service logs.', parameters: z.object({ service: z.string() }), execute: async () => LOG });
+    const readFile = tool({ name: 'read_file', description: 'Read a file.', parameters: z.object({ path: z.string() }), execute: async () => FILE });
+    const agent = new Agent({ name: 'SRE', instructions: 'Investigate before changing anything.', model: new OpenAIResponsesModel(client, 'gpt-5'), tools: [searchLogs, readFile] });
+    const result = await run(agent, 'Why is checkout slow?');
+    api.script = null;
+    return { agent, history: result.history };
+  }
+
+  test('its history is read as openai-responses: valid, priced without the encrypted reasoning, readable', async () => {
+    const { history } = await agentRunHistory();
+    assert.deepEqual(history.map((i) => i.type), ['message', 'reasoning', 'function_call', 'function_call', 'function_call_result', 'function_call_result', 'message']);
+    assert.equal(detectFormat(history), 'openai-responses');
+    assert.deepEqual(validate(history).problems, []);
+    const text = serialize(history);
+    assert.ok(text.includes('[thinking] Read the logs and the cart loader.\n[tool_use:search_logs] {"service": "checkout-api"}'));
+    assert.ok(text.includes(`[tool_result:read_file] ${FILE}`));
+    assert.ok(!text.includes('gAAAAA'));
+    const broken = history.filter((i) => !(i.type === 'function_call_result' && i.callId === 'call_a2'));
+    assert.deepEqual(codes(validate(broken)), [['call-without-result', 3]]);
+  });
+
+  test('cleared and compacted, the SDK runs on with it and the endpoint accepts what it sends', async () => {
+    const { agent, history } = await agentRunHistory();
+    const items = [...history, { role: 'user', content: 'Which query should we fix first?' }];
+    const report = microCompact(items, { keepRecent: 0 });
+    assert.deepEqual(report.edits.map((e) => e.tool), ['search_logs', 'read_file']);
+    assert.equal(items[4].output, marker('search_logs', codePoints(LOG)));
+    const cleared = await run(agent, items.slice());
+    assert.equal(cleared.finalOutput, 'ok');
+    assert.equal(api.requests.at(-1).input.find((i) => i.type === 'function_call_output' && i.call_id === 'call_a1').output, marker('search_logs', codePoints(LOG)));
+
+    await new Compactor({ summarize: async () => 'The N+1 promotions query in loadCart is the cause.', threshold: 10, keepTail: { tokens: 0 } })
+      .compact(items, { force: true });
+    // The tail is the user's easy input message: the summary follows it (a string, no tag).
+    assert.deepEqual(items.map((i) => [i.type, i.role, typeof i.content]), [[undefined, 'user', 'string'], [undefined, 'assistant', 'object'], [undefined, 'user', 'string']]);
+    const after = await run(agent, items);
+    assert.equal(after.finalOutput, 'ok');
+    assert.equal(checkInput(api.requests.at(-1).input), null);
+    assert.equal(api.requests.at(-1).input[0].content, '[Context Compressed]\nThe N+1 promotions query in loadCart is the cause.');
   });
 });
 

@@ -62,6 +62,7 @@ static void apply(mf_doc *doc, const mf_micro_edit *e)
 {
     mf_node *msg = (mf_node *)&doc->messages->items[e->message];
     if (e->target == MF_EDIT_MESSAGE_CONTENT) { set_result(doc, (mf_node *)mf_get(msg, "content"), e); return; }
+    if (e->target == MF_EDIT_ITEM_OUTPUT) { set_result(doc, (mf_node *)mf_get(msg, "output"), e); return; }
     bool ui = e->target == MF_EDIT_UI_OUTPUT || e->target == MF_EDIT_UI_ERROR_TEXT; /* messages[m].parts[p] */
     const mf_node *content = mf_get(msg, ui ? "parts" : "content");
     CHECK(content && content->kind == MF_ARRAY && e->part < content->count, "edit part %zu out of range", e->part);

@@ -86,14 +86,14 @@ export function checkInput(input) {
   return null;
 }
 
-function responseBody(model, n) {
+function responseBody(model, n, output) {
   return {
     id: `resp_mock${n}`,
     object: 'response',
     created_at: 1764547200 + n,
     status: 'completed',
     model,
-    output: [{
+    output: output || [{
       type: 'message', id: `msg_mock${n}`, role: 'assistant', status: 'completed',
       content: [{ type: 'output_text', text: 'ok', annotations: [] }],
     }],
@@ -104,9 +104,14 @@ function responseBody(model, n) {
   };
 }
 
-/** Starts the server; resolves to {url, requests, close}. */
+/**
+ * Starts the server; resolves to {url, requests, script, close}. Set `script` to a
+ * function (request body, request number from 1) returning the response's `output` items
+ * to script the model; without one (or when it returns undefined) it answers "ok".
+ */
 export async function startMockResponses() {
   const requests = [];
+  const api = { url: '', requests, script: null, close: null };
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -122,14 +127,12 @@ export async function startMockResponses() {
       requests.push(parsed);
       const problem = checkInput(parsed.input);
       if (problem) return send(400, { error: { message: problem, type: 'invalid_request_error', param: 'input', code: null } });
-      send(200, responseBody(parsed.model, requests.length));
+      send(200, responseBody(parsed.model, requests.length, api.script && api.script(parsed, requests.length)));
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
+  api.url = `http://127.0.0.1:${port}`;
+  api.close = () => new Promise((resolve) => server.close(resolve));
+  return api;
 }

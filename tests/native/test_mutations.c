@@ -16,6 +16,7 @@
 #include "cJSON.h"
 #include "check.h"
 #include "fixtures.h"
+#include "fixtures_responses.h"
 #include "helpers.h"
 #include "midfold.h"
 #include "suites.h"
@@ -289,7 +290,7 @@ static void one_case(const char *json, tally *t)
 void test_mutations(void)
 {
     static const char *const fixtures[] = {FX_SEED_ANTHROPIC, FX_SEED_OPENAI, FX_SEED_AISDK, FX_SESSION_ANTHROPIC,
-                                           FX_SESSION_OPENAI, FX_SESSION_AISDK, FX_CHINESE_ANTHROPIC};
+                                           FX_SESSION_OPENAI, FX_SESSION_AISDK, FX_CHINESE_ANTHROPIC, FX_RESPONSES_RUN};
     tally t;
     memset(&t, 0, sizeof t);
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {

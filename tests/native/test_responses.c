@@ -184,6 +184,17 @@ static void pairing(void)
               problems_are("[{\"type\": \"custom_tool_call\", \"call_id\": \"c1\", \"name\": \"sql\", \"input\": \"SELECT 1\"}, "
                            FCO("c1") "]", 2, c, m));
     }
+    CHECK("the Agents SDK's items pair by callId (function_call_result answers function_call)",
+          problems_are("[" USER ", {\"type\": \"function_call\", \"callId\": \"c1\", \"name\": \"f\", \"arguments\": \"{}\", "
+                       "\"status\": \"completed\"}, {\"type\": \"function_call_result\", \"callId\": \"c1\", \"name\": \"f\", "
+                       "\"status\": \"completed\", \"output\": {\"type\": \"text\", \"text\": \"done\"}}]", 0, NULL, NULL));
+    {
+        const mf_problem_code c[] = {MF_PROBLEM_CALL_WITHOUT_RESULT};
+        const size_t m[] = {1};
+        CHECK("an Agents SDK call without its result",
+              problems_are("[" USER ", {\"type\": \"function_call\", \"callId\": \"c1\", \"name\": \"f\", \"arguments\": \"{}\"}]",
+                           1, c, m));
+    }
     CHECK("an approval request may wait for its decision",
           problems_are("[" USER ", {\"type\": \"mcp_approval_request\", \"id\": \"mcpr_1\", \"server_label\": \"s\", "
                        "\"name\": \"t\", \"arguments\": \"{}\"}]", 0, NULL, NULL));
