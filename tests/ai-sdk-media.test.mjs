@@ -37,7 +37,7 @@ for (const v of VERSIONS) {
       assert.equal(cost, IMAGE);
       assert.ok(total < 5000, `the whole session estimates at ${total}`);
       const text = serialize(s.done);
-      assert.match(text, /\[tool_result:screenshot\] Screenshot of http:\/\/localhost:5173\/login\n\[image\]/);
+      assert.match(text, /\[tool_result:screenshot\] Screenshot of http:\/\/localhost:5173\/login\n\\\[image\]/); // escaped: content
       assert.ok(!text.includes(item.data.slice(0, 32)), 'no base64 in the transcript');
     });
 

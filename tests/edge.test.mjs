@@ -797,7 +797,8 @@ test('stateful proxy: state is scoped per client token, and what it stores holds
   // What the Durable Object wrote to disk: the state (index ranges, cleared markers), never a token.
   const files = (await readdir(path.join(tmp, 'sessions'), { recursive: true, withFileTypes: true })).filter((d) => d.isFile());
   const stored = Buffer.concat(await Promise.all(files.map((d) => readFile(path.join(d.parentPath ?? d.path, d.name)))));
-  assert.ok(stored.includes('"snapshots"') && stored.includes('[truncated:'), 'the state is stored there');
+  // What midfold wrote there: a cleared result or a summary (batched clearing may not have run yet).
+  assert.ok(stored.includes('"snapshots"') && (stored.includes('[truncated:') || stored.includes('[Context Compressed]')), 'the state is stored there');
   for (const token of TOKENS) assert.equal(stored.includes(token), false, `${token} is not stored`);
   assert.equal(stored.includes(UPSTREAM_KEY), false);
 });

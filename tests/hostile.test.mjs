@@ -435,6 +435,7 @@ test.describe('strings of 100 MB and more', () => {
       { role: 'user', content: 'run it' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'yes' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: result }] },
+      { role: 'assistant', content: 'It printed y forever.' }, // answered: no longer the pending turn
     ];
     const before = { user: msgs[0], call: msgs[1] };
     const r = microCompact(msgs, { keepRecent: 0 });

@@ -68,7 +68,7 @@ test('the tarball holds what users need and nothing else', () => {
     'wasm/midfold.wasm', 'README.md', 'package.json']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  assert.ok(packed.size < 150 * 1024, `tarball ${packed.size} bytes`);
+  assert.ok(packed.size < 200 * 1024, `tarball ${packed.size} bytes`); // 156 KiB with the integrations, the state and the simulator
 });
 
 test('package.json: exports with types first and workerd before browser and default; files; engines', () => {
