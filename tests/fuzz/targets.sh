@@ -3,7 +3,7 @@
 # and the figures read from a libFuzzer log.
 
 FUZZ_TARGETS=(json tree serialize micro compact validate text memory)
-FUZZ_OUT=build/fuzz
+FUZZ_OUT=${FUZZ_OUT:-build/fuzz}
 
 # -timeout: one input may take at most 25 s (a hang is a finding; 25 s leaves room for
 # a loaded machine); -rss_limit_mb: the inputs are at most 64 KiB, so 2 GB means a
