@@ -26,7 +26,7 @@ secs=${FUZZ_LONG_SECONDS:-3600}
 goal=${FUZZ_LONG_GOAL:-10000000}
 corpus_root=${FUZZ_CORPUS:-fuzz-corpus}
 nice_level=${FUZZ_NICE:-19}
-ledgers=tests/fuzz/ledger
+ledgers=${FUZZ_LEDGER:-tests/fuzz/ledger}
 out=$FUZZ_OUT
 header=$'date\tcommit\tseconds\tseed\texecs\tcov\tft\tcorpus\tfindings\tregressions'
 

@@ -20,9 +20,10 @@
 # tests/fuzz/regressions/TARGET/ (see tests/fuzz/README.md).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+mode=${1:-${FUZZ_SECONDS:-60}}
+[ "$mode" = smoke ] && FUZZ_TIMEOUT=120
 . tests/fuzz/targets.sh
 
-mode=${1:-${FUZZ_SECONDS:-60}}
 out=build/fuzz
 
 # The smoke run's seed and number of inputs per target (about 10 s each on 2 shared

@@ -3,12 +3,14 @@
 # and the figures read from a libFuzzer log.
 
 FUZZ_TARGETS=(json tree serialize micro compact validate text memory)
-FUZZ_OUT=build/fuzz
+FUZZ_OUT=${FUZZ_OUT:-build/fuzz}
 
-# -timeout: one input may take at most 25 s (a hang is a finding; 25 s leaves room for
-# a loaded machine); -rss_limit_mb: the inputs are at most 64 KiB, so 2 GB means a
-# runaway allocation.
-FUZZ_LIMITS=(-timeout=25 -rss_limit_mb=2048 -max_len=65536)
+# -timeout: one input may take at most FUZZ_TIMEOUT s (a hang is a finding). Inputs run
+# in milliseconds, but a campaign saw one stall for 21 s on the loaded 2-core machine
+# (it reran in 0.1 s): 25 s for campaigns, 120 s for the smoke run, which must not fail
+# on a busy machine (a real hang still never ends). -rss_limit_mb: the inputs are at
+# most 64 KiB, so 2 GB means a runaway allocation.
+FUZZ_LIMITS=(-timeout="${FUZZ_TIMEOUT:-25}" -rss_limit_mb=2048 -max_len=65536)
 
 fuzz_dict() {
   case $1 in
