@@ -564,7 +564,9 @@ export interface HistoryReport extends CompactReport {
 export declare function compactHistory<M extends object = Message>(
   compactor: Compactor,
   messages: readonly M[],
-  options?: { state?: SessionState; force?: boolean; signal?: AbortSignal; instructions?: string },
+  options?: { state?: SessionState; force?: boolean; signal?: AbortSignal; instructions?: string;
+    /** The provider's input count for what the previous call on this state returned, as sent. */
+    usage?: { inputTokens: number } },
 ): Promise<{ messages: M[]; report: HistoryReport }>;
 
 /** A store in a Map, for one process. `initial` seeds it (key → JSON text). */

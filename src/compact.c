@@ -255,6 +255,7 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
     for (size_t m = 0; m < plan->tail_start; m++) {
         if (view.msgs[m].role == MF_ROLE_SYSTEM) nhead++;
         else if (m >= window) nmid++;
+        else plan->ignored_count++;
     }
     plan->head = mf_arena_alloc(&box->arena, (nhead ? nhead : 1) * sizeof(size_t));
     plan->middle = mf_arena_alloc(&box->arena, (nmid ? nmid : 1) * sizeof(size_t));

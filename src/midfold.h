@@ -292,7 +292,8 @@ void mf_compact_options_init(mf_compact_options *options);
 /* Where to cut and what to send. The conversation is cut in three: the head (system
  * messages before the tail, kept), the middle (summarized) and the tail (kept verbatim,
  * from `tail_start` to the end: at least the pending user turn, never cut between a
- * tool call and its result). */
+ * tool call and its result). Every message before tail_start is in the head, in the middle,
+ * or among the ignored_count ones before the provider's own compaction. */
 typedef struct mf_compact_plan {
     size_t tail_start;
     size_t *head;              /* indices of the kept system messages before tail_start */
@@ -311,6 +312,9 @@ typedef struct mf_compact_plan {
     uint64_t milli_middle;     /* estimate of the middle messages */
     uint64_t milli_tail;       /* estimate of the tail */
     int only_previous_summary; /* 1 when the middle is just an earlier summary (and its reply) */
+    size_t ignored_count;      /* other messages before the provider's last compaction block or
+                                  item: the provider no longer reads them, so they are neither
+                                  head nor middle (the rebuild drops them; its summary covers them) */
 } mf_compact_plan;
 
 /* Plans a compaction; the document is not modified. Release with mf_compact_plan_free.

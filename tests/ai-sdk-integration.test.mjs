@@ -6,15 +6,16 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { generateText, tool, stepCountIs, modelMessageSchema } from 'ai';
+import { generateText, tool, stepCountIs, modelMessageSchema, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { init, Compactor, digestSummarizer } from 'midfold';
-import { compactStep, languageModelSummarizer, SessionState } from 'midfold/ai-sdk';
+import { compactStep, midfoldMiddleware, languageModelSummarizer, SessionState } from 'midfold/ai-sdk';
 
 const FILES = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
-const USAGE = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+// A provider that reports no input count: the estimate alone decides (usage anchoring is tested below).
+const USAGE = { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
 const OPTIONS = { threshold: 12000, keepTail: { tokens: 4000 }, keepRecent: 2 };
 
 before(() => init());
@@ -152,5 +153,43 @@ describe('languageModelSummarizer', () => {
     const empty = new MockLanguageModelV3({ doGenerate: async () => ({ content: [], finishReason: { unified: 'stop', raw: 'end_turn' }, usage: USAGE, warnings: [] }) });
     await assert.rejects(languageModelSummarizer(empty)({ system: '', prompt: 'x', maxTokens: 10 }), (e) => e.code === 'empty-summary');
     assert.throws(() => languageModelSummarizer('anthropic/claude-haiku-4-5'), (e) => e.code === 'invalid-option');
+  });
+});
+
+describe('usage anchoring: the trigger uses the provider\'s count', () => {
+  /** A model reading 3 files whose provider reports `inputTokens` per call (here far above the estimate). */
+  const countingModel = (inputTokens) => {
+    let step = 0;
+    const usage = { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+    return new MockLanguageModelV3({
+      doGenerate: async () => {
+        const i = step++;
+        return i < 3
+          ? { content: [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: JSON.stringify({ path: FILES[i] }) }], finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage, warnings: [] }
+          : { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'end_turn' }, usage, warnings: [] };
+      },
+    });
+  };
+
+  for (const [what, count, compacts] of [['a provider count over the threshold', 90_000, true], ['one under it', 1_000, false]]) {
+    test(`compactStep: ${what} ${compacts ? 'triggers' : 'does not trigger'} a fold the estimate alone would not`, async () => {
+      const reports = [];
+      await generateText({
+        model: countingModel(count), tools, stopWhen: stepCountIs(4),
+        messages: [{ role: 'user', content: 'Read three files.' }],
+        prepareStep: compactStep({ summarize: digestSummarizer(), threshold: 50_000, onReport: (r) => reports.push(r) }),
+      });
+      assert.ok(reports.every((r) => r.tokensBefore < 50_000 || r.tokensBefore >= count), 'the estimate alone is far below the threshold');
+      assert.equal(reports.slice(1).some((r) => r.compacted), compacts);
+      if (compacts) assert.ok(reports.slice(1).some((r) => r.tokensBefore >= count), 'the report is in the provider\'s count');
+    });
+  }
+
+  test('midfoldMiddleware reads the count from each answer', async () => {
+    const reports = [];
+    const model = wrapLanguageModel({ model: countingModel(90_000), middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 50_000, onReport: (r) => reports.push(r) }) });
+    await generateText({ model, tools, stopWhen: stepCountIs(4), messages: [{ role: 'user', content: 'Read three files.' }] });
+    assert.equal(reports[0].compacted, false, 'no count yet: the estimate decides');
+    assert.ok(reports.slice(1).some((r) => r.compacted && r.tokensBefore >= 90_000));
   });
 });

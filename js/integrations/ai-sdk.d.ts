@@ -17,12 +17,15 @@ export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'>
  * state; resolves to `{ messages }` when they changed, `{}` otherwise.
  */
 export declare function compactStep(options: AISDKCompactionOptions):
-  <M>(step: { messages: M[]; abortSignal?: AbortSignal }) => Promise<{ messages?: M[] }>;
+  <M>(step: { messages: M[]; abortSignal?: AbortSignal; steps?: ReadonlyArray<{ usage?: { inputTokens?: number } }> }) => Promise<{ messages?: M[] }>;
 
 /** A language-model middleware (V3 for ai 6; `specificationVersion: 'v4'` for ai 7's types). */
 export declare function midfoldMiddleware<V extends 'v3' | 'v4' = 'v3'>(options: AISDKCompactionOptions & { specificationVersion?: V }): {
   readonly specificationVersion: V;
   transformParams: <P extends { prompt: unknown[] }>(options: { type: 'generate' | 'stream'; params: P; model: unknown }) => Promise<P>;
+  /** Reads the provider's input count from each answer (the next call's anchor). */
+  wrapGenerate: <R>(options: { doGenerate: () => PromiseLike<R>; doStream: () => PromiseLike<unknown>; params: unknown; model: unknown }) => Promise<R>;
+  wrapStream: <R extends { stream: ReadableStream<unknown> }>(options: { doGenerate: () => PromiseLike<unknown>; doStream: () => PromiseLike<R>; params: unknown; model: unknown }) => Promise<R>;
 };
 
 /** Compacts a chat route's UIMessage[]; the folded middle becomes one UIMessage marked `metadata.midfold.summary`. */

@@ -12,6 +12,17 @@ import { MidfoldError } from '../errors.js';
 import { Compactor } from '../compactor.js';
 import { SessionState, compactHistory } from '../state/index.js';
 
+/**
+ * `{inputTokens}` from an AI SDK usage record: a step's LanguageModelUsage (inputTokens, a
+ * number, cached tokens included) or a model call's V3/V4 usage (inputTokens.total); undefined
+ * when the provider reported none.
+ */
+function inputUsage(usage) {
+  const n = usage && (typeof usage.inputTokens === 'number' ? usage.inputTokens
+    : usage.inputTokens && typeof usage.inputTokens.total === 'number' ? usage.inputTokens.total : undefined);
+  return Number.isInteger(n) && n >= 0 ? { inputTokens: n } : undefined;
+}
+
 /** Splits the integration's options into the Compactor's and the carried state. */
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
@@ -31,7 +42,8 @@ function report(onReport, value) {
  * A `prepareStep` function for `generateText`, `streamText` and `ToolLoopAgent` (ai 6 and
  * 7): it compacts the step's messages (ModelMessage[]) with the carried state and returns
  * them as the step's `messages`; when nothing changed it returns `{}` (the SDK's own
- * messages are sent). Options are the Compactor's, plus `state` (a SessionState; default: a
+ * messages are sent). The previous step's `usage.inputTokens` (the provider's count, cached
+ * tokens included) anchors the estimate, so the threshold is compared with the provider's count. Options are the Compactor's, plus `state` (a SessionState; default: a
  * new one per compactStep call, in memory) and `onReport(report)`.
  *
  * Ownership: the returned function keeps the Compactor it builds and the state; it never
@@ -43,7 +55,13 @@ export function compactStep(options) {
   const { compactor, state, onReport } = setUp(options, 'ai-sdk', 'compactStep');
   return async function prepareStep(step) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
-    const { messages, report: r } = await compactHistory(compactor, step.messages, { state, signal: step.abortSignal });
+    // The previous step's usage is the provider's count for the messages that step was sent.
+    const last = Array.isArray(step.steps) && step.steps.length ? step.steps[step.steps.length - 1] : undefined;
+    const usage = inputUsage(last && last.usage);
+    // The previous step was sent these messages less what it answered (when it changed nothing).
+    const answered = last && last.response && Array.isArray(last.response.messages) ? last.response.messages.length : 0;
+    if (usage) usage.count = step.messages.length - answered;
+    const { messages, report: r } = await compactHistory(compactor, step.messages, { state, signal: step.abortSignal, usage });
     report(onReport, r);
     return r.session && r.session.changed ? { messages } : {};
   };
@@ -57,6 +75,9 @@ export function compactStep(options) {
  * and `specificationVersion` ('v3', the default, for ai 6; 'v4' for ai 7's types — ai 7
  * accepts either at run time).
  *
+ * The provider's input count in each answer (`usage.inputTokens`, cached tokens included)
+ * anchors the next call's estimate, so the threshold is compared with the provider's count.
+ *
  * Ownership: keeps the Compactor and the state; never changes `params` (returns a copy
  * with a new `prompt`).
  * @param {object} options
@@ -65,13 +86,34 @@ export function midfoldMiddleware(options) {
   const { compactor, state, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
+  // The provider's count for the last prompt sent, read from its answer, anchors the next call.
+  let usage;
+  let lastLength = 0;
+  const watch = (stream) => stream.pipeThrough(new TransformStream({
+    transform(part, controller) {
+      if (part && part.type === 'finish') usage = inputUsage(part.usage);
+      controller.enqueue(part);
+    },
+  }));
   return {
     specificationVersion,
     async transformParams({ params }) {
       if (!params || !Array.isArray(params.prompt)) return params;
-      const { messages, report: r } = await compactHistory(compactor, params.prompt, { state, signal: params.abortSignal });
+      if (usage) usage.count = lastLength; // what the previous call sent, when it changed nothing
+      const { messages, report: r } = await compactHistory(compactor, params.prompt, { state, signal: params.abortSignal, usage });
+      usage = undefined;
+      lastLength = params.prompt.length;
       report(onReport, r);
       return r.session && r.session.changed ? { ...params, prompt: messages } : params;
+    },
+    async wrapGenerate({ doGenerate }) {
+      const result = await doGenerate();
+      usage = inputUsage(result && result.usage);
+      return result;
+    },
+    async wrapStream({ doStream }) {
+      const result = await doStream();
+      return result && result.stream ? { ...result, stream: watch(result.stream) } : result;
     },
   };
 }

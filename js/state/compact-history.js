@@ -80,7 +80,12 @@ export function compactorSettings(compactor) {
  * (the remembered compacted form plus the new messages) and the state is untouched.
  * @param {{compact: Function}} compactor a Compactor; its options are the plan's
  * @param {unknown[]} messages the whole history, as the host has it
- * @param {{state?: SessionState, force?: boolean, signal?: AbortSignal, instructions?: string}} [options]
+ * `options.usage` ({inputTokens, count?}) is the provider's input count for the messages the
+ * previous call on this state returned, as they were sent: with a matching snapshot, the
+ * remembered form; without one (that call changed nothing), the first `count` messages. It
+ * anchors the estimate (the threshold then uses the provider's count for that prefix).
+ * @param {{state?: SessionState, force?: boolean, signal?: AbortSignal, instructions?: string,
+ *   usage?: {inputTokens: number}}} [options]
  */
 export async function compactHistory(compactor, messages, options = {}) {
   if (!compactor || typeof compactor.compact !== 'function')
@@ -90,7 +95,9 @@ export async function compactHistory(compactor, messages, options = {}) {
   const { state } = options;
   if (state !== undefined && !(state instanceof SessionState))
     throw new MidfoldError('invalid-option', 'compactHistory: state must be a SessionState');
-  const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions };
+  if (options.usage !== undefined && (!isPlain(options.usage) || !Number.isInteger(options.usage.inputTokens) || options.usage.inputTokens < 0))
+    throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?} with whole numbers');
+  const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage };
   if (!state) return run(compactor, messages, compactOptions, null);
   return state.exclusive(() => run(compactor, messages, compactOptions, state));
 }
@@ -129,7 +136,15 @@ async function run(compactor, messages, compactOptions, state) {
     working.push(copy);
   }
 
-  const report = await compactor.compact(working, compactOptions);
+  // The provider's count for what the previous call returned (the remembered compacted form,
+  // as it was sent) anchors the estimate: only what came after it is estimated.
+  const { usage, ...passOn } = compactOptions;
+  // Without a remembered form, the previous call sent its history unchanged: `usage.count`
+  // says how many of these leading messages that was.
+  const unchanged = !snapshot && usage && Number.isInteger(usage.count) && usage.count > 0 && usage.count <= working.length;
+  const sent = snapshot ? working.length - (original.length - snapshot.count) : unchanged ? usage.count : 0;
+  if (usage && sent > 0) compactor.observeUsage({ inputTokens: usage.inputTokens, messages: working, count: sent });
+  const report = await compactor.compact(working, passOn);
 
   // What the array became, in terms a later call can rebuild from its own originals.
   const items = [];

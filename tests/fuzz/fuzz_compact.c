@@ -27,8 +27,13 @@ static void check_plan(const mf_doc *doc, mf_format fmt, const mf_compact_option
     CHECK(mf_view_build(doc, fmt, &view, &err) == MF_OK, "view failed");
     size_t n = view.count;
     CHECK(plan->tail_start <= n, "tail_start %zu of %zu", plan->tail_start, n);
-    CHECK(plan->head_count + plan->middle_count == plan->tail_start, "head %zu + middle %zu != tail_start %zu",
-          plan->head_count, plan->middle_count, plan->tail_start);
+    CHECK(plan->head_count + plan->middle_count + plan->ignored_count == plan->tail_start,
+          "head %zu + middle %zu + ignored %zu != tail_start %zu", plan->head_count, plan->middle_count,
+          plan->ignored_count, plan->tail_start);
+    /* What is ignored lies before the provider's last compaction, so before all of the middle. */
+    size_t window = mf_view_window_start(&view);
+    CHECK(!plan->ignored_count || (plan->middle_count == 0 || plan->middle[0] >= window),
+          "ignored messages after the middle starts");
     uint8_t *seen = calloc(n + 1, 1);
     if (!seen) abort();
     for (size_t i = 0; i < plan->head_count; i++) {
