@@ -101,6 +101,18 @@ function checkBaseURL(baseURL, fallback, fnName) {
   return s.replace(/\/+$/, '');
 }
 
+/**
+ * What every adapter takes from its options, checked in this order (options, key, base URL):
+ * the key, the base URL without trailing slashes, the fetch to use (null: globalThis.fetch
+ * at each call), the extra headers (kept by reference) and the key's redactor.
+ */
+function transport(options, fnName, defaultBaseURL) {
+  checkOptions(options, fnName);
+  const apiKey = checkApiKey(options.apiKey, fnName);
+  const baseURL = checkBaseURL(options.baseURL, defaultBaseURL, fnName);
+  return { apiKey, baseURL, fetchImpl: options.fetch || null, extraHeaders: options.headers, redact: makeRedactor(apiKey) };
+}
+
 function checkString(value, name, fnName) {
   if (value !== undefined && value !== null && typeof value !== 'string') {
     throw new TypeError(`${fnName}: option "${name}" must be a string, got ${describe(value)}`);
@@ -315,9 +327,7 @@ function emptyError(label, status, text, redact) {
  */
 export function openAISummarizer(options) {
   const fnName = 'openAISummarizer';
-  checkOptions(options, fnName);
-  const apiKey = checkApiKey(options.apiKey, fnName);
-  const baseURL = checkBaseURL(options.baseURL, DEFAULT_OPENAI_BASE_URL, fnName);
+  const { apiKey, baseURL, fetchImpl, extraHeaders, redact } = transport(options, fnName, DEFAULT_OPENAI_BASE_URL);
   const { model, temperature } = options;
   if (temperature !== undefined && temperature !== null && (typeof temperature !== 'number' || !Number.isFinite(temperature))) {
     throw new TypeError(`${fnName}: option "temperature" must be a finite number`);
@@ -326,10 +336,7 @@ export function openAISummarizer(options) {
   if (maxTokensParam !== 'max_tokens' && maxTokensParam !== 'max_completion_tokens') {
     throw new TypeError(`${fnName}: option "maxTokensParam" must be 'max_tokens' or 'max_completion_tokens'`);
   }
-  const fetchImpl = options.fetch || null;
-  const extraHeaders = options.headers;
   const url = `${baseURL}/chat/completions`;
-  const redact = makeRedactor(apiKey);
 
   return async function summarize(request) {
     const { system, prompt, maxTokens, signal } = checkRequest(request, OPENAI_LABEL);
@@ -405,9 +412,7 @@ function openAIText(json) {
  */
 export function anthropicSummarizer(options) {
   const fnName = 'anthropicSummarizer';
-  checkOptions(options, fnName);
-  const apiKey = checkApiKey(options.apiKey, fnName);
-  const baseURL = checkBaseURL(options.baseURL, DEFAULT_ANTHROPIC_BASE_URL, fnName);
+  const { apiKey, baseURL, fetchImpl, extraHeaders, redact } = transport(options, fnName, DEFAULT_ANTHROPIC_BASE_URL);
   checkString(options.version, 'version', fnName);
   if (options.browser !== undefined && options.browser !== null && typeof options.browser !== 'boolean') {
     throw new TypeError(`${fnName}: option "browser" must be a boolean`);
@@ -415,10 +420,7 @@ export function anthropicSummarizer(options) {
   const { model } = options;
   const version = options.version || DEFAULT_ANTHROPIC_VERSION;
   const browser = options.browser === true;
-  const fetchImpl = options.fetch || null;
-  const extraHeaders = options.headers;
   const url = `${baseURL}/v1/messages`;
-  const redact = makeRedactor(apiKey);
 
   return async function summarize(request) {
     const { system, prompt, maxTokens, signal } = checkRequest(request, ANTHROPIC_LABEL);
@@ -510,18 +512,13 @@ function withoutThinking(messages) {
  */
 export function anthropicCompaction(options) {
   const fnName = 'anthropicCompaction';
-  checkOptions(options, fnName);
-  const apiKey = checkApiKey(options.apiKey, fnName);
-  const baseURL = checkBaseURL(options.baseURL, DEFAULT_ANTHROPIC_BASE_URL, fnName);
+  const { apiKey, baseURL, fetchImpl, extraHeaders, redact } = transport(options, fnName, DEFAULT_ANTHROPIC_BASE_URL);
   checkString(options.version, 'version', fnName);
   checkString(options.instructions, 'instructions', fnName);
   if (options.tools !== undefined && !Array.isArray(options.tools)) throw new TypeError(`${fnName}: option "tools" must be an array`);
   const { model, instructions, system, tools } = options;
   const version = options.version || DEFAULT_ANTHROPIC_VERSION;
-  const fetchImpl = options.fetch || null;
-  const extraHeaders = options.headers;
   const url = `${baseURL}/v1/messages`;
-  const redact = makeRedactor(apiKey);
   const label = ANTHROPIC_COMPACTION_LABEL;
 
   return async function compactWithAnthropic(request) {
@@ -582,15 +579,10 @@ export function anthropicCompaction(options) {
  */
 export function openAIResponsesCompaction(options) {
   const fnName = 'openAIResponsesCompaction';
-  checkOptions(options, fnName);
-  const apiKey = checkApiKey(options.apiKey, fnName);
-  const baseURL = checkBaseURL(options.baseURL, DEFAULT_OPENAI_BASE_URL, fnName);
+  const { apiKey, baseURL, fetchImpl, extraHeaders, redact } = transport(options, fnName, DEFAULT_OPENAI_BASE_URL);
   checkString(options.instructions, 'instructions', fnName);
   const { model, instructions } = options;
-  const fetchImpl = options.fetch || null;
-  const extraHeaders = options.headers;
   const url = `${baseURL}/responses/compact`;
-  const redact = makeRedactor(apiKey);
   const label = OPENAI_COMPACTION_LABEL;
 
   return async function compactWithOpenAI(request) {

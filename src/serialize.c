@@ -38,6 +38,15 @@ static void put_tool_name(mf_buf *b, const char *name, size_t len)
     else mf_buf_puts(b, "unknown");
 }
 
+/* Text re-printed into a scratch buffer (OpenAI arguments, the truncation marker with
+ * its tool name, a media placeholder) reaches the transcript through the door like any other content. */
+static void put_scratch(mf_buf *b, mf_buf *scratch)
+{
+    if (scratch->failed) b->failed = true;
+    else mf_put_content(b, scratch->data, scratch->len);
+    mf_buf_free(scratch);
+}
+
 /* A block inside a tool result. Its media placeholders are part of the result, so they
  * go through the door too: on a line of their own they read "\[image]", and the next
  * line that starts with "[" is always the message's next part, never more of the result. */
@@ -60,9 +69,7 @@ static void write_media_block(mf_buf *b, const mf_node *block)
         mf_buf scratch;
         mf_buf_init(&scratch);
         mf_write_media(&scratch, kind, &media, name ? name->str : NULL, name ? name->len : 0);
-        if (scratch.failed) b->failed = true;
-        else mf_put_content(b, scratch.data, scratch.len);
-        mf_buf_free(&scratch);
+        put_scratch(b, &scratch);
     } else if (!mf_str_eq(type, "custom")) {
         mf_put_content_json(b, block); /* AI SDK custom: provider options only */
     }
@@ -109,15 +116,6 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
         return;
     }
     write_media_block(b, content); /* one block (an OpenAI computer screenshot) */
-}
-
-/* Text re-printed into a scratch buffer (OpenAI arguments, the truncation marker with
- * its tool name) reaches the transcript through the door like any other content. */
-static void put_scratch(mf_buf *b, mf_buf *scratch)
-{
-    if (scratch->failed) b->failed = true;
-    else mf_put_content(b, scratch->data, scratch->len);
-    mf_buf_free(scratch);
 }
 
 static bool is_summary_text(const mf_part *part)
