@@ -6,7 +6,7 @@
  */
 import { MidfoldError } from './errors.js';
 import { applyEdits, applyEditsToCopy } from './apply.js';
-import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact } from './core.js';
+import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact, planMicroCompactWithFigures } from './core.js';
 import { summaryMessages } from './summary-messages.js';
 import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.js';
 import { EstimateCache } from './estimate-cache.js';
@@ -153,6 +153,12 @@ export class Compactor {
     return run;
   }
 
+  /** The report of a check that found nothing to do under the threshold. */
+  heldReport(tokens, estimated) {
+    const micro = { cleared: 0, charsCleared: 0, tokensBefore: estimated, tokensAfter: estimated, skipped: true, edits: [] };
+    return { tokensBefore: tokens, summarizedMessages: 0, micro, compacted: false, reason: 'below-threshold', tokensAfter: tokens };
+  }
+
   warn(message, error) {
     if (!this.onWarn) return;
     try { this.onWarn(message, error); } catch { /* a failing warning hook must not fail the compaction */ }
@@ -163,22 +169,27 @@ export class Compactor {
     // Under the threshold, with micro-compaction held back by its trigger or by too little to
     // clear, nothing can happen; the per-message estimates tell so without reading the history
     // again (only messages that are new or changed are estimated).
+    let cold = false;
     if (!options.force && (this.microTrigger > 0 || this.clearAtLeast > 0)) {
-      const { milli, clearable } = this.estimates.figures(messages, this.keepRecent);
-      const estimated = Math.ceil(milli / 1000);
-      const tokens = this.tokens(messages, milli);
-      const held = (this.microTrigger > 0 && estimated <= Math.min(this.microTrigger, this.threshold))
-        // what could be freed, rounded as the plan rounds (it compares whole tokens)
-        || (this.clearAtLeast > 0 && clearable < (this.clearAtLeast - 1) * 1000);
-      if (held && tokens <= this.threshold) {
-        const micro = { cleared: 0, charsCleared: 0, tokensBefore: estimated, tokensAfter: estimated, skipped: true, edits: [] };
-        return { tokensBefore: tokens, summarizedMessages: 0, micro, compacted: false, reason: 'below-threshold', tokensAfter: tokens };
+      // With most of the history new to the cache (the first call), the plan below reads it
+      // once and fills the cache from the same pass, rather than the cache reading it first.
+      const figures = this.estimates.figures(messages, this.keepRecent, messages.length >>> 1);
+      cold = figures === null;
+      if (figures) {
+        const estimated = Math.ceil(figures.milli / 1000);
+        const tokens = this.tokens(messages, figures.milli);
+        const held = (this.microTrigger > 0 && estimated <= Math.min(this.microTrigger, this.threshold))
+          // what could be freed, rounded as the plan rounds (it compares whole tokens)
+          || (this.clearAtLeast > 0 && figures.clearable < (this.clearAtLeast - 1) * 1000);
+        if (held && tokens <= this.threshold) return this.heldReport(tokens, estimated);
       }
     }
     // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
     // frees clearAtLeast: a clearing that buys a turn or two costs more cache than a summary.
     const gate = options.force ? {} : { trigger: Math.min(this.microTrigger, this.threshold), clearAtLeast: this.clearAtLeast };
-    const micro = planMicroCompact(messages, { ...common, keepRecent: this.keepRecent, thinking: this.thinking, ...gate });
+    const planMicro = cold ? planMicroCompactWithFigures : planMicroCompact;
+    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, thinking: this.thinking, ...gate });
+    if (micro.figures) this.estimates.fill(messages, micro.figures);
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };

@@ -156,12 +156,8 @@ export function estimateEach(messages, options, wholeFormatOf) {
     try {
       w.check(w.x.mfw_doc_estimate_each(doc, format, profile, out, messages.length, w.err));
       const view = new DataView(w.memory.buffer);
-      return Array.from({ length: messages.length }, (_, i) => ({
-        milli: view.getFloat64(out + 24 * i, true),
-        results: view.getFloat64(out + 24 * i + 8, true),
-        hasResults: (view.getFloat64(out + 24 * i + 16, true) & 1) !== 0,
-        compaction: (view.getFloat64(out + 24 * i + 16, true) & 2) !== 0,
-      }));
+      return Array.from({ length: messages.length }, (_, i) =>
+        figuresOf(view.getFloat64(out + 24 * i, true), view.getFloat64(out + 24 * i + 8, true), view.getFloat64(out + 24 * i + 16, true)));
     } finally {
       w.free(out);
     }
@@ -214,7 +210,18 @@ function readPlan(w, p) {
     at += 4 + nlen;
     edits.push({ message, part: part === 0xffffffff ? -1 : part, target, chars, replacement, tool });
   }
+  const countFigures = dv.getUint32(at, true);
+  at += 4;
+  if (countFigures) {
+    plan.figures = new Array(countFigures);
+    for (let i = 0; i < countFigures; i++, at += 20) plan.figures[i] = figuresOf(dv.getFloat64(at, true), dv.getFloat64(at + 8, true), dv.getUint32(at + 16, true));
+  }
   return plan;
+}
+
+/** One message's figures as the core gives them (mf_msg_figures). */
+function figuresOf(milli, results, flags) {
+  return { milli, results, hasResults: (flags & 1) !== 0, compaction: (flags & 2) !== 0 };
 }
 
 /**
@@ -223,7 +230,18 @@ function readPlan(w, p) {
  * @param {unknown[]} messages
  * @param {object} [options] as for microCompact
  */
-export function planMicroCompact(messages, options) {
+export function planMicroCompact(messages, options) { return planMicro(messages, options, false); }
+
+/**
+ * planMicroCompact's plan plus `figures`: each message's figures as estimateEach gives
+ * them, from the same pass over the history (the Compactor fills its EstimateCache so).
+ * Not in the public entries.
+ * @param {unknown[]} messages
+ * @param {object} [options] as for microCompact
+ */
+export function planMicroCompactWithFigures(messages, options) { return planMicro(messages, options, true); }
+
+function planMicro(messages, options, withFigures) {
   const o = optionsObject(options, 'microCompact');
   const keepRecent = count(o.keepRecent, 'keepRecent', 3);
   const exclude = stringList(o.excludeTools, 'excludeTools');
@@ -243,7 +261,7 @@ export function planMicroCompact(messages, options) {
     try {
       return w.result(
         (outPtr, outLen) => w.x.mfw_doc_micro(doc, format, keepRecent, names, exclude.length, clearAtLeast, trigger,
-          profile, outPtr, outLen, w.err),
+          profile, withFigures ? 1 : 0, outPtr, outLen, w.err),
         (p) => readPlan(w, p));
     } finally {
       w.free(names);

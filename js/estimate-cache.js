@@ -10,42 +10,61 @@
  * messages that are new or changed, in one crossing into wasm. A changed string, an added or
  * removed block, a reordered array or a replaced message is never priced from a stale entry.
  *
- * Entries live in a WeakMap keyed by the message objects: dropping a conversation frees them.
+ * Entries live in a WeakMap keyed by the message objects, and the last call's list of them by
+ * index (the fast path of the next call): dropping a conversation frees its entries once the
+ * cache has been called with another one, cleared, or dropped.
  */
 import { estimateEach } from './core.js';
 
 const MAX_DEPTH = 512;
+const ARRAY = Symbol('array');
+const OBJECT = Symbol('object');
+
+/*
+ * The snapshot of a value, flat, in walk order: a primitive is itself; an array is ARRAY,
+ * its length, then its items; a plain object is OBJECT, its key count, then per key the key
+ * and its value; binary data is the object and its byte length; an object with toJSON is
+ * what toJSON returned. The matcher below runs on every message at every call, so it is
+ * written for V8: primitives are compared inline rather than by a call per leaf, and the
+ * rare kinds of object (binary data, toJSON, other prototypes) leave the hot function.
+ */
 
 /**
- * Compares `value` with the snapshot written by `record` from position `at`; returns the
- * position after it, or -1 at the first difference.
+ * Compares the object `value` with the snapshot from position `at`; returns the position
+ * after it, or -1 at the first difference.
  */
 function matches(value, snap, at, depth) {
-  if (value === null || typeof value !== 'object') return snap[at] === value ? at + 1 : -1;
   if (depth > MAX_DEPTH) return -1;
   if (Array.isArray(value)) {
-    if (snap[at] !== ARRAY || snap[at + 1] !== value.length) return -1;
+    const n = value.length;
+    if (snap[at] !== ARRAY || snap[at + 1] !== n) return -1;
     at += 2;
-    for (let i = 0; i < value.length; i++) {
-      at = matches(value[i], snap, at, depth + 1);
-      if (at < 0) return -1;
+    for (let i = 0; i < n; i++) {
+      const v = value[i];
+      if (typeof v !== 'object' || v === null) {
+        if (snap[at] !== v) return -1;
+        at++;
+      } else if ((at = matches(v, snap, at, depth + 1)) < 0) return -1;
     }
     return at;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return matchesOther(value, snap, at, depth);
   if (snap[at] !== OBJECT) return -1;
-  const end = snap[at + 1];
+  const count = snap[at + 1];
   at += 2;
   // for-in walks own enumerable keys in Object.keys order without allocating their list;
   // the snapshot holds the key count, so an added or removed key fails.
   let n = 0;
   for (const k in value) {
     if (snap[at] !== k) return -1;
-    at = matches(value[k], snap, at + 1, depth + 1);
-    if (at < 0) return -1;
+    const v = value[k];
+    if (typeof v !== 'object' || v === null) {
+      if (snap[at + 1] !== v) return -1;
+      at += 2;
+    } else if ((at = matches(v, snap, at + 1, depth + 1)) < 0) return -1;
     n++;
   }
-  return n === end ? at : -1;
+  return n === count ? at : -1;
 }
 
 /** Binary data, objects with toJSON, objects of other prototypes (rare: kept off the hot path). */
@@ -53,22 +72,25 @@ function matchesOther(value, snap, at, depth) {
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
     return snap[at] === value && snap[at + 1] === value.byteLength ? at + 2 : -1;
   }
-  if (typeof value.toJSON === 'function') return matches(value.toJSON(), snap, at, depth + 1);
+  if (typeof value.toJSON === 'function') {
+    const json = value.toJSON();
+    if (typeof json !== 'object' || json === null) return snap[at] === json ? at + 1 : -1;
+    return matches(json, snap, at, depth + 1);
+  }
   if (snap[at] !== OBJECT) return -1;
   const keys = Object.keys(value);
   if (snap[at + 1] !== keys.length) return -1;
   at += 2;
   for (const k of keys) {
     if (snap[at] !== k) return -1;
-    at = matches(value[k], snap, at + 1, depth + 1);
-    if (at < 0) return -1;
+    const v = value[k];
+    if (typeof v !== 'object' || v === null) {
+      if (snap[at + 1] !== v) return -1;
+      at += 2;
+    } else if ((at = matches(v, snap, at + 1, depth + 1)) < 0) return -1;
   }
   return at;
 }
-
-
-const ARRAY = Symbol('array');
-const OBJECT = Symbol('object');
 
 /** Appends the snapshot of `value` to `snap` (the layout `matches` reads). */
 function record(value, snap, depth) {
@@ -86,10 +108,18 @@ function record(value, snap, depth) {
   for (const k of keys) { snap.push(k); record(value[k], snap, depth + 1); }
 }
 
+/** Whether `message` still holds what `entry` recorded. */
+function unchanged(message, entry) {
+  const snap = entry.snap;
+  if (typeof message !== 'object' || message === null) return false;
+  return matches(message, snap, 0, 0) === snap.length;
+}
+
 /**
  * Per-message estimates for one profile and format, reused across calls.
  * Ownership: keeps a weak reference to each message object it has priced (and a snapshot of
- * its primitive values); never changes a message.
+ * its primitive values), and the last call's list of entries, which names that call's
+ * messages, until the next call or clear(); never changes a message.
  */
 export class EstimateCache {
   /**
@@ -98,10 +128,12 @@ export class EstimateCache {
   constructor(options = {}) {
     this.profile = options.profile;
     this.format = options.format;
-    /** @type {WeakMap<object, {milli: number, results: number, hasResults: boolean, snap: unknown[]}>} */
+    /** @type {WeakMap<object, {milli: number, results: number, hasResults: boolean, compaction: boolean, message: object, snap: unknown[]}>} */
     this.entries = new WeakMap();
     /** Messages estimated by the last call (how much work it did). */
     this.lastEstimated = 0;
+    /** The last call's entries by index (each names its message): the fast path of the next call. */
+    this.previous = [];
   }
 
   /**
@@ -122,9 +154,17 @@ export class EstimateCache {
    */
   clearableMilli(messages, keepRecent) { return this.figures(messages, keepRecent).clearable; }
 
-  /** `{milli, clearable}`: milli() and clearableMilli() in one pass over the messages. */
-  figures(messages, keepRecent) {
-    const entries = this.entriesOf(messages);
+  /**
+   * `{milli, clearable}`: milli() and clearableMilli() in one pass over the messages; null,
+   * with nothing estimated, when more than `maxFresh` of them are new or changed (a caller
+   * about to read the whole history anyway fills the cache with fill() instead).
+   * @param {unknown[]} messages
+   * @param {number} keepRecent
+   * @param {number} [maxFresh]
+   */
+  figures(messages, keepRecent, maxFresh = Infinity) {
+    const entries = this.entriesOf(messages, maxFresh);
+    if (entries === null) return null;
     let kept = 0, clearable = 0, milli = 0;
     // The provider reads from its last compaction on (src/view.c): nothing before it counts.
     for (let i = entries.length - 1; i >= 0; i--) {
@@ -137,34 +177,71 @@ export class EstimateCache {
     return { milli, clearable };
   }
 
-  /** The entry of every message, estimating the new or changed ones in one crossing. */
-  entriesOf(messages) {
-    const out = new Array(messages.length);
+  /**
+   * Prices `messages` from figures computed elsewhere in the same pass over them (a
+   * micro-compaction plan's, one per message, as estimateEach gives them), so the next call
+   * estimates only what is new. Call it before `messages` can change; figures of another
+   * length are ignored.
+   * @param {unknown[]} messages
+   * @param {{milli: number, results: number, hasResults: boolean, compaction: boolean}[]} figures
+   */
+  fill(messages, figures) {
+    if (!Array.isArray(figures) || figures.length !== messages.length) return;
+    const out = this.previous;
+    out.length = messages.length;
+    for (let i = 0; i < messages.length; i++) out[i] = this.entryOf(messages[i], figures[i]);
+  }
+
+  /** A new entry for `message` from its figures, remembered when it is an object. */
+  entryOf(message, f) {
+    const entry = { milli: f.milli, results: f.results, hasResults: f.hasResults, compaction: f.compaction, message: null, snap: null };
+    if (message !== null && typeof message === 'object') {
+      entry.message = message;
+      entry.snap = [];
+      record(message, entry.snap, 0);
+      this.entries.set(message, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * The entry of every message, estimating the new or changed ones in one crossing; null
+   * when more than `maxFresh` are (nothing estimated then).
+   */
+  entriesOf(messages, maxFresh = Infinity) {
+    // A conversation usually comes back as the same list grown at the end: the entry at the
+    // same index, when it belongs to the same message object, spares a WeakMap lookup. The
+    // list is rewritten in place (no allocation per call): every entry in it names its message
+    // and is compared with it before use, so a slot left over from a failed call is harmless.
+    const out = this.previous;
+    const n = messages.length;
     const fresh = [];
     const at = [];
-    for (let i = 0; i < messages.length; i++) {
+    for (let i = 0; i < n; i++) {
       const m = messages[i];
-      const entry = m !== null && typeof m === 'object' ? this.entries.get(m) : undefined;
-      if (entry && matches(m, entry.snap, 0, 0) === entry.snap.length) out[i] = entry;
+      let entry = out[i];
+      if (entry !== undefined && entry.message !== m) entry = undefined;
+      if (entry === undefined && typeof m === 'object' && m !== null) entry = this.entries.get(m);
+      if (entry !== undefined && unchanged(m, entry)) out[i] = entry;
       else { fresh.push(m); at.push(i); }
     }
+    if (out.length > n) out.length = n;
+    if (fresh.length > maxFresh) return null;
     this.lastEstimated = fresh.length;
     if (fresh.length) {
       // Plain messages price alike in every format; structured ones carry the evidence that
       // detection reads, so the new messages are read in the format they show.
       const each = estimateEach(fresh, { profile: this.profile, format: this.format }, messages);
-      for (let k = 0; k < fresh.length; k++) {
-        const m = fresh[k];
-        const entry = { ...each[k], snap: null };
-        if (m !== null && typeof m === 'object') {
-          entry.snap = [];
-          record(m, entry.snap, 0);
-          this.entries.set(m, entry);
-        }
-        out[at[k]] = entry;
-      }
+      for (let k = 0; k < fresh.length; k++) out[at[k]] = this.entryOf(fresh[k], each[k]);
     }
     return out;
+  }
+
+  /** Forgets every entry and the last call's list (the next call estimates everything). */
+  clear() {
+    this.entries = new WeakMap();
+    this.previous = [];
+    this.lastEstimated = 0;
   }
 
   /** The estimate of `messages` in whole tokens, rounded up as estimateTokens rounds. */

@@ -65,7 +65,8 @@ export declare function estimateTokens(input: unknown, options?: { profile?: Pro
 /**
  * Per-message estimates kept between calls: a conversation that grew by one turn costs the new
  * turn. Each message's structure is compared with what it held when it was priced, so a changed
- * string, block, array or order is never priced from a stale figure. Holds messages weakly.
+ * string, block, array or order is never priced from a stale figure. Holds messages weakly,
+ * except the last call's list, which it keeps until the next call or clear().
  */
 export declare class EstimateCache {
   constructor(options?: { profile?: Profile; format?: Format | 'auto' });
@@ -81,6 +82,19 @@ export declare class EstimateCache {
   clearableMilli(messages: readonly unknown[], keepRecent: number): number;
   /** milli() and clearableMilli() in one pass. */
   figures(messages: readonly unknown[], keepRecent: number): { milli: number; clearable: number };
+  /**
+   * The same, or null with nothing estimated when more than `maxFresh` messages are new or
+   * changed (the caller reads the history another way, then calls fill()).
+   */
+  figures(messages: readonly unknown[], keepRecent: number, maxFresh: number): { milli: number; clearable: number } | null;
+  /**
+   * Prices `messages` from per-message figures computed in the same pass over them (a
+   * micro-compaction plan's), so the next call estimates only what is new. Figures of
+   * another length are ignored.
+   */
+  fill(messages: readonly unknown[], figures: readonly { milli: number; results: number; hasResults: boolean; compaction: boolean }[]): void;
+  /** Forgets every entry and the last call's list of messages. */
+  clear(): void;
 }
 
 

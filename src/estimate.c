@@ -202,3 +202,45 @@ size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64
     *milli = mf_estimate_tool_result_content(content, profile);
     return mf_tool_result_chars(content);
 }
+
+uint64_t mf_measure_result_part(const mf_part *part, mf_profile profile, size_t *chars)
+{
+    if (part->read) { /* an adapter-read block (a server tool's result) prices as the adapter says */
+        *chars = mf_tool_result_chars(part->content);
+        return mf_estimate_part(part, profile);
+    }
+    uint64_t milli = 0;
+    *chars = mf_measure_tool_result(part->content, profile, &milli);
+    return milli;
+}
+
+void mf_msg_figures_of(const mf_msg *msg, mf_profile profile, mf_msg_figures *out)
+{
+    /* mf_estimate_msg's sum with each part read once: a result's estimate is also what
+     * clearing it could free (results are most of the text). */
+    uint64_t milli = mf_profile_get(profile)->message_milli, results = 0;
+    for (size_t p = 0; p < msg->count; p++) {
+        const mf_part *part = &msg->parts[p];
+        uint64_t part_milli = mf_estimate_part(part, profile);
+        milli += part_milli;
+        if (part->kind == MF_PART_TOOL_RESULT && !mf_result_is_truncated(part->content)) results += part_milli;
+    }
+    out->milli = milli;
+    out->results = results;
+    out->flags = (mf_msg_has_results(msg) ? MF_FIGURES_RESULTS : 0) | (mf_msg_has_compaction(msg) ? MF_FIGURES_COMPACTION : 0);
+}
+
+mf_status mf_doc_estimate_each(const mf_doc *doc, mf_format format, mf_profile profile,
+                               mf_msg_figures *out, size_t count, mf_error *err)
+{
+    if (!doc || (count && !out)) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "NULL argument");
+    if ((unsigned)profile >= MF_PROFILE_COUNT) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile");
+    mf_view view;
+    mf_status st = mf_view_build(doc, format, &view, err);
+    if (st) return st;
+    if (view.count != count)
+        st = mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "expected %zu messages, the document holds %zu", count, view.count);
+    for (size_t m = 0; !st && m < view.count; m++) mf_msg_figures_of(&view.msgs[m], profile, &out[m]);
+    mf_view_free(&view);
+    return st;
+}

@@ -200,22 +200,37 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     plan->edits = candidates ? mf_arena_alloc(&box->arena, candidates * sizeof(mf_micro_edit)) : NULL;
     if (candidates && !plan->edits) goto nomem;
 
-    /* One pass: the estimate of everything, and each cleared result's size and cost. */
+    /* One pass: the estimate of everything, each cleared result's size and cost, and (when
+     * asked) each message's figures, so that a caller keeping them reads the history once. */
+    mf_msg_figures *figures = NULL;
+    if (options->per_message && view.count) {
+        figures = mf_arena_alloc(&box->arena, view.count * sizeof *figures);
+        if (!figures) goto nomem;
+        plan->figures = figures;
+        plan->figure_count = view.count;
+    }
     const uint32_t message_milli = mf_profile_get(options->profile)->message_milli;
     uint64_t before = mf_estimate_request_extras(doc, options->profile), saved = 0;
     /* The provider ignores what comes before its last compaction: it is neither counted nor edited. */
-    for (size_t m = mf_view_window_start(&view); m < view.count; m++) {
+    size_t window = mf_view_window_start(&view);
+    for (size_t m = 0; figures && m < window; m++) mf_msg_figures_of(&view.msgs[m], options->profile, &figures[m]);
+    for (size_t m = window; m < view.count; m++) {
         const mf_msg *msg = &view.msgs[m];
-        before += message_milli;
+        uint64_t msg_milli = message_milli, msg_results = 0;
+        if (figures) {
+            figures[m].flags = (mf_msg_has_results(msg) ? MF_FIGURES_RESULTS : 0) |
+                               (mf_msg_has_compaction(msg) ? MF_FIGURES_COMPACTION : 0);
+        }
         for (size_t p = 0; p < msg->count; p++) {
             const mf_part *part = &msg->parts[p];
-            if (part->kind != MF_PART_TOOL_RESULT) { before += mf_estimate_part(part, options->profile); continue; }
-            uint64_t old_cost;
-            size_t failures = mf_alloc_failures();
-            size_t chars = mf_measure_tool_result(part->content, options->profile, &old_cost);
+            if (part->kind != MF_PART_TOOL_RESULT) { msg_milli += mf_estimate_part(part, options->profile); continue; }
+            size_t failures = mf_alloc_failures(), chars;
+            uint64_t old_cost = mf_measure_result_part(part, options->profile, &chars);
             if (mf_alloc_failures() != failures) goto nomem; /* the count would be wrong */
-            before += old_cost;
-            if (m >= limit || !part->target || part->pinned || part->pending || mf_result_is_truncated(part->content)) continue;
+            msg_milli += old_cost;
+            if (mf_result_is_truncated(part->content)) continue;
+            msg_results += old_cost;
+            if (m >= limit || !part->target || part->pinned || part->pending) continue;
             const char *name = part->name && part->name_len ? part->name : "unknown";
             size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
             if (excluded(options, name, name_len)) continue;
@@ -239,6 +254,11 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             plan->count++;
             plan->chars_cleared += e->chars;
             saved += old_cost - new_cost;
+        }
+        before += msg_milli;
+        if (figures) {
+            figures[m].milli = msg_milli;
+            figures[m].results = msg_results;
         }
     }
     plan->milli_before = before;

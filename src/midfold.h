@@ -158,6 +158,25 @@ size_t mf_count_code_points(const char *text, size_t len);
 mf_status mf_doc_estimate(const mf_doc *doc, mf_format format, mf_profile profile,
                           uint64_t *out_milli, mf_error *err);
 
+/* One message's figures, for a caller that keeps them per message and estimates only
+ * what is new (the JS wrapper's EstimateCache): a message's estimate does not depend on
+ * the messages around it. */
+typedef struct mf_msg_figures {
+    uint64_t milli;   /* its estimate in milli-tokens (the sum over a list is mf_doc_estimate's) */
+    uint64_t results; /* milli-tokens of its tool results not yet cleared: all that
+                         micro-compaction could ever free there */
+    unsigned flags;   /* MF_FIGURES_* */
+} mf_msg_figures;
+
+#define MF_FIGURES_RESULTS 1u    /* it holds tool results */
+#define MF_FIGURES_COMPACTION 2u /* it holds the provider's own compaction (the window starts there) */
+
+/* The figures of each of a list's `count` messages into `out` (the caller's array of
+ * `count`); MF_ERR_INVALID_ARG when the document does not hold exactly `count` messages.
+ * Each message is read whole, whatever the provider's window. `format` may be AUTO. */
+mf_status mf_doc_estimate_each(const mf_doc *doc, mf_format format, mf_profile profile,
+                               mf_msg_figures *out, size_t count, mf_error *err);
+
 /* ---- serialization ---------------------------------------------------------------- */
 
 /* Writes the transcript of a conversation (the format read by summarizers: "[role]"
@@ -176,6 +195,8 @@ typedef struct mf_micro_options {
     uint64_t clear_at_least;     /* tokens: clear nothing unless at least this many are freed */
     uint64_t trigger;            /* tokens: clear nothing while the estimate is at or below */
     mf_profile profile;
+    int per_message;             /* 1: the plan also holds every message's figures (as
+                                    mf_doc_estimate_each gives them), from the same pass */
 } mf_micro_options;
 
 /* Fills the seed defaults: keep_recent 3, nothing excluded, no minimum, no trigger. */
@@ -219,6 +240,8 @@ typedef struct mf_micro_plan {
     uint64_t milli_before;       /* estimate of the whole conversation before */
     uint64_t milli_after;        /* estimate after applying every edit */
     int skipped;                 /* 1 when `trigger` or `clear_at_least` stopped it (count 0) */
+    mf_msg_figures *figures;     /* with per_message: one per message, owned by the plan; else NULL */
+    size_t figure_count;
 } mf_micro_plan;
 
 /* Plans micro-compaction; the document is not modified. On success *out receives a plan

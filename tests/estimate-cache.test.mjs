@@ -4,7 +4,8 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { init, estimateTokens, EstimateCache, MidfoldError } from '../js/node.js';
+import { init, estimateTokens, EstimateCache, MidfoldError, Compactor, digestSummarizer } from '../js/node.js';
+import { estimateEach, planMicroCompact, planMicroCompactWithFigures } from '../js/core.js';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const load = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
@@ -114,4 +115,87 @@ test('bad input still gets the estimator\'s errors', () => {
   cyclic.content.push(cyclic);
   assert.throws(() => cache.tokens([cyclic]), (e) => e instanceof MidfoldError);
   assert.throws(() => cache.tokens([{ role: 'user', content: 1n }]), (e) => e instanceof MidfoldError);
+});
+
+describe('the list of the last call is a fast path, never a source of stale figures', () => {
+  test('a call that failed part-way leaves no stale slot behind', () => {
+    const messages = [{ role: 'user', content: '请修复登录接口。' }, ...turn(1), ...turn(2)];
+    const cache = new EstimateCache({ profile: 'safe' });
+    cache.tokens(messages);
+    const broken = [messages[0], { role: 'user', content: [{ type: 'text', text: 10n }] }, ...messages.slice(1)];
+    assert.throws(() => cache.tokens(broken), (e) => e instanceof MidfoldError);
+    const shifted = [messages[0], { role: 'user', content: 'one more request, in between' }, ...messages.slice(1)];
+    assert.equal(cache.tokens(shifted), estimateTokens(shifted, { profile: 'safe' }));
+    assert.equal(cache.lastEstimated, 1);
+    assert.equal(cache.tokens(messages), estimateTokens(messages, { profile: 'safe' }));
+    assert.equal(cache.lastEstimated, 0);
+  });
+
+  test('two conversations priced in turn by one cache each keep their figures', () => {
+    const a = [{ role: 'user', content: 'first conversation' }, ...turn(1), ...turn(2)];
+    const b = [{ role: 'user', content: '第二个对话' }, ...turn(3)];
+    const cache = new EstimateCache();
+    for (let i = 0; i < 3; i++) {
+      assert.equal(cache.tokens(a), estimateTokens(a));
+      assert.equal(cache.tokens(b), estimateTokens(b));
+    }
+    assert.equal(cache.lastEstimated, 0);
+  });
+
+  test('binary data and objects with toJSON: a replaced buffer or date is read again', () => {
+    const image = (n) => ({ role: 'user', content: [{ type: 'image', image: new Uint8Array(n), mediaType: 'image/png' }] });
+    const messages = [{ role: 'user', content: 'what is in this screenshot?' }, image(120_000),
+      { role: 'assistant', content: [{ type: 'text', text: 'A terminal with a failing test.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'when?' }], providerOptions: { at: new Date('2026-11-30T10:00:00Z') } }];
+    const cache = new EstimateCache({ profile: 'claude', format: 'ai-sdk' });
+    const priced = () => assert.equal(cache.tokens(messages), estimateTokens(messages, { profile: 'claude', format: 'ai-sdk' }));
+    priced();
+    messages[1].content[0].image = new Uint8Array(1_200_000);
+    priced();
+    assert.equal(cache.lastEstimated, 1);
+    messages[3].providerOptions.at = new Date('2026-12-01T09:30:00.125Z');
+    priced();
+    assert.equal(cache.lastEstimated, 1);
+    priced();
+    assert.equal(cache.lastEstimated, 0);
+  });
+
+  test('clear() forgets everything', () => {
+    const messages = [{ role: 'user', content: 'hello' }, ...turn(1)];
+    const cache = new EstimateCache();
+    cache.tokens(messages);
+    cache.clear();
+    assert.equal(cache.tokens(messages), estimateTokens(messages));
+    assert.equal(cache.lastEstimated, messages.length);
+  });
+});
+
+describe('a micro-compaction plan fills the cache from its own pass', () => {
+  for (const name of fixtureNames) {
+    test(`${name}: the plan's per-message figures are estimateEach's`, () => {
+      const raw = load(name);
+      const messages = Array.isArray(raw) ? raw : raw.messages;
+      if (!Array.isArray(messages) || messages.length === 0) return;
+      for (const profile of ['bareagent', 'claude', 'safe']) {
+        let each;
+        try { each = estimateEach(messages, { profile }, messages); } catch { continue; } // a fixture of invalid input
+        assert.deepEqual(planMicroCompactWithFigures(messages, { profile }).figures, each);
+        assert.equal(planMicroCompact(messages, { profile }).figures, undefined);
+      }
+    });
+  }
+
+  test('a Compactor reads a 300-turn history once on its first call, then only what is new', async () => {
+    const messages = [{ role: 'user', content: '请修复登录接口的超时问题，并跑通全部测试。' }];
+    for (let i = 0; i < 300; i++) messages.push(...turn(i));
+    const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 10_000_000, microTrigger: 9_000_000 });
+    const first = await compactor.compact(messages);
+    assert.equal(first.reason, 'below-threshold');
+    assert.equal(first.tokensBefore, estimateTokens(messages, { profile: 'safe' }));
+    assert.equal(compactor.estimates.lastEstimated, 0, 'the plan priced the history, not the cache');
+    messages.push(...turn(300));
+    const second = await compactor.compact(messages);
+    assert.equal(compactor.estimates.lastEstimated, 2);
+    assert.equal(second.tokensBefore, estimateTokens(messages, { profile: 'safe' }));
+  });
 });

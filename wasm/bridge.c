@@ -98,34 +98,20 @@ EXPORT int mfw_doc_estimate(const mf_doc *doc, int format, int profile, double *
 }
 
 /* Per message m of the document's `count` messages, three figures at out[3m..3m+3) (the
- * caller owns `out`): its estimate in milli-tokens (their sum is mfw_doc_estimate's for a list
- * of messages), the milli-tokens of its tool results not yet cleared (all that
- * micro-compaction could ever free there), and flags: 1 when it holds tool results, 2 when it
- * holds the provider's own compaction (what the provider reads starts there). A caller
+ * caller owns `out`): mf_doc_estimate_each's milli, results and flags, as doubles. A caller
  * keeps them per message and estimates only what is new (js/estimate-cache.js). */
 EXPORT int mfw_doc_estimate_each(const mf_doc *doc, int format, int profile, double *out, uint32_t count, mfw_error *e)
 {
     mf_error err;
-    if ((unsigned)profile >= MF_PROFILE_COUNT) return report(e, &err, mf_fail(&err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile"));
-    mf_view view;
-    mf_status st = mf_view_build(doc, (mf_format)format, &view, &err);
-    if (st) return report(e, &err, st);
-    if (view.count != count) st = mf_fail(&err, MF_ERR_INVALID_ARG, SIZE_MAX, "expected %u messages, the document holds %zu", count, view.count);
-    for (size_t m = 0; !st && m < view.count; m++) {
-        const mf_msg *msg = &view.msgs[m];
-        uint64_t results = 0;
-        for (size_t p = 0; p < msg->count; p++) {
-            const mf_part *part = &msg->parts[p];
-            if (part->kind != MF_PART_TOOL_RESULT || mf_result_is_truncated(part->content)) continue;
-            uint64_t milli = 0;
-            mf_measure_tool_result(part->content, (mf_profile)profile, &milli);
-            results += milli;
-        }
-        out[3 * m] = (double)mf_estimate_msg(msg, (mf_profile)profile);
-        out[3 * m + 1] = (double)results;
-        out[3 * m + 2] = (mf_msg_has_results(msg) ? 1 : 0) + (mf_msg_has_compaction(msg) ? 2 : 0);
+    mf_msg_figures *figures = count ? mf_alloc(count * sizeof *figures) : NULL;
+    if (count && !figures) return report(e, &err, mf_fail(&err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"));
+    mf_status st = mf_doc_estimate_each(doc, (mf_format)format, (mf_profile)profile, figures, count, &err);
+    for (uint32_t m = 0; !st && m < count; m++) {
+        out[3 * m] = (double)figures[m].milli;
+        out[3 * m + 1] = (double)figures[m].results;
+        out[3 * m + 2] = (double)figures[m].flags;
     }
-    mf_view_free(&view);
+    mf_dealloc(figures);
     return report(e, &err, st);
 }
 
@@ -153,10 +139,12 @@ static void put_f64(mf_buf *b, double v)
  * back. The plan is written packed (little-endian):
  *   u32 count, u32 skipped, f64 milli_before, f64 milli_after, f64 chars_cleared,
  *   then per edit: u32 message, u32 part (0xFFFFFFFF: none), u32 target, f64 chars,
- *   u32 len + replacement bytes, u32 len + tool name bytes. */
+ *   u32 len + replacement bytes, u32 len + tool name bytes;
+ *   then u32 figure count (0 unless `per_message`) and per message f64 milli, f64 results,
+ *   u32 flags (mf_msg_figures). */
 EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, const char *excludes,
                          uint32_t exclude_count, double clear_at_least, double trigger, int profile,
-                         char **out_ptr, size_t *out_len, mfw_error *e)
+                         int per_message, char **out_ptr, size_t *out_len, mfw_error *e)
 {
     mf_error err;
     mf_micro_options o;
@@ -165,6 +153,7 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
     o.clear_at_least = (uint64_t)clear_at_least;
     o.trigger = (uint64_t)trigger;
     o.profile = (mf_profile)profile;
+    o.per_message = per_message != 0;
     const char **names = NULL;
     if (exclude_count) {
         names = mf_alloc(exclude_count * sizeof *names);
@@ -195,6 +184,12 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
         mf_buf_append(&b, ed->replacement, ed->replacement_len);
         put_u32(&b, (uint32_t)ed->tool_name_len);
         mf_buf_append(&b, ed->tool_name, ed->tool_name_len);
+    }
+    put_u32(&b, (uint32_t)plan->figure_count);
+    for (size_t m = 0; m < plan->figure_count; m++) {
+        put_f64(&b, (double)plan->figures[m].milli);
+        put_f64(&b, (double)plan->figures[m].results);
+        put_u32(&b, plan->figures[m].flags);
     }
     mf_micro_plan_free(plan);
     return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));

@@ -310,6 +310,65 @@ static void invariants(void)
     CHECK("for every keep_recent, the session's three forms get the same markers", alike);
 }
 
+/* A plan asked for per-message figures gives, from its one pass, exactly what
+ * mf_doc_estimate_each gives, and their sum is the plan's milli_before; the flags name the
+ * messages that hold results. */
+static void figures_from_the_plan(void)
+{
+    static const struct { const char *name, *json; } cases[] = {
+        {"the Anthropic session", FX_SESSION_ANTHROPIC},
+        {"the OpenAI session", FX_SESSION_OPENAI},
+        {"the AI SDK session", FX_SESSION_AISDK},
+        {"the Chinese conversation", FX_CHINESE_ANTHROPIC},
+        {"the server-tool conversation", FX_SERVER_TOOLS_ANTHROPIC},
+        {"the AI SDK UI chat", FX_CHAT_AISDK_UI},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int profile = 0; profile < MF_PROFILE_COUNT; profile++) {
+            mf_doc *doc = parse(cases[c].json);
+            mf_micro_options o;
+            mf_micro_options_init(&o);
+            o.profile = (mf_profile)profile;
+            o.per_message = 1;
+            mf_micro_plan *plan = NULL;
+            mf_status st = doc ? mf_doc_micro_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) : MF_ERR_PARSE;
+            size_t n = plan ? plan->figure_count : 0;
+            mf_msg_figures *each = n ? calloc(n, sizeof *each) : NULL;
+            mf_status st_each = doc && each ? mf_doc_estimate_each(doc, MF_FORMAT_AUTO, (mf_profile)profile, each, n, NULL) : MF_ERR_NOMEM;
+            uint64_t sum = 0, whole = 0;
+            int same = st == MF_OK && st_each == MF_OK && n > 0, results_flagged = 0;
+            for (size_t m = 0; same && m < n; m++) {
+                same = plan->figures[m].milli == each[m].milli && plan->figures[m].results == each[m].results &&
+                       plan->figures[m].flags == each[m].flags && each[m].results <= each[m].milli;
+                sum += each[m].milli;
+                results_flagged += (each[m].flags & MF_FIGURES_RESULTS) != 0;
+            }
+            if (doc) mf_doc_estimate(doc, MF_FORMAT_AUTO, (mf_profile)profile, &whole, NULL);
+            char what[160];
+            snprintf(what, sizeof what, "%s, profile %d: the plan's per-message figures are mf_doc_estimate_each's", cases[c].name, profile);
+            CHECK(what, same);
+            snprintf(what, sizeof what, "%s, profile %d: they sum to milli_before and to mf_doc_estimate", cases[c].name, profile);
+            CHECK(what, same && sum == plan->milli_before && sum == whole);
+            snprintf(what, sizeof what, "%s, profile %d: some message is flagged as holding results", cases[c].name, profile);
+            CHECK(what, results_flagged > 0);
+            free(each);
+            mf_micro_plan_free(plan);
+            mf_doc_free(doc);
+        }
+    }
+    mf_micro_plan *plain = plan_of(FX_SESSION_ANTHROPIC, MF_FORMAT_AUTO, 3);
+    CHECK("without per_message, a plan holds no figures", plain && plain->figures == NULL && plain->figure_count == 0);
+    mf_micro_plan_free(plain);
+
+    mf_doc *doc = parse(FX_SESSION_ANTHROPIC);
+    mf_msg_figures one[1];
+    mf_error err;
+    CHECK("mf_doc_estimate_each refuses a count that is not the document's",
+          doc && mf_doc_estimate_each(doc, MF_FORMAT_AUTO, MF_PROFILE_BAREAGENT, one, 1, &err) == MF_ERR_INVALID_ARG &&
+              strstr(err.message, "expected 1 messages") != NULL);
+    mf_doc_free(doc);
+}
+
 void test_micro(void)
 {
     seed_semantics();
@@ -317,4 +376,5 @@ void test_micro(void)
     options();
     odd_results();
     invariants();
+    figures_from_the_plan();
 }
