@@ -199,3 +199,25 @@ describe('a micro-compaction plan fills the cache from its own pass', () => {
     assert.equal(second.tokensBefore, estimateTokens(messages, { profile: 'safe' }));
   });
 });
+
+test('a session whose old results are rewritten every turn keeps its snapshots bounded and its figures right', () => {
+  const messages = [{ role: 'user', content: '请修复登录接口的超时问题，并跑通全部测试。' }];
+  const cache = new EstimateCache({ profile: 'safe' });
+  let peak = 0;
+  for (let i = 0; i < 400; i++) {
+    messages.push(...turn(i));
+    // as micro-compaction does: an old result becomes its marker, so its message is read again
+    if (i >= 3) messages[messages.length - 7].content[0].content = `[truncated: bash result, ${1000 + i} chars]`;
+    if (i % 40 === 7) messages.splice(1, 2); // and a fold drops the oldest turn now and then
+    // and every 25 turns every result is rewritten (a re-run of the whole clearing)
+    if (i % 25 === 24) for (const m of messages) if (Array.isArray(m.content) && m.content[0].type === 'tool_result') m.content[0].content += ' ';
+    const cached = cache.tokens(messages);
+    assert.ok(cache.lastEstimated <= 3 || i % 25 === 24);
+    if (i % 25 === 0 || i === 399) assert.equal(cached, estimateTokens(messages, { profile: 'safe' }));
+    peak = Math.max(peak, cache.store.length);
+  }
+  let live = 0;
+  for (const e of cache.previous) live += e.to - e.from;
+  assert.ok(cache.generation > 0, 'the store was rebuilt at least once');
+  assert.ok(peak <= 4 * Math.max(1 << 16, live) + 20_000, `store peaked at ${peak} slots for ${live} live ones`);
+});

@@ -1,9 +1,11 @@
 // Per-turn cost of a conversation that grows by one turn per call: the plain JS walker re-reading everything,
-// estimateTokens without a cache, and EstimateCache (first call, then each later call after one more turn).
+// estimateTokens without a cache, EstimateCache (first call, then each later call after one more turn), and the
+// Compactor's check under its triggers (first call, then later calls), beside planMicroCompact, which is what the
+// Compactor ran on every call before it kept estimates.
 // Prints a table with ratios against the walker measured in the same run. Not a test: nothing here asserts time.
 //
 //   node tests/bench/incremental.mjs [--rounds N]
-import { init, estimateTokens, EstimateCache, Compactor, digestSummarizer } from '../../js/node.js';
+import { init, estimateTokens, planMicroCompact, EstimateCache, Compactor, digestSummarizer } from '../../js/node.js';
 import { chineseConversation, conversation, consume, fmt, jsEstimateMessages, machine, median, now } from './lib.mjs';
 
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
@@ -28,14 +30,17 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
     // warm every path on a small copy first (V8 tiers up)
     const warm = new EstimateCache({ profile: 'safe' });
     for (let i = 0; i < 5; i++) { jsEstimateMessages(start.slice(0, 50)); estimateTokens(start.slice(0, 50), { profile: 'safe' }); warm.tokens(start.slice(0, 50 + i)); }
-    const walker = [], full = [], first = [], later = [], check = [];
+    const walker = [], full = [], first = [], later = [], check = [], checkFirst = [], micro = [];
     for (let r = 0; r < ROUNDS; r++) {
       const messages = start.slice();
       const cache = new EstimateCache({ profile: 'safe' });
       first.push(timeOnce(() => cache.tokens(messages)));
+      micro.push(timeOnce(() => planMicroCompact(messages, { profile: 'safe', trigger: 1e9 })));
       // A Compactor under both of its triggers (threshold, micro-compaction): its per-turn check.
       const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 1e9, microTrigger: 1e9 });
+      const t0 = now();
       await compactor.compact(messages);
+      checkFirst.push(now() - t0);
       for (let t = 0; t < 3; t++) {
         messages.push(...turns[r * 3 + t]);
         walker.push(timeOnce(() => jsEstimateMessages(messages)));
@@ -50,12 +55,14 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
     }
     const w = median(walker);
     rows.push([label, size.toLocaleString('en'), fmt(w), `${fmt(median(full))} (${fmt(median(full) / w, 2)}×)`,
-      `${fmt(median(first))} (${fmt(median(first) / w, 2)}×)`, `${fmt(median(later))} (${fmt(median(later) / w, 3)}×)`, `${fmt(median(check))} (${fmt(median(check) / w, 3)}×)`]);
+      `${fmt(median(first))} (${fmt(median(first) / w, 2)}×)`, `${fmt(median(later))} (${fmt(median(later) / w, 3)}×)`,
+      `${fmt(median(micro))} (${fmt(median(micro) / w, 2)}×)`, `${fmt(median(checkFirst))} (${fmt(median(checkFirst) / w, 2)}×)`,
+      `${fmt(median(check))} (${fmt(median(check) / w, 3)}×)`]);
   }
 }
 
 const m = machine();
 console.log(`# Per-turn estimate of a growing conversation (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${ROUNDS} rounds × 3 turns, medians in ms; × = time relative to the walker in the same run)\n`);
-console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn | Compactor.compact under its triggers, after one more turn |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn | planMicroCompact (the check before the cache) | Compactor.compact under its triggers, first call | the same, after one more turn |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
