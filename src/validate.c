@@ -308,6 +308,22 @@ static bool has_part(id_range *r, bool *failed, const mf_view *v, size_t from, s
     return false;
 }
 
+/* A UIMessage tool part is its own call and result, but convertToModelMessages makes each a
+ * call the provider pairs by id, and Anthropic rejects a request whose tool_use ids repeat
+ * ("`tool_use` ids must be unique", docs/provider-rules.md): one toolCallId, one part. */
+static void check_ui_ids(report_box *box, const mf_view *v, size_t m, mf_idmap *seen)
+{
+    const mf_msg *msg = &v->msgs[m];
+    for (size_t p = 0; p < msg->count; p++) {
+        const mf_part *part = &msg->parts[p];
+        if (part->kind != MF_PART_TOOL_CALL || !part->id) continue;
+        mf_idslot *s = mf_idmap_slot(seen, part->id, part->id_len);
+        if (s->id) add(box, MF_PROBLEM_DUPLICATE_ID, m, part->index, "tool call id \"%s\" is used twice", part->id, part->id_len);
+        s->id = part->id;
+        s->len = part->id_len;
+    }
+}
+
 /* Pairing rules for message m; `seen` collects call ids across messages for duplicates. */
 static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *seen, pair_cache *c)
 {
@@ -407,7 +423,8 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
                 check_shape(box, &view, m);
                 if (items) mf_responses_check_item(&pairs, &view, m, report_sink, box);
                 /* A UIMessage tool part is its own call and result: no pairs across messages. */
-                else if (view.format != MF_FORMAT_AISDK_UI) check_pairs(box, &view, m, &seen, &cache);
+                else if (view.format == MF_FORMAT_AISDK_UI) check_ui_ids(box, &view, m, &seen);
+                else check_pairs(box, &view, m, &seen, &cache);
             }
             pair_cache_free(&cache);
             mf_view_free(&view);

@@ -26,6 +26,20 @@ for (const v of VERSIONS) {
       assert.ok(!text.includes('step-start'));
     });
 
+    test('a toolCallId used by two parts is a duplicate-id problem: it converts into tool calls the provider cannot tell apart', async () => {
+      const s = await chatSession(v);
+      const messages = structuredClone(s.messages);
+      const at = messages.findIndex((m) => m.role === 'assistant' && m.parts.some((p) => p.type === 'tool-read_file' && p.state === 'output-available'));
+      const copy = { ...structuredClone(messages[at]), id: `${messages[at].id}-again` };
+      messages.splice(at + 1, 0, { id: 'u-between', role: 'user', parts: [{ type: 'text', text: '再读一遍同一个文件。' }] }, copy);
+      const id = copy.parts.find((p) => p.type === 'tool-read_file').toolCallId;
+      const problems = validate(messages).problems;
+      assert.ok(problems.some((p) => p.code === 'duplicate-id' && p.index === at + 2 && p.message.includes(id)), JSON.stringify(problems));
+      const model = await s.ai.convertToModelMessages(messages);
+      const calls = model.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p.type === 'tool-call' && p.toolCallId === id);
+      assert.ok(calls.length >= 2, 'the converted prompt repeats the call id');
+    });
+
     test('every mid-stream state is read; unfinished parts are never edited by microCompact', async () => {
       const s = await chatSession(v);
       const history = s.messages.slice(0, -1);
