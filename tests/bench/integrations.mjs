@@ -70,7 +70,9 @@ console.log('|---:|---:|---:|---:|---:|---:|');
 for (const steps of QUICK ? [10, 100] : [10, 100, 500]) {
   const all = toAISDK(conversation(2 * steps + 1, 41));
   const reference = new Compactor({ ...OPTIONS, format: 'ai-sdk' });
-  const live = [all[0]];
+  // The stateful Compactor edits its array's messages in place: it holds its own copies, so the
+  // histories the integrations get stay the host's originals.
+  const live = [structuredClone(all[0])];
   let stateful = 0;
   const carried = compactStep({ ...OPTIONS, onReport: (r) => { if (r.compacted) carriedCount++; } });
   let carriedCount = 0, freshCount = 0;
@@ -79,7 +81,7 @@ for (const steps of QUICK ? [10, 100] : [10, 100, 500]) {
   for (let s = 0; s < steps; s++) {
     const history = all.slice(0, 2 * s + 1);
     if ((await reference.compact(live)).compacted) stateful++;
-    live.push(all[2 * s + 1], all[2 * s + 2]);
+    live.push(structuredClone(all[2 * s + 1]), structuredClone(all[2 * s + 2]));
     const a = await carried({ messages: history });
     const sentA = a.messages || history;
     const { messages: sentB, report } = await compactHistory(new Compactor({ ...OPTIONS, format: 'ai-sdk' }), history, {});
