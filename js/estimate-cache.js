@@ -134,6 +134,8 @@ export class EstimateCache {
     this.entries = new WeakMap();
     /** The last call's entries by index (each names its message): the next call's fast path. */
     this.previous = [];
+    /** The last derivedEach list's entries, kept alive with their values in the same way. */
+    this.derivedList = [];
     // Every snapshot lives in one array, each entry naming its range: a check walks the
     // messages and one block of memory in order, rather than a small array per message
     // scattered over the heap (about twice as fast once the heap is out of the CPU's cache).
@@ -199,12 +201,73 @@ export class EstimateCache {
     if (!Array.isArray(figures) || figures.length !== messages.length) return;
     const out = this.previous;
     out.length = messages.length;
-    for (let i = 0; i < messages.length; i++) out[i] = this.entryOf(messages[i], figures[i]);
-    this.compactStore(out);
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i];
+      // An entry the message still matches (one shared with its original, one holding derived
+      // values) is priced in place rather than replaced.
+      let known = m !== null && typeof m === 'object' ? this.entries.get(m) : undefined;
+      if (known !== undefined && (known.generation !== this.generation || matches(m, this.store, known.from, 0) !== known.to)) known = undefined;
+      out[i] = this.entryOf(m, figures[i], known);
+    }
+    this.compactStore();
   }
 
-  /** A new entry for `message` from its figures, remembered when it is an object. */
-  entryOf(message, f) {
+  /**
+   * For each message, a value computed from that message alone by `compute(message)`, kept
+   * with the message's entry and computed again only once the message changes (compared as
+   * for estimates): a caller that derives something from every message of a growing history
+   * (the session state's canonical JSON) derives it from what is new. `compute` names the
+   * value: pass the same function each time. A message that is not an object is computed
+   * every time. The cache keeps the values while the messages are kept (this list's until
+   * the next derivedEach or clear()).
+   * @template T
+   * @param {unknown[]} messages
+   * @param {(message: unknown) => T} compute
+   * @returns {T[]}
+   */
+  derivedEach(messages, compute) {
+    const list = this.derivedList;
+    const n = messages.length;
+    const values = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const m = messages[i];
+      if (m === null || typeof m !== 'object') { values[i] = compute(m); list[i] = undefined; continue; }
+      let entry = list[i];
+      if (entry === undefined || entry.message !== m) entry = this.entries.get(m);
+      if (entry === undefined || entry.generation !== this.generation || matches(m, this.store, entry.from, 0) !== entry.to) {
+        entry = this.entryOf(m, null);
+      }
+      if (entry.memo === null) entry.memo = new Map();
+      if (!entry.memo.has(compute)) entry.memo.set(compute, compute(m));
+      values[i] = entry.memo.get(compute);
+      list[i] = entry;
+    }
+    list.length = n;
+    this.compactStore();
+    return values;
+  }
+
+  /**
+   * Lets `copy` use the entry of `original` (a copy that holds the same values, such as the
+   * session state's editable copies): it is still compared with the snapshot before use.
+   * @param {object} copy
+   * @param {object} original
+   */
+  share(copy, original) {
+    if (copy === null || typeof copy !== 'object' || original === null || typeof original !== 'object') return;
+    const entry = this.entries.get(original);
+    if (entry !== undefined && entry.generation === this.generation) this.entries.set(copy, entry);
+  }
+
+  /**
+   * A new entry for `message` from its figures (null: not priced yet), remembered when it is
+   * an object; an entry `message` still matches keeps its snapshot and derived values.
+   */
+  entryOf(message, f, known) {
+    if (known !== undefined) {
+      known.price(f);
+      return known;
+    }
     const entry = new Entry(f);
     if (message !== null && typeof message === 'object') {
       entry.message = message;
@@ -232,13 +295,15 @@ export class EstimateCache {
     const n = messages.length;
     const fresh = [];
     const at = [];
+    const known = []; // per fresh message: its entry when it matches one not priced yet
     for (let i = 0; i < n; i++) {
       const m = messages[i];
       let entry = out[i];
       if (entry !== undefined && entry.message !== m) entry = undefined;
       if (entry === undefined && typeof m === 'object' && m !== null) entry = this.entries.get(m);
-      if (entry !== undefined && entry.generation === generation && matches(m, store, entry.from, 0) === entry.to) out[i] = entry;
-      else { fresh.push(m); at.push(i); }
+      if (entry !== undefined && (entry.generation !== generation || matches(m, store, entry.from, 0) !== entry.to)) entry = undefined;
+      if (entry !== undefined && entry.priced) out[i] = entry;
+      else { fresh.push(m); at.push(i); known.push(entry); }
     }
     if (out.length > n) out.length = n;
     if (fresh.length > maxFresh) return null;
@@ -247,31 +312,37 @@ export class EstimateCache {
       // Plain messages price alike in every format; structured ones carry the evidence that
       // detection reads, so the new messages are read in the format they show.
       const each = estimateEach(fresh, { profile: this.profile, format: this.format }, messages);
-      for (let k = 0; k < fresh.length; k++) out[at[k]] = this.entryOf(fresh[k], each[k]);
-      this.compactStore(out);
+      for (let k = 0; k < fresh.length; k++) out[at[k]] = this.entryOf(fresh[k], each[k], known[k]);
+      this.compactStore();
     }
     return out;
   }
 
-  /** Rebuilds the snapshot store from `live` when most of it is ranges nothing uses. */
-  compactStore(live) {
+  /**
+   * Rebuilds the snapshot store from the entries of the last lists (estimates and derived
+   * values) when most of it is ranges nothing uses; the generation moves on, retiring the rest.
+   */
+  compactStore() {
     // Counting what is used reads every entry: only when the store has outgrown the last count.
     if (this.store.length <= this.recountAt) return;
+    const lists = [this.previous, this.derivedList];
     let used = 0;
-    for (let i = 0; i < live.length; i++) if (live[i] !== undefined) used += live[i].to - live[i].from;
+    for (const live of lists) for (let i = 0; i < live.length; i++) if (live[i] !== undefined) used += live[i].to - live[i].from;
     this.recountAt = Math.max(MIN_STORE, 2 * used);
     if (this.store.length <= this.recountAt) return;
     const store = [];
     const generation = this.generation + 1;
-    for (let i = 0; i < live.length; i++) {
-      const e = live[i];
-      // (an entry listed twice is copied once: its generation has moved on)
-      if (e === undefined || e.message === null || e.generation !== this.generation) continue;
-      const from = store.length;
-      for (let j = e.from; j < e.to; j++) store.push(this.store[j]);
-      e.from = from;
-      e.to = store.length;
-      e.generation = generation;
+    for (const live of lists) {
+      for (let i = 0; i < live.length; i++) {
+        const e = live[i];
+        // (an entry listed twice is copied once: its generation has moved on)
+        if (e === undefined || e.message === null || e.generation !== this.generation) continue;
+        const from = store.length;
+        for (let j = e.from; j < e.to; j++) store.push(this.store[j]);
+        e.from = from;
+        e.to = store.length;
+        e.generation = generation;
+      }
     }
     this.store = store;
     this.generation = generation;
@@ -282,17 +353,30 @@ export class EstimateCache {
   tokens(messages) { return Math.ceil(this.milli(messages) / 1000); }
 }
 
-/** One message's figures and where its snapshot lies in the store. */
+/** One message's figures, where its snapshot lies in the store, and values derived from it. */
 class Entry {
+  /** @param {{milli: number, results: number, hasResults: boolean, compaction: boolean} | null} f */
   constructor(f) {
-    this.milli = f.milli;
-    this.results = f.results;
-    this.hasResults = f.hasResults;
-    this.compaction = f.compaction;
+    this.priced = false;
+    this.milli = 0;
+    this.results = 0;
+    this.hasResults = false;
+    this.compaction = false;
     /** @type {object | null} */
     this.message = null;
     this.generation = -1;
     this.from = 0;
     this.to = 0;
+    /** @type {Map<Function, unknown> | null} derived() values */
+    this.memo = null;
+    if (f) this.price(f);
+  }
+
+  price(f) {
+    this.priced = true;
+    this.milli = f.milli;
+    this.results = f.results;
+    this.hasResults = f.hasResults;
+    this.compaction = f.compaction;
   }
 }

@@ -93,6 +93,14 @@ export declare class EstimateCache {
    * another length are ignored.
    */
   fill(messages: readonly unknown[], figures: readonly { milli: number; results: number; hasResults: boolean; compaction: boolean }[]): void;
+  /**
+   * For each message, `compute(message)`, kept with the message's entry and computed again
+   * only once the message changes (the session state derives each message's canonical bytes
+   * so). `compute` names the value: pass the same function each time.
+   */
+  derivedEach<T>(messages: readonly unknown[], compute: (message: unknown) => T): T[];
+  /** Lets `copy` (holding the same values as `original`) use `original`'s entry; it is still compared before use. */
+  share(copy: object, original: object): void;
   /** Forgets every entry and the last call's list of messages. */
   clear(): void;
 }

@@ -221,3 +221,36 @@ test('a session whose old results are rewritten every turn keeps its snapshots b
   assert.ok(cache.generation > 0, 'the store was rebuilt at least once');
   assert.ok(peak <= 4 * Math.max(1 << 16, live) + 20_000, `store peaked at ${peak} slots for ${live} live ones`);
 });
+
+describe('values derived per message (the session state\'s canonical bytes) and shared entries', () => {
+  test('derivedEach computes a value once per message and again once the message changes', () => {
+    const messages = [{ role: 'user', content: '请修复登录接口。' }, ...turn(1), ...turn(2)];
+    const cache = new EstimateCache();
+    let computed = 0;
+    const size = (m) => { computed++; return JSON.stringify(m).length; };
+    const first = cache.derivedEach(messages, size);
+    assert.equal(computed, messages.length);
+    assert.deepEqual(cache.derivedEach(messages, size), first);
+    assert.equal(computed, messages.length);
+    messages[2].content[0].content += ' and one more line';
+    messages.push(...turn(3));
+    const third = cache.derivedEach(messages, size);
+    assert.equal(computed, messages.length + 1, 'the edited message and the two new ones');
+    assert.deepEqual(third, messages.map((m) => JSON.stringify(m).length));
+    assert.equal(cache.tokens(messages), estimateTokens(messages), 'derived entries are priced when asked');
+  });
+
+  test('a copy that shares its original\'s entry is priced from it while it holds the same values, and read when edited', () => {
+    const originals = [{ role: 'user', content: '请修复登录接口。' }, ...turn(1), ...turn(2)];
+    const cache = new EstimateCache({ profile: 'safe' });
+    cache.tokens(originals);
+    const copies = originals.map((m) => ({ ...m, content: Array.isArray(m.content) ? m.content.map((b) => ({ ...b })) : m.content }));
+    copies.forEach((c, i) => cache.share(c, originals[i]));
+    assert.equal(cache.tokens(copies), estimateTokens(originals, { profile: 'safe' }));
+    assert.equal(cache.lastEstimated, 0);
+    copies[2].content[0].content = '[truncated: bash result, 1200 chars]';
+    assert.equal(cache.tokens(copies), estimateTokens(copies, { profile: 'safe' }));
+    assert.equal(cache.lastEstimated, 1);
+    assert.equal(cache.tokens(originals), estimateTokens(originals, { profile: 'safe' }), 'the original keeps its own figures');
+  });
+});

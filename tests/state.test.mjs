@@ -156,6 +156,34 @@ test('a diverging history gets a fresh plan: an edited folded message, a truncat
   assert.equal(got.report.session.matched, 0);
 });
 
+test('a host that keeps its message objects (prepareStep) and edits some in place gets what a re-parsing host gets, reading only what is new', async () => {
+  const { calls } = longSession({ turns: 40, format: 'openai', seed: 12 });
+  const kept = { c: counted(), state: new SessionState(), history: [] };
+  const parsed = { c: counted(), state: new SessionState(), history: [] };
+  let estimatedLate = Infinity;
+  for (let k = 0; k < calls.length; k++) {
+    kept.history.push(...structuredClone(calls[k]));
+    parsed.history.push(...structuredClone(calls[k]));
+    // in place, on the kept objects, as a host fixing an old message would; the re-parsing host sees the same edit
+    const edit = (h) => {
+      if (k === 20) h[3].content = `${h[3].content} (corrected)`;
+      if (k === 30) { const call = h.find((m) => Array.isArray(m.tool_calls)); call.tool_calls[0].function.arguments = '{"path":"src/other.ts"}'; }
+    };
+    edit(kept.history);
+    edit(parsed.history);
+    const a = await compactHistory(kept.c, kept.history, { state: kept.state });
+    const b = await compactHistory(parsed.c, reparse(parsed.history), { state: parsed.state });
+    assert.equal(json(a.messages), json(b.messages), `call ${k}`);
+    assert.equal(a.report.session.matched, b.report.session.matched, `call ${k}`);
+    assert.equal(a.report.tokensBefore, b.report.tokensBefore, `call ${k}`);
+    if (k === 20 || k === 30) assert.equal(a.report.session.matched, 0, 'an edited message changes the prefix hash');
+    if (k > 32) estimatedLate = Math.min(estimatedLate, kept.c.estimates.lastEstimated);
+  }
+  assert.equal(kept.c.summaries, parsed.c.summaries);
+  assert.ok(kept.c.summaries > 0);
+  assert.ok(estimatedLate <= 8, `a later call estimated ${estimatedLate} messages`);
+});
+
 test('a regenerated last turn falls back to an earlier remembered prefix, never to the replaced one', async () => {
   const { calls } = longSession({ turns: 30, format: 'openai', seed: 8 });
   const state = new SessionState();

@@ -8,6 +8,7 @@
  */
 import { MidfoldError } from '../errors.js';
 import { historyBytes, prefixHash } from './hash.js';
+import { EstimateCache } from '../estimate-cache.js';
 import { SessionState } from './session-state.js';
 
 /** Reasons after which the result is a compacted form worth remembering; after any other
@@ -104,7 +105,10 @@ export async function compactHistory(compactor, messages, options = {}) {
 
 async function run(compactor, messages, compactOptions, state) {
   const original = messages.slice(); // the host may change its array while a summary is written
-  const canonical = state ? historyBytes(original) : null;
+  // The Compactor's estimate cache also keeps each original's canonical bytes, and its entries
+  // serve the editable copies below: a history that grew by a turn is read for that turn.
+  const cache = compactor.estimates instanceof EstimateCache ? compactor.estimates : null;
+  const canonical = state ? historyBytes(original, cache) : null;
   const settings = compactorSettings(compactor);
   let snapshot = null;
   if (state) {
@@ -120,6 +124,7 @@ async function run(compactor, messages, compactOptions, state) {
       if (Array.isArray(item)) {
         for (let i = item[0]; i < item[1]; i++) {
           const copy = editableCopy(original[i]);
+          if (cache) cache.share(copy, original[i]);
           origin.set(copy, i);
           working.push(copy);
         }
@@ -132,6 +137,7 @@ async function run(compactor, messages, compactOptions, state) {
   }
   for (let i = snapshot ? snapshot.count : 0; i < original.length; i++) {
     const copy = editableCopy(original[i]);
+    if (cache) cache.share(copy, original[i]);
     origin.set(copy, i);
     working.push(copy);
   }

@@ -70,16 +70,22 @@ export async function sha256(data) {
   return new Uint8Array(await subtle().digest('SHA-256', bytes));
 }
 
+/** One message's piece of a history's canonical bytes: its canonical JSON and a newline. */
+const piece = (message) => encoder.encode(`${canonicalJSON(message)}\n`);
+
 /**
  * The canonical bytes of a history, ready for hashing any of its prefixes: each
  * message's canonical JSON followed by a newline (canonical JSON holds no raw newline,
  * so no two histories give the same bytes), and where each message ends. One pass over
- * the messages; reads `messages`, never keeps it.
+ * the messages; reads `messages`, never keeps it. With `cache` (an EstimateCache), each
+ * message's piece is kept with its entry and written again only once the message changed,
+ * so a history that grew costs its new messages plus copying the bytes.
  * @param {unknown[]} messages
+ * @param {{derivedEach: Function}} [cache]
  * @returns {{bytes: Uint8Array, ends: number[]}}
  */
-export function historyBytes(messages) {
-  const pieces = messages.map((m) => encoder.encode(`${canonicalJSON(m)}\n`));
+export function historyBytes(messages, cache) {
+  const pieces = cache ? cache.derivedEach(messages, piece) : messages.map(piece);
   const ends = [];
   let total = 0;
   for (const p of pieces) { total += p.length; ends.push(total); }
