@@ -48,7 +48,8 @@ static bool looks_like_path(mf_span v)
     bool slash = false, dot = false;
     for (size_t i = 0; i < v.n; i++) {
         char c = v.s[i];
-        if (c == ' ' || c == '\n' || c == '\t' || c == '"' || c == '<' || c == '>') return false;
+        /* A pattern or a command ("@/utils/[Dd]ate'", "a | b") names no file. */
+        if (strchr(" \n\t\"<>[]'*?|(){}$\\^`", c) && c) return false;
         if (c == '/') slash = true;
         if (c == '.' && i > 0 && i + 1 < v.n) dot = true;
     }
@@ -186,23 +187,31 @@ static void note_result(digest *d, const mf_part *part, mf_span call_value, mf_b
     mf_read_result_facts(text, &f);
     if (f.tests.runner) note_tests(d, &f.tests);
     mf_span name = {part->name && part->name_len ? part->name : "unknown", part->name && part->name_len ? part->name_len : 7};
-    error_entry *e = NULL;
-    for (size_t i = 0; i < d->nerrors && !e; i++) if (mf_span_eq(d->errors[i].tool, name)) e = &d->errors[i];
     bool failed = part->is_error || mf_result_failed(&f);
     if (!failed) {
-        /* The same call succeeding later, or the same runner passing, resolves the error. */
-        if (e && ((e->call.n && mf_span_eq(e->call, call_value)) ||
-                  (e->runner && f.tests.runner && strcmp(e->runner, f.tests.runner) == 0 && !run_failed(&f.tests))))
-            e->resolved = true;
+        /* A later success of the same tool resolves an error when it ran the same call (or
+         * one that starts with it: "npm run build && npx vitest run" after "npm run build"),
+         * or when the same test runner passed. */
+        for (size_t i = 0; i < d->nerrors; i++) {
+            error_entry *o = &d->errors[i];
+            bool same_call = o->call.n && call_value.n >= o->call.n && memcmp(o->call.s, call_value.s, o->call.n) == 0;
+            bool same_runner = o->runner && f.tests.runner && strcmp(o->runner, f.tests.runner) == 0;
+            if (mf_span_eq(o->tool, name) && (same_call || same_runner)) o->resolved = true;
+        }
         return;
     }
+    /* One entry per tool and call: bash's "npm run build" and "pytest" fail apart. */
+    error_entry *e = NULL;
+    for (size_t i = 0; i < d->nerrors && !e; i++)
+        if (mf_span_eq(d->errors[i].tool, name) && mf_span_eq(d->errors[i].call, call_value)) e = &d->errors[i];
     /* A test run's failures are told by its test state; only an exception or compiler
      * error line adds to them. */
     if (f.tests.runner && run_failed(&f.tests) && f.error_rank < 3 && !part->is_error) return;
-    if (!e) {
-        if (d->nerrors == MF_DIGEST_MAX_ERRORS) return;
-        e = &d->errors[d->nerrors++];
+    if (!e && d->nerrors == MF_DIGEST_MAX_ERRORS) { /* full: the oldest gives way */
+        e = &d->errors[0];
+        for (size_t i = 1; i < d->nerrors; i++) if (d->errors[i].seq < e->seq) e = &d->errors[i];
     }
+    if (!e) e = &d->errors[d->nerrors++];
     mf_span line = f.error;
     if (!line.n) { /* no line says "error": the result's first line does */
         size_t at = 0;
@@ -226,10 +235,13 @@ static void note_decisions(digest *d, mf_span text, size_t ordinal)
     size_t at = 0;
     mf_span s;
     while (mf_next_sentence(text, &at, &s)) {
-        if (!mf_sentence_is_decision(s)) continue;
+        int kind = mf_sentence_is_decision(s);
+        if (!kind) continue;
         size_t i = d->ndecisions++ % MF_DIGEST_MAX_DECISIONS; /* a ring: the latest ones */
         d->decisions[i].text = s;
         d->decisions[i].ordinal = ordinal;
+        d->decisions[i].part_text = text.s;
+        d->decisions[i].reasoned = kind == 2;
     }
 }
 
@@ -264,8 +276,15 @@ static bool ident_char(char c)
            c == '/' || c == '-' || c == '@' || c == ':';
 }
 
+static void add_ident(digest *d, mf_span v, bool user)
+{
+    size_t before = d->nidents;
+    add_unique(d->idents, &d->nidents, MF_DIGEST_MAX_IDENTS, v);
+    if (d->nidents > before) d->ident_by_user[before] = user;
+}
+
 /* Backquoted names (`toZonedTime`) and paths (src/format-date.js) a text mentions. */
-static void note_identifiers(digest *d, mf_span t)
+static void note_identifiers(digest *d, mf_span t, bool user)
 {
     for (size_t i = 0; i < t.n; i++) {
         if (t.s[i] == '`') {
@@ -273,7 +292,7 @@ static void note_identifiers(digest *d, mf_span t)
             while (j < t.n && t.s[j] != '`' && t.s[j] != '\n' && j - i <= 80) j++;
             if (j < t.n && t.s[j] == '`' && j - i >= 3) {
                 mf_span v = {t.s + i + 1, j - i - 1};
-                if (!memchr(v.s, ' ', v.n)) add_unique(d->idents, &d->nidents, MF_DIGEST_MAX_IDENTS, v);
+                if (!memchr(v.s, ' ', v.n)) add_ident(d, v, user);
                 i = j;
             }
             continue;
@@ -288,8 +307,7 @@ static void note_identifiers(digest *d, mf_span t)
         /* name.ext with a name of two characters or more, or a path with a slash */
         const char *dot = w.n ? memchr(w.s, '.', w.n) : NULL;
         bool file = dot && dot - w.s >= 2 && (size_t)(dot - w.s) + 2 < w.n;
-        if (letter && (slash || file) && !mf_span_starts(w, "http") && looks_like_path(w))
-            add_unique(d->idents, &d->nidents, MF_DIGEST_MAX_IDENTS, w);
+        if (letter && (slash || file) && !mf_span_starts(w, "http") && looks_like_path(w)) add_ident(d, w, user);
         i = j;
     }
 }
@@ -334,10 +352,10 @@ static void read_view(digest *d, const mf_view *view, mf_buf *scratch)
                 mf_span text = {part->text, part->text_len};
                 if (msg->role == MF_ROLE_ASSISTANT) {
                     note_decisions(d, text, assistant_texts++);
-                    note_identifiers(d, text);
+                    note_identifiers(d, text, false);
                 } else if (msg->role == MF_ROLE_USER) {
                     note_constraints(d, text); /* the user's own words only: never a tool's output */
-                    note_identifiers(d, text);
+                    note_identifiers(d, text, true);
                 }
             }
         }

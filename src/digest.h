@@ -40,8 +40,9 @@ typedef struct mf_result_facts {
     bool has_exit;
     long long exit_code;     /* the last exit status the text states */
     mf_span error;           /* the most telling error line, trimmed (n 0: none) */
-    int error_rank;          /* how telling: 3 an exception or compiler error, 2 an error line,
-                                1 a line that mentions an error or failure */
+    int error_rank;          /* how telling: 4 the exception a Python traceback ends with, 3 an
+                                exception or compiler error, 2 an error line, 1 a line that
+                                mentions an error or failure */
 } mf_result_facts;
 
 /* Reads the text of one tool result: the test runner's summary, the exit status, the
@@ -52,10 +53,10 @@ void mf_read_result_facts(mf_span text, mf_result_facts *f);
 bool mf_result_failed(const mf_result_facts *f);
 
 /* ---- assistant decisions (digest_decide.c) ---------------------------------------- */
-/* True when the sentence states a decision: "Decided to…", "switch to", "instead of",
- * 决定/改用/采用…, or an intention with its reason ("I'll use X because Y", "We should…
- * since…", 打算…因为…). */
-bool mf_sentence_is_decision(mf_span sentence);
+/* 2 when the sentence states a decision with its reason ("I'll use X because Y", "We
+ * should… since…", 打算…因为…, "Decided to… so that…"), 1 for a decision in so many words
+ * without one ("Decided to…", "switch to", "instead of", 决定/改用/采用…), else 0. */
+int mf_sentence_is_decision(mf_span sentence);
 
 /* ---- user constraints (digest_constraint.c) ---------------------------------------- */
 typedef struct mf_constraint {

@@ -20,7 +20,8 @@ static const char *const FILLER[] = {
     "within", "by", "per", "for", "only", "just", "actually", "please", "can", "could", "should", "would", "will",
     "we", "i", "me", "us", "you", "and", "so", "with", "on", "in", "have", "has", "had", "need", "needs", "want",
     "from", "get", "go", "then", "also", "extra", "another", "each", "every", "at", "most", "least", "exactly",
-    "approximately", "instead", "let", "lets", "let's", "it's", "that", "this", "use", "give", "take", NULL};
+    "approximately", "instead", "let", "lets", "let's", "it's", "that", "this", "use", "give", "take", "moved", "move",
+    "pushed", "push", "becomes", "became", "today", "tomorrow", NULL};
 
 /* Chinese filler, stripped from the end of the characters before the number (longest first). */
 static const char *const FILLER_ZH[] = {
@@ -39,6 +40,7 @@ static const char *const UNITS[] = {
 static const char *const UNITS_ZH[] = {
     "人民币", "美元", "欧元", "日元", "港币", "小时", "分钟", "公里", "个人", "个月", "元", "块", "人", "位", "天",
     "晚", "夜", "秒", "周", "岁", "间", "张", "次", "万", "千", "米", "页", "行", "条", "家", NULL};
+static const char *const PLAN_UNITS_ZH[] = {"个人", "个月", "小时", "天", "晚", "夜", "人", "位", "周", "岁", "元", "块", NULL};
 static const char *const AFTER_ZH[] = {"左右", "以内", "以下", "以上", "上下", NULL};
 static const char *const DATE_ZH[] = {"月", "日", "号", "点", "年", "时", NULL};
 static const char *const NUMERALS_ZH[] = {"零", "一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十",
@@ -147,8 +149,9 @@ static bool cjk_subject(mf_span s, size_t end, mf_constraint *c)
         if (k == 1) key_from = from;
     }
     if (key_from == run.n) key_from = from;
-    c->subject = (mf_span){run.s + from, run.n - from};
     c->key = (mf_span){run.s + key_from, run.n - key_from};
+    /* A short run is the subject as written (预算人均); a longer one holds a clause (预算可以提高到人均): its key. */
+    c->subject = from == 0 ? run : c->key;
     return true;
 }
 
@@ -161,7 +164,7 @@ static size_t number_end(mf_span s, size_t i, bool *chinese)
     if (k < s.n && is_digit(s.s[k])) {
         for (;;) {
             while (k < s.n && is_digit(s.s[k])) k++;
-            if (k + 1 < s.n && strchr(".,", s.s[k]) && is_digit(s.s[k + 1])) { k++; continue; }
+            if (k + 1 < s.n && strchr(".,:/", s.s[k]) && is_digit(s.s[k + 1])) { k++; continue; }
             if (k + 1 < s.n && (s.s[k] == '-' || s.s[k] == '~') && is_digit(s.s[k + 1])) { k++; continue; }
             if (k + 3 < s.n && memcmp(s.s + k, "\xE2\x80\x93", 3) == 0 && is_digit(s.s[k + 3])) { k += 3; continue; }
             break;
@@ -179,10 +182,13 @@ static size_t number_end(mf_span s, size_t i, bool *chinese)
 size_t mf_find_constraints(mf_span s, mf_constraint *out, size_t cap)
 {
     size_t found = 0;
+    bool code = false; /* inside `backquotes`: quoted code or output, not a statement */
     for (size_t i = 0; i < s.n && found < cap;) {
+        if (s.s[i] == '`') code = !code;
         bool chinese;
         size_t end = number_end(s, i, &chinese);
         if (end == i) { i++; continue; }
+        if (code || memchr(s.s + i, '/', end - i)) { i = end; continue; } /* a date (09/03/2024), a fraction */
         /* A number glued to a word is an identifier (v2, TS2345, #412, file2.txt). */
         char prev = i ? s.s[i - 1] : ' ';
         bool glued = !chinese && (is_alpha(prev) || is_digit(prev) || prev == '#' || prev == '_' || prev == '.' ||
@@ -199,6 +205,16 @@ size_t mf_find_constraints(mf_span s, mf_constraint *out, size_t cap)
         size_t unit_from = u, unit_len = ascii_unit(s, u);
         const char *zh = unit_len ? NULL : prefix_in(s, u, UNITS_ZH);
         if (zh) unit_len = strlen(zh);
+        /* Chinese numerals count with the units of a plan only (三晚, 两个人, 两万), never a lone
+         * 一 or 半 (一行, 一条: an article) or an ordinal (第二天). */
+        if (chinese) {
+            size_t run = end - i;
+            bool big = run >= 3 && (memcmp(s.s + end - 3, "万", 3) == 0 || memcmp(s.s + end - 3, "千", 3) == 0);
+            bool lone = run == 3 && (memcmp(s.s + i, "一", 3) == 0 || memcmp(s.s + i, "半", 3) == 0);
+            bool ordinal = i >= 3 && memcmp(s.s + i - 3, "第", 3) == 0;
+            if (lone || ordinal || (!prefix_in(s, end, PLAN_UNITS_ZH) && !big)) { i = end; continue; }
+            if (big && !zh) zh = "";
+        }
         const char *date = prefix_in(s, end, DATE_ZH);
         bool before_date = i >= 3 && memcmp(s.s + cp_before(s, i), "\xE6\x9C\x88", 3) == 0; /* 月: a day */
         if (glued || date || before_date || (chinese && !zh)) { i = end; continue; }

@@ -38,7 +38,6 @@ static const char *const REASON[] = {
     "\xE5\x9B\xA0\xE6\xAD\xA4",             /* 因此 */
     "\xE4\xB8\xBA\xE4\xBA\x86",             /* 为了 */
     "\xE4\xBB\xA5\xE5\x85\x8D",             /* 以免 */
-    "\xE8\xBF\x99\xE6\xA0\xB7",             /* 这样 */
     "\xE6\x97\xA2\xE7\x84\xB6",             /* 既然 */
     NULL};
 
@@ -48,13 +47,14 @@ static bool has_any(mf_span s, const char *const *list)
     return false;
 }
 
-bool mf_sentence_is_decision(mf_span sentence)
+int mf_sentence_is_decision(mf_span sentence)
 {
     /* A question asks rather than decides; a very short line names nothing. */
-    if (sentence.n < 12 || sentence.s[sentence.n - 1] == '?') return false;
+    if (sentence.n < 12 || sentence.s[sentence.n - 1] == '?') return 0;
     if (sentence.n >= 3 && (unsigned char)sentence.s[sentence.n - 3] == 0xEF && sentence.s[sentence.n - 2] == '\xBC' &&
         sentence.s[sentence.n - 1] == '\x9F') /* ？ */
-        return false;
-    if (has_any(sentence, STRONG)) return true;
-    return has_any(sentence, INTENT) && has_any(sentence, REASON);
+        return 0;
+    bool reason = has_any(sentence, REASON);
+    if (has_any(sentence, STRONG)) return reason ? 2 : 1;
+    return has_any(sentence, INTENT) && reason ? 2 : 0;
 }

@@ -302,11 +302,25 @@ static int error_rank(mf_span l)
         mf_span_starts(l, "fatal error") || starts_with_bytes(l, "ERROR") || starts_with_bytes(l, "[ERROR]") ||
         starts_with_bytes(l, "FAILED") || mf_span_has(l, "command not found") ||
         mf_span_has(l, "no such file or directory") || mf_span_has(l, "permission denied") ||
-        mf_span_has(l, "traceback (most recent call last)"))
+        mf_span_has(l, "traceback (most recent call last)") || starts_with_bytes(l, "错误") ||
+        starts_with_bytes(l, "报错") || starts_with_bytes(l, "失败") || starts_with_bytes(l, "异常"))
         return 2;
     /* npm's own "npm ERR! Test failed" only says that something above failed. */
-    if (mf_span_has(l, "error") || mf_span_has(l, "fail")) return 1;
+    if (mf_span_has(l, "error") || mf_span_has(l, "fail") || mf_span_has(l, "错误") || mf_span_has(l, "失败")) return 1;
     return 0;
+}
+
+/* A CI log's "job<TAB>" or "job<TAB>step<TAB>" columns (gh run view --log), which hide
+ * where a line starts. */
+static mf_span without_log_prefix(mf_span l)
+{
+    for (int k = 0; k < 2; k++) {
+        size_t i = 0;
+        while (i < l.n && i < 48 && l.s[i] != '\t' && l.s[i] != ' ') i++;
+        if (i == 0 || i >= l.n || i >= 48 || l.s[i] != '\t') break;
+        l = mf_span_trim(after(l, i + 1));
+    }
+    return l;
 }
 
 void mf_read_result_facts(mf_span text, mf_result_facts *f)
@@ -315,14 +329,34 @@ void mf_read_result_facts(mf_span text, mf_result_facts *f)
     size_t at = 0;
     mf_span line;
     int section = 0;
+    bool traceback = false, colon = false;
     while (mf_next_line(text, &at, &line)) {
-        mf_span l = mf_span_trim(line);
+        mf_span l = without_log_prefix(mf_span_trim(line));
         if (!l.n) continue;
+        /* "error during build:" says what follows: the next line is the error. */
+        if (colon) {
+            colon = false;
+            f->error = l;
+        }
+        /* Python: the first unindented line after "Traceback (most recent call last):" is the
+         * exception that ended it ("decimal.InvalidOperation: …"); the last such one wins. */
+        if (mf_span_starts(l, "traceback (most recent call last)")) { traceback = true; continue; }
+        if (traceback && line.s[0] != ' ' && line.s[0] != '\t' && !mf_span_starts(l, "during handling") &&
+            !mf_span_starts(l, "the above exception")) {
+            traceback = false;
+            f->error_rank = 4;
+            f->error = l;
+            continue;
+        }
         if (starts_with_bytes(l, "\xE2\x9C\x96 failing tests")) section = 1; /* node's list of failures follows */
         else if (!summary_line(l, &f->tests, &section)) failing_name(l, &f->tests, &section);
         exit_status(l, f);
         int rank = error_rank(l);
-        if (rank > f->error_rank) { f->error_rank = rank; f->error = l; }
+        if (rank > f->error_rank) {
+            f->error_rank = rank;
+            f->error = starts_with_bytes(l, "E ") ? mf_span_trim(after(l, 2)) : l; /* pytest's "E   " margin */
+            colon = l.s[l.n - 1] == ':';
+        }
     }
 }
 

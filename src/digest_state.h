@@ -29,7 +29,7 @@ typedef struct test_state {
     size_t runs;
 } test_state;
 
-/* The last error of one tool. */
+/* The last error of one tool and call. */
 typedef struct error_entry {
     mf_span tool, call;      /* the call's key argument (the command, the path) */
     mf_span line;
@@ -40,7 +40,12 @@ typedef struct error_entry {
     size_t seq;
 } error_entry;
 
-typedef struct decision { mf_span text; size_t ordinal; /* of the assistant text part */ } decision;
+typedef struct decision {
+    mf_span text;
+    size_t ordinal;          /* of the assistant text part it is in */
+    const char *part_text;   /* where that part's text starts */
+    bool reasoned;           /* it gives its reason */
+} decision;
 
 typedef struct constraint_entry {
     mf_constraint c;         /* the latest statement */
@@ -56,6 +61,7 @@ typedef struct digest {
     mf_span files[MF_DIGEST_MAX_FILES];   /* paths from tool arguments */
     size_t nfiles;
     mf_span idents[MF_DIGEST_MAX_IDENTS]; /* names and paths the texts mention */
+    bool ident_by_user[MF_DIGEST_MAX_IDENTS]; /* first named in a user's text */
     size_t nidents;
     test_state runs[MF_DIGEST_MAX_RUNNERS];
     size_t nruns;

@@ -11,6 +11,7 @@
 
 typedef struct limits {
     size_t requests, constraints, errors, decisions, conclusions, values, files, idents, chars;
+    bool tools;              /* the tool activity section */
 } limits;
 
 /* A line break of any kind a reader splits on (the set content.c escapes after), or a tab. */
@@ -76,7 +77,8 @@ static void put_texts(mf_buf *b, const mf_view *v, mf_role role, size_t limit, b
                 continue;
             }
             mf_buf_puts(b, "- ");
-            put_clipped(b, part->text, part->text_len, chars);
+            /* The latest request is what comes next: it gets twice the room. */
+            put_clipped(b, part->text, part->text_len, keep_first && at + 1 == total ? chars * 2 : chars);
             mf_buf_putc(b, '\n');
         }
     }
@@ -143,11 +145,11 @@ static void put_counts(mf_buf *b, const mf_test_run *r)
     if (!*sep) mf_buf_puts(b, "no tests counted");
 }
 
-static void put_failing(mf_buf *b, const mf_test_run *r)
+static void put_failing(mf_buf *b, const mf_test_run *r, size_t chars)
 {
     for (size_t i = 0; i < r->nfailing; i++) {
         if (i) mf_buf_puts(b, ", ");
-        put_span(b, r->failing[i], 100);
+        put_span(b, r->failing[i], chars < 100 ? chars : 100);
     }
     if (r->more_failing) {
         mf_buf_puts(b, ", +");
@@ -155,7 +157,7 @@ static void put_failing(mf_buf *b, const mf_test_run *r)
     }
 }
 
-static void put_tests(mf_buf *b, const test_state *t, bool zh)
+static void put_tests(mf_buf *b, const test_state *t, size_t chars, bool zh)
 {
     const mf_test_run *r = &t->latest;
     mf_buf_puts(b, "- ");
@@ -164,7 +166,7 @@ static void put_tests(mf_buf *b, const test_state *t, bool zh)
     put_counts(b, r);
     if (r->nfailing) {
         mf_buf_puts(b, zh ? "；失败的测试：" : "; failing: ");
-        put_failing(b, r);
+        put_failing(b, r, chars);
     }
     if (t->runs > 1) {
         mf_buf_puts(b, zh ? "（最近一次，共 " : " (latest of ");
@@ -178,13 +180,13 @@ static void put_tests(mf_buf *b, const test_state *t, bool zh)
         put_counts(b, &t->earlier);
         if (t->earlier.nfailing) {
             mf_buf_puts(b, " — ");
-            put_failing(b, &t->earlier);
+            put_failing(b, &t->earlier, chars);
         }
     }
     mf_buf_putc(b, '\n');
 }
 
-static void put_error(mf_buf *b, const error_entry *e, bool zh)
+static void put_error(mf_buf *b, const error_entry *e, size_t chars, bool zh)
 {
     mf_buf_puts(b, "- ");
     put_span(b, e->tool, 60);
@@ -194,7 +196,7 @@ static void put_error(mf_buf *b, const error_entry *e, bool zh)
         mf_buf_putc(b, '`');
     }
     mf_buf_puts(b, zh ? "：" : ": ");
-    put_span(b, e->line, 200);
+    put_span(b, e->line, chars < 200 ? chars : 200);
     if (e->has_exit) {
         mf_buf_puts(b, zh ? "（退出码 " : " (exit code ");
         char num[24];
@@ -209,19 +211,25 @@ static void put_error(mf_buf *b, const error_entry *e, bool zh)
     mf_buf_putc(b, '\n');
 }
 
-static void put_state(mf_buf *b, const digest *d, size_t errors, bool zh)
+static bool error_before(const error_entry *a, const error_entry *b)
+{
+    if (a->resolved != b->resolved) return !a->resolved;
+    return a->resolved ? a->seq > b->seq : a->seq < b->seq; /* of the resolved ones, the latest first */
+}
+
+static void put_state(mf_buf *b, const digest *d, size_t errors, size_t chars, bool zh)
 {
     if (!d->nruns && !d->nerrors) return;
     mf_buf_puts(b, zh ? "\n## 测试与错误（最新状态）\n" : "\n## Tests and errors (latest state)\n");
-    for (size_t i = 0; i < d->nruns; i++) put_tests(b, &d->runs[i], zh);
-    /* The latest errors, oldest first. */
+    for (size_t i = 0; i < d->nruns; i++) put_tests(b, &d->runs[i], chars, zh);
+    /* The latest errors, unresolved ones before those that passed later, oldest first. */
     size_t order[MF_DIGEST_MAX_ERRORS], n = 0;
     for (size_t i = 0; i < d->nerrors; i++) order[n++] = i;
     for (size_t i = 1; i < n; i++)
-        for (size_t k = i; k > 0 && d->errors[order[k]].seq < d->errors[order[k - 1]].seq; k--) {
+        for (size_t k = i; k > 0 && error_before(&d->errors[order[k]], &d->errors[order[k - 1]]); k--) {
             size_t t = order[k]; order[k] = order[k - 1]; order[k - 1] = t;
         }
-    for (size_t i = n > errors ? n - errors : 0; i < n; i++) put_error(b, &d->errors[order[i]], zh);
+    for (size_t i = 0; i < n && i < errors; i++) put_error(b, &d->errors[order[i]], chars, zh);
 }
 
 static void put_tools(mf_buf *b, const digest *d, size_t values, bool zh)
@@ -247,6 +255,13 @@ static void put_tools(mf_buf *b, const digest *d, size_t values, bool zh)
     }
 }
 
+static bool span_within(mf_span needle, mf_span hay)
+{
+    for (size_t i = 0; needle.n && i + needle.n <= hay.n; i++)
+        if (memcmp(hay.s + i, needle.s, needle.n) == 0) return true;
+    return false;
+}
+
 static void put_files(mf_buf *b, const digest *d, const limits *l, bool zh)
 {
     size_t files = d->nfiles < l->files ? d->nfiles : l->files, shown = 0;
@@ -258,37 +273,44 @@ static void put_files(mf_buf *b, const digest *d, const limits *l, bool zh)
         if (shown) mf_buf_puts(b, ", ");
         put_span(b, d->files[k], 120);
     }
-    for (size_t k = 0, taken = 0; k < d->nidents && taken < l->idents; k++) {
-        bool dup = false;
-        for (size_t f = 0; f < d->nfiles && !dup; f++) dup = mf_span_eq(d->files[f], d->idents[k]);
-        if (dup) continue;
-        if (shown++) mf_buf_puts(b, ", ");
-        put_span(b, d->idents[k], 80);
-        taken++;
-    }
+    /* The names the user wrote first, then the assistant's; none that a listed path holds. */
+    size_t taken = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < d->nidents && taken < l->idents; k++) {
+            if (d->ident_by_user[k] != (pass == 0)) continue;
+            bool dup = false;
+            for (size_t f = 0; f < files && !dup; f++) dup = span_within(d->idents[k], d->files[f]);
+            if (dup) continue;
+            if (shown++) mf_buf_puts(b, ", ");
+            put_span(b, d->idents[k], 80);
+            taken++;
+        }
     mf_buf_putc(b, '\n');
 }
 
-/* The latest decisions outside the texts quoted as conclusions, oldest first. */
+/* The latest decisions, oldest first. */
 static void put_decisions(mf_buf *b, const digest *d, const limits *l, bool zh)
 {
     size_t held = d->ndecisions < MF_DIGEST_MAX_DECISIONS ? d->ndecisions : MF_DIGEST_MAX_DECISIONS;
     size_t first = d->ndecisions - held;
-    size_t quoted_from = d->assistant_texts > l->conclusions ? d->assistant_texts - l->conclusions : 0;
-    const decision *pick[MF_DIGEST_MAX_DECISIONS];
-    size_t n = 0;
-    for (size_t k = d->ndecisions; k-- > first && n < l->decisions;) {
-        const decision *c = &d->decisions[k % MF_DIGEST_MAX_DECISIONS];
-        if (c->ordinal >= quoted_from) continue;
-        bool dup = false;
-        for (size_t i = 0; i < n && !dup; i++) dup = mf_span_eq(pick[i]->text, c->text);
-        if (!dup) pick[n++] = c;
-    }
+    size_t pick[MF_DIGEST_MAX_DECISIONS], n = 0;
+    /* The latest ones that give their reason first, then the others. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = d->ndecisions; k-- > first && n < l->decisions;) {
+            const decision *c = &d->decisions[k % MF_DIGEST_MAX_DECISIONS];
+            if (c->reasoned != (pass == 0)) continue;
+            bool dup = false;
+            for (size_t i = 0; i < n && !dup; i++) dup = mf_span_eq(d->decisions[pick[i] % MF_DIGEST_MAX_DECISIONS].text, c->text);
+            if (!dup) pick[n++] = k;
+        }
     if (!n) return;
+    for (size_t i = 1; i < n; i++) /* in the order they were made */
+        for (size_t k = i; k > 0 && pick[k] < pick[k - 1]; k--) { size_t t = pick[k]; pick[k] = pick[k - 1]; pick[k - 1] = t; }
     mf_buf_puts(b, zh ? "\n## 决定及理由\n" : "\n## Decisions and reasons\n");
-    while (n--) {
+    for (size_t i = 0; i < n; i++) {
         mf_buf_puts(b, "- ");
-        put_span(b, pick[n]->text, l->chars);
+        /* A decision is worth little without its reason, which ends the sentence: a longer clip. */
+        put_span(b, d->decisions[pick[i] % MF_DIGEST_MAX_DECISIONS].text, l->chars < 240 ? 240 : l->chars);
         mf_buf_putc(b, '\n');
     }
 }
@@ -303,39 +325,60 @@ static void write_digest(mf_buf *b, const digest *d, const limits *l, bool zh)
     mf_buf_puts(b, zh ? "## 用户的请求\n" : "## User requests\n");
     put_texts(b, v, MF_ROLE_USER, l->requests, true, l->chars, zh);
     put_constraints(b, d, l->constraints, zh);
-    put_state(b, d, l->errors, zh);
-    put_tools(b, d, l->values, zh);
+    put_state(b, d, l->errors, l->chars, zh);
     put_files(b, d, l, zh);
     put_decisions(b, d, l, zh);
-    mf_buf_puts(b, zh ? "\n## 助手最近的结论\n" : "\n## Latest assistant conclusions\n");
-    put_texts(b, v, MF_ROLE_ASSISTANT, l->conclusions, false, l->chars, zh);
+    if (l->conclusions) {
+        mf_buf_puts(b, zh ? "\n## 助手最近的结论\n" : "\n## Latest assistant conclusions\n");
+        put_texts(b, v, MF_ROLE_ASSISTANT, l->conclusions, false, l->chars, zh);
+    }
+    if (l->tools) put_tools(b, d, l->values, zh);
 }
 
-static size_t half(size_t v) { return v > 1 ? v / 2 : 1; }
+/* What the digest gives up, step by step, when it is over budget: the least a
+ * continuation needs first (long quotes, older conclusions, argument lists), the
+ * constraints, the test state and the errors last. Each row holds from its round on. */
+static void shrink(limits *l, int round)
+{
+    static const limits steps[] = {
+        /* requests, constraints, errors, decisions, conclusions, values, files, idents, chars, tools */
+        {8, 8, 8, 4, 2, 3, 24, 16, 400, true},
+        {8, 8, 8, 4, 2, 2, 24, 16, 250, true},
+        {4, 8, 8, 3, 1, 1, 24, 16, 200, true},
+        {4, 8, 6, 2, 1, 1, 16, 12, 160, true},
+        {2, 6, 6, 2, 1, 1, 16, 12, 120, true},
+        {2, 6, 4, 2, 1, 1, 12, 8, 100, true},
+        {2, 4, 4, 2, 1, 1, 8, 6, 80, true},
+        {2, 4, 3, 2, 0, 1, 8, 6, 60, true},
+        {2, 3, 3, 2, 0, 0, 6, 4, 60, false},
+        {2, 2, 2, 1, 0, 0, 4, 2, 60, false},
+    };
+    *l = steps[round < (int)(sizeof steps / sizeof *steps) ? round : (int)(sizeof steps / sizeof *steps) - 1];
+}
 
 void mf_digest_write(mf_buf *b, const digest *d, uint32_t max_tokens, mf_profile profile, bool zh)
 {
-    limits l = {8, 8, MF_DIGEST_MAX_ERRORS, 4, 3, MF_DIGEST_MAX_VALUES, MF_DIGEST_MAX_FILES, 16, 400};
+    limits l = {8, 8, MF_DIGEST_MAX_ERRORS, 4, 3, MF_DIGEST_MAX_VALUES, MF_DIGEST_MAX_FILES, 16, 400, true};
     uint64_t budget = (uint64_t)max_tokens * MF_MILLI;
     for (int round = 0;; round++) {
         b->len = 0;
         write_digest(b, d, &l, zh);
-        if (b->failed || mf_estimate_text(b->data, b->len, profile) <= budget || round == 6) break;
-        /* Over budget: halve every list (keeping one of each) and shorten the quotes. */
-        l.requests = l.requests > 2 ? l.requests / 2 : 2; /* the first and the latest */
-        l.constraints = half(l.constraints);
-        l.errors = half(l.errors);
-        l.decisions = half(l.decisions);
-        l.conclusions = half(l.conclusions);
-        l.values = half(l.values);
-        l.files /= 2;
-        l.idents /= 2;
-        l.chars = l.chars > 60 ? l.chars / 2 : 60;
+        if (b->failed || mf_estimate_text(b->data, b->len, profile) <= budget || round == 10) break;
+        shrink(&l, round);
     }
-    /* Last resort: cut at the last line that fits. */
+    /* Last resort: cut at the last line that fits, and drop the headings left with nothing under them. */
+    bool cut_any = false;
     while (!b->failed && b->len && mf_estimate_text(b->data, b->len, profile) > budget) {
         size_t cut = b->len - 1;
         while (cut > 0 && b->data[cut - 1] != '\n') cut--;
         b->len = cut;
+        cut_any = true;
+    }
+    while (cut_any && !b->failed && b->len) {
+        size_t start = b->len - 1;
+        while (start > 0 && b->data[start - 1] != '\n') start--;
+        bool empty = start + 1 == b->len, heading = b->len - start > 3 && memcmp(b->data + start, "## ", 3) == 0;
+        if (!empty && !heading) break;
+        b->len = start;
     }
 }
