@@ -21,7 +21,7 @@ static const char *const FILLER[] = {
     "we", "i", "me", "us", "you", "and", "so", "with", "on", "in", "have", "has", "had", "need", "needs", "want",
     "from", "get", "go", "then", "also", "extra", "another", "each", "every", "at", "most", "least", "exactly",
     "approximately", "instead", "let", "lets", "let's", "it's", "that", "this", "use", "give", "take", "moved", "move",
-    "pushed", "push", "becomes", "became", "today", "tomorrow", NULL};
+    "pushed", "push", "becomes", "became", "today", "tomorrow", "goes", "went", "going", NULL};
 
 /* Chinese filler, stripped from the end of the characters before the number (longest first). */
 static const char *const FILLER_ZH[] = {

@@ -50,6 +50,7 @@ static bool count_items(mf_span s, char sep, mf_test_run *r)
         while (end < s.n && s.s[end] != sep) end++;
         mf_span item = mf_span_trim((mf_span){s.s + i, end - i});
         i = end + 1;
+        if (mf_span_starts(item, "finished in")) continue; /* cargo's timing */
         size_t k = 0;
         uint64_t v;
         if (!read_uint(item, &k, &v) || k >= item.n || item.s[k] != ' ') return false;
@@ -318,6 +319,7 @@ static mf_span without_log_prefix(mf_span l)
         size_t i = 0;
         while (i < l.n && i < 48 && l.s[i] != '\t' && l.s[i] != ' ') i++;
         if (i == 0 || i >= l.n || i >= 48 || l.s[i] != '\t') break;
+        if ((i == 4 && memcmp(l.s, "FAIL", 4) == 0) || (i == 2 && memcmp(l.s, "ok", 2) == 0)) break; /* go test's package lines */
         l = mf_span_trim(after(l, i + 1));
     }
     return l;
