@@ -207,6 +207,10 @@ static void note_result(digest *d, const mf_part *part, mf_span call_value, mf_b
     /* A test run's failures are told by its test state; only an exception or compiler
      * error line adds to them. */
     if (f.tests.runner && run_failed(&f.tests) && f.error_rank < 3 && !part->is_error) return;
+    /* An error of the tool: flagged by the format (Anthropic is_error, AI SDK error-text) or,
+     * the same in every format, read from the result itself. */
+    tool_stat *t = tool_of(d, part->name, part->name_len);
+    if (t) t->errors++;
     if (!e && d->nerrors == MF_DIGEST_MAX_ERRORS) { /* full: the oldest gives way */
         e = &d->errors[0];
         for (size_t i = 1; i < d->nerrors; i++) if (d->errors[i].seq < e->seq) e = &d->errors[i];
@@ -338,10 +342,6 @@ static void read_view(digest *d, const mf_view *view, mf_buf *scratch)
                     s->value = v; /* a repeated id: the latest call wins */
                 }
             } else if (part->kind == MF_PART_TOOL_RESULT) {
-                if (part->is_error) {
-                    tool_stat *t = tool_of(d, part->name, part->name_len);
-                    if (t) t->errors++;
-                }
                 mf_span value = {0};
                 if (part->id && calls) {
                     mf_idslot *s = mf_idmap_slot(&map, part->id, part->id_len);

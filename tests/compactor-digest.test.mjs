@@ -75,8 +75,8 @@ describe('digestSummarizer()', () => {
     }
   });
 
-  test('counts the errors per tool (Anthropic is_error, AI SDK error-text)', async () => {
-    for (const format of ['anthropic', 'ai-sdk']) {
+  test('counts the errors per tool: flagged (Anthropic is_error, AI SDK error-text) or read from the result (OpenAI has no flag)', async () => {
+    for (const format of FORMATS) {
       const { summary } = await digestOf(`ledger.${format}`);
       assert.match(toolLine(summary, 'edit_file'), /\b1\b[^\n]*error/i, format);
       assert.doesNotMatch(toolLine(summary, 'bash').replace(/:.*$/, ''), /error/i, format);
