@@ -234,7 +234,7 @@ static void note_result(digest *d, const mf_part *part, mf_span call_value, mf_b
 
 /* ---- texts: decisions, constraints, identifiers -------------------------------------- */
 
-static void note_decisions(digest *d, mf_span text, size_t ordinal)
+static void note_decisions(digest *d, mf_span text)
 {
     size_t at = 0;
     mf_span s;
@@ -243,8 +243,6 @@ static void note_decisions(digest *d, mf_span text, size_t ordinal)
         if (!kind) continue;
         size_t i = d->ndecisions++ % MF_DIGEST_MAX_DECISIONS; /* a ring: the latest ones */
         d->decisions[i].text = s;
-        d->decisions[i].ordinal = ordinal;
-        d->decisions[i].part_text = text.s;
         d->decisions[i].reasoned = kind == 2;
     }
 }
@@ -325,7 +323,6 @@ static void read_view(digest *d, const mf_view *view, mf_buf *scratch)
         for (size_t p = 0; p < view->msgs[m].count; p++) calls += view->msgs[m].parts[p].kind == MF_PART_TOOL_CALL;
     mf_idmap map = {0};
     if (calls && !mf_idmap_init(&map, &d->arena, calls)) { d->failed = true; return; }
-    size_t assistant_texts = 0;
     for (size_t m = 0; m < view->count && !d->failed; m++) {
         const mf_msg *msg = &view->msgs[m];
         for (size_t p = 0; p < msg->count; p++) {
@@ -351,7 +348,7 @@ static void read_view(digest *d, const mf_view *view, mf_buf *scratch)
             } else if (part->kind == MF_PART_TEXT && part->text_len && !mf_digest_is_summary_text(part)) {
                 mf_span text = {part->text, part->text_len};
                 if (msg->role == MF_ROLE_ASSISTANT) {
-                    note_decisions(d, text, assistant_texts++);
+                    note_decisions(d, text);
                     note_identifiers(d, text, false);
                 } else if (msg->role == MF_ROLE_USER) {
                     note_constraints(d, text); /* the user's own words only: never a tool's output */
@@ -360,7 +357,6 @@ static void read_view(digest *d, const mf_view *view, mf_buf *scratch)
             }
         }
     }
-    d->assistant_texts = assistant_texts;
 }
 
 mf_status mf_doc_digest(const mf_doc *doc, mf_format format, uint32_t max_tokens, mf_language language,

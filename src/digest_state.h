@@ -42,8 +42,6 @@ typedef struct error_entry {
 
 typedef struct decision {
     mf_span text;
-    size_t ordinal;          /* of the assistant text part it is in */
-    const char *part_text;   /* where that part's text starts */
     bool reasoned;           /* it gives its reason */
 } decision;
 
@@ -68,7 +66,7 @@ typedef struct digest {
     error_entry errors[MF_DIGEST_MAX_ERRORS];
     size_t nerrors, nfailures;
     decision decisions[MF_DIGEST_MAX_DECISIONS]; /* a ring of the latest */
-    size_t ndecisions, assistant_texts;
+    size_t ndecisions;
     constraint_entry constraints[MF_DIGEST_MAX_CONSTRAINTS];
     size_t nconstraints, nstatements;
     mf_arena arena;          /* copies of result text, scanned arguments, the call map */

@@ -14,6 +14,7 @@
 typedef struct scan {
     const char *s;
     size_t n, i;
+    bool strict;             /* refuse what cJSON refuses in a string: a lone surrogate, \u0000, a NUL byte */
 } scan;
 
 static void skip_ws(scan *sc)
@@ -81,14 +82,22 @@ static mf_status read_string(scan *sc, mf_arena *arena, const char **out, size_t
             if (sc->n - sc->i < 2) return MF_ERR_PARSE;
             char e = sc->s[sc->i + 1];
             if (e == 'u') {
-                if (hex4(sc, sc->i + 2) < 0) return MF_ERR_PARSE;
+                long cp = hex4(sc, sc->i + 2);
+                if (cp < 0) return MF_ERR_PARSE;
                 sc->i += 6;
+                if (sc->strict && (cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF))) return MF_ERR_PARSE;
+                if (sc->strict && cp >= 0xD800 && cp <= 0xDBFF) { /* a pair, or nothing */
+                    long low = sc->n - sc->i >= 6 && sc->s[sc->i] == '\\' && sc->s[sc->i + 1] == 'u' ? hex4(sc, sc->i + 2) : -1;
+                    if (low < 0xDC00 || low > 0xDFFF) return MF_ERR_PARSE;
+                    sc->i += 6;
+                }
             } else if (e && strchr("\"\\/bfnrt", e)) {
                 sc->i += 2;
             } else {
                 return MF_ERR_PARSE;
             }
         } else {
+            if (sc->strict && !sc->s[sc->i]) return MF_ERR_PARSE;
             sc->i++;
         }
     }
@@ -171,8 +180,9 @@ static mf_status read_key(scan *sc, mf_arena *arena, const char **key, size_t *k
     return take(sc, ':') ? MF_OK : MF_ERR_PARSE;
 }
 
-/* Checks one value of any kind and steps over it. Containers nest on a fixed stack. */
-static mf_status skip_value(scan *sc)
+/* Checks one value of any kind, at most `max_depth` containers deep, and steps over it.
+ * Containers nest on a fixed stack. */
+static mf_status skip_value(scan *sc, size_t max_depth)
 {
     char stack[MF_MAX_DEPTH];
     size_t depth = 0;
@@ -181,7 +191,7 @@ static mf_status skip_value(scan *sc)
         if (sc->i >= sc->n) return MF_ERR_PARSE;
         char c = sc->s[sc->i];
         if (c == '{' || c == '[') {
-            if (depth == MF_MAX_DEPTH - 1) return MF_ERR_DEPTH; /* the enclosing object is one level */
+            if (depth == max_depth) return MF_ERR_DEPTH;
             stack[depth++] = c;
             sc->i++;
             if (take(sc, c == '{' ? '}' : ']')) {
@@ -219,7 +229,7 @@ static mf_status skip_value(scan *sc)
 /* One pass over the object: counts its string members (items NULL) or fills items. */
 static mf_status members(const char *json, size_t len, mf_arena *arena, mf_node *items, uint32_t *count)
 {
-    scan sc = {json, len, 0};
+    scan sc = {json, len, 0, false};
     *count = 0;
     if (!take(&sc, '{')) return MF_ERR_PARSE;
     if (!take(&sc, '}')) {
@@ -241,7 +251,7 @@ static mf_status members(const char *json, size_t len, mf_arena *arena, mf_node 
                     m->key = key; m->key_len = key_len;
                 }
                 (*count)++;
-            } else if ((st = skip_value(&sc)) != MF_OK) {
+            } else if ((st = skip_value(&sc, MF_MAX_DEPTH - 1)) != MF_OK) { /* the object is one level */
                 return st;
             }
         } while (take(&sc, ','));
@@ -266,4 +276,60 @@ mf_status mf_json_scan_strings(mf_arena *arena, const char *json, size_t len, mf
     out->items = items;
     out->count = count;
     return MF_OK;
+}
+
+/* ---- printing JSON text back ------------------------------------------------------ */
+
+/* The number at sc->i (checked), by its value: copied out first, as mf_strtod reads
+ * until a byte that is no part of a number and the text need not end there. */
+static mf_status put_number(mf_buf *b, scan *sc)
+{
+    size_t from = sc->i;
+    read_number(sc);
+    size_t n = sc->i - from;
+    char small[64], *copy = n < sizeof small ? small : mf_alloc(n + 1);
+    if (!copy) return MF_ERR_NOMEM;
+    memcpy(copy, sc->s + from, n);
+    copy[n] = 0;
+    char text[40];
+    mf_buf_append(b, text, mf_json_format_number(mf_strtod(copy, NULL), text));
+    if (copy != small) mf_dealloc(copy);
+    return MF_OK;
+}
+
+mf_status mf_json_reprint(mf_buf *b, const char *json, size_t len)
+{
+    if (!json) return MF_ERR_PARSE;
+    scan sc = {json, len, 0, true};
+    mf_status st = skip_value(&sc, MF_MAX_DEPTH);
+    if (st) return st;
+    skip_ws(&sc);
+    if (sc.i != sc.n) return MF_ERR_PARSE;
+    /* Well-formed: print it token by token; strings decode into a scratch arena. */
+    mf_arena arena;
+    mf_arena_init(&arena);
+    sc.i = 0;
+    for (skip_ws(&sc); sc.i < sc.n && st == MF_OK; skip_ws(&sc)) {
+        char c = sc.s[sc.i];
+        if (c == '"') {
+            const char *str;
+            size_t n;
+            st = read_string(&sc, &arena, &str, &n);
+            if (!st) mf_buf_put_json_string(b, str, n);
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            st = put_number(b, &sc);
+        } else if (c == ',' || c == ':') {
+            mf_buf_append(b, c == ',' ? ", " : ": ", 2);
+            sc.i++;
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            const char *word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+            mf_buf_puts(b, word);
+            sc.i += strlen(word);
+        } else {
+            mf_buf_putc(b, c); /* { } [ ] */
+            sc.i++;
+        }
+    }
+    mf_arena_free(&arena);
+    return st;
 }
