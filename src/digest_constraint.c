@@ -98,19 +98,21 @@ static bool filler(mf_span word)
 static bool ascii_subject(mf_span s, size_t end, mf_constraint *c)
 {
     size_t i = end;
-    for (int words = 0; words < 6 && i > 0;) {
+    /* At most 8 words (numbers among them) and 120 bytes back: a sentence of a thousand
+     * numbers costs each of them a short walk, never the whole sentence. */
+    for (int words = 0; words < 8 && i > 0 && end - i < 120;) {
         char ch = s.s[i - 1];
         if (ch == ' ' || ch == ':' || ch == '=' || ch == ',' || ch == '(' || ch == '"' || ch == '\'' || ch == '$' ||
             ch == '~' || ch == '*' || ch == '`') { i--; continue; }
         if (!is_alpha(ch) && !is_digit(ch)) return false;
         size_t w = i;
-        while (w > 0 && (is_alpha(s.s[w - 1]) || is_digit(s.s[w - 1]) || s.s[w - 1] == '-' || s.s[w - 1] == '_' ||
-                         s.s[w - 1] == '\''))
+        while (w > 0 && end - w < 120 && (is_alpha(s.s[w - 1]) || is_digit(s.s[w - 1]) || s.s[w - 1] == '-' ||
+                                          s.s[w - 1] == '_' || s.s[w - 1] == '\''))
             w--;
         mf_span word = {s.s + w, i - w};
         i = w;
-        if (is_digit(word.s[0])) continue; /* another value: "from 200 to 500" */
         words++;
+        if (is_digit(word.s[0])) continue; /* another value: "from 200 to 500" */
         if (filler(word)) continue;
         c->subject = word;
         c->key = word;
