@@ -26,6 +26,7 @@ static bool breaks_line(uint32_t cp)
  * quoted can start a line of the digest and pass for a heading or a request of its own. */
 static void put_clipped(mf_buf *b, const char *s, size_t n, size_t chars)
 {
+    if (!n) return; /* an empty span may have no pointer at all */
     size_t i = 0, cps = 0, run = 0;
     while (i < n && cps < chars) {
         unsigned char c = (unsigned char)s[i];

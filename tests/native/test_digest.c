@@ -210,6 +210,13 @@ static void whole(void)
     CHECK("no line of the digest starts with a bracket a reader takes for a marker", d && bare);
     mf_free(d);
 
+    const char *empty = "[{\"role\":\"user\",\"content\":\"Run it\"},{\"role\":\"assistant\",\"content\":[{\"type\":"
+                        "\"tool_use\",\"id\":\"t1\",\"name\":\"bash\",\"input\":{}}]},{\"role\":\"user\",\"content\":[{\"type\":"
+                        "\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"\",\"is_error\":true}]}]";
+    d = digest_of(empty, MF_FORMAT_ANTHROPIC, 2000);
+    CHECK("a failed result with no text and a call with no arguments digest (an empty error line)", d && strstr(d, "- bash: \n"));
+    mf_free(d);
+
     d = digest_of(openai, MF_FORMAT_OPENAI, 60);
     CHECK("a tight budget still digests", d != NULL);
     mf_free(d);
