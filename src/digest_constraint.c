@@ -6,8 +6,9 @@
  * The subject is the nearest word before the number that is not filler ("is", "to",
  * "raise", "under", 改成、提高到、是…): "raise the budget to 500" is about "budget". With no
  * such word the unit names it ("3 nights", 三晚). Subjects are compared by their last word,
- * or their last two Chinese characters (预算, 人均). Dates and times (10月8日, 18:30 as part of
- * a date) are not constraints; numbers glued to letters (v2, TS2345, #412) are identifiers. */
+ * or their last two Chinese characters (预算, 人均). A day is a value too when the sentence
+ * names a deadline ("the deadline is Friday", "截止时间改到周五"). Dates (10月8日, 09/03/2024)
+ * are not constraints; numbers glued to letters (v2, TS2345, #412) are identifiers. */
 #include "digest.h"
 
 #include <string.h>
@@ -181,12 +182,52 @@ static size_t number_end(mf_span s, size_t i, bool *chinese)
     return k;
 }
 
+/* A day a deadline names ("Friday", "tomorrow", 周五, 星期五, 明天) at i: its end, or i. */
+static size_t day_end(mf_span s, size_t i)
+{
+    static const char *const DAYS[] = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                                       "tomorrow", "tonight", "next week", NULL};
+    static const char *const DAYS_ZH[] = {"下周一", "下周二", "下周三", "下周四", "下周五", "下周六", "下周日",
+                                          "星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日", "星期天",
+                                          "周一", "周二", "周三", "周四", "周五", "周六", "周日", "周末", "明天", "后天",
+                                          "下周", NULL};
+    const char *zh = prefix_in(s, i, DAYS_ZH);
+    if (zh) return i + strlen(zh);
+    if (i && (is_alpha(s.s[i - 1]) || is_digit(s.s[i - 1]))) return i;
+    for (int k = 0; DAYS[k]; k++) {
+        size_t n = strlen(DAYS[k]);
+        if (i + n <= s.n && mf_span_starts((mf_span){s.s + i, n}, DAYS[k]) && (i + n == s.n || !is_alpha(s.s[i + n])))
+            return i + n;
+    }
+    return i;
+}
+
+/* Words that make a day a deadline rather than a date in a story. */
+static bool has_deadline_cue(mf_span s)
+{
+    static const char *const CUES[] = {"deadline", "due", "by ", "until", "before", "cut-off", "cutoff", "no later",
+                                       "截止", "之前", "以前", "交付", "上线", "完成", NULL};
+    for (int k = 0; CUES[k]; k++) if (mf_span_has(s, CUES[k])) return true;
+    return false;
+}
+
 size_t mf_find_constraints(mf_span s, mf_constraint *out, size_t cap)
 {
     size_t found = 0;
     bool code = false; /* inside `backquotes`: quoted code or output, not a statement */
+    bool deadline = has_deadline_cue(s);
     for (size_t i = 0; i < s.n && found < cap;) {
         if (s.s[i] == '`') code = !code;
+        size_t day = deadline && !code ? day_end(s, i) : i;
+        if (day > i) { /* "the deadline is Friday" → "Monday": a value like any other */
+            mf_constraint c = {{0}, {0}, {s.s + i, day - i}};
+            size_t before = i;
+            while (before > 0 && s.s[before - 1] == ' ') before--;
+            bool ok = before > 0 && (cjk_at(s, cp_before(s, before)) ? cjk_subject(s, before, &c) : ascii_subject(s, before, &c));
+            if (ok) out[found++] = c;
+            i = day;
+            continue;
+        }
         bool chinese;
         size_t end = number_end(s, i, &chinese);
         if (end == i) { i++; continue; }

@@ -89,6 +89,21 @@ describe('digest: constraints at their latest value', () => {
     }
   });
 
+  test('a deadline moved from Friday to Monday reads Monday; 截止时间 周五 → 下周一 reads 下周一', () => {
+    const en = digest(emit([
+      { user: 'Migrate the billing cron jobs to the new scheduler. The deadline is Friday.' },
+      { assistant: 'Starting with the nightly invoice job.' },
+      { user: 'Good news: the deadline moved to Monday.' },
+    ], 'openai'));
+    assert.ok(section(en, /^## Constraints/).includes('- deadline: Monday (was Friday)'), en);
+    const zh = digest(emit([
+      { user: '把账单定时任务迁到新的调度器上，截止时间是周五。' },
+      { assistant: '先从每晚的发票任务开始。' },
+      { user: '截止时间改到下周一了。' },
+    ], 'anthropic'));
+    assert.ok(section(zh, /^## 约束/).includes('- 截止时间：下周一（此前 周五）'), zh);
+  });
+
   test('constraints come from the user\'s own words, never from tool output', () => {
     const messages = emit([
       { user: 'Find a hotel in Lisbon, budget 120 euros a night.' },

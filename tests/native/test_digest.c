@@ -142,6 +142,10 @@ static void constraint_values(void)
           span_is(c[0].value, "5000元"));
     CHECK("住4晚: the unit names it", constraints("住4晚", c) == 1 && span_is(c[0].key, "晚") && span_is(c[0].value, "4晚"));
     CHECK("Chinese numerals with a plan's unit: 住五晚", constraints("我们住五晚", c) == 1 && span_is(c[0].value, "五晚"));
+    CHECK("a deadline's day is a value: \"the deadline is Friday\"", constraints("The deadline is Friday.", c) == 1 &&
+          span_is(c[0].subject, "deadline") && span_is(c[0].value, "Friday"));
+    CHECK("截止时间改到下周一", constraints("截止时间改到下周一", c) == 1 && span_is(c[0].key, "时间") && span_is(c[0].value, "下周一"));
+    CHECK("a day with no deadline in the sentence is no value", constraints("I tested it on Friday.", c) == 0);
     CHECK("dates (5月1日), ordinals (第二天) and articles (一条) are no values",
           constraints("5月1日出发，第二天去乌镇，写一条说明", c) == 0);
 }
