@@ -76,6 +76,22 @@ static size_t sentence_end(mf_span s, size_t i)
     return 0;
 }
 
+/* A list item's marker ("- ", "* ", "• ", "2. ") is no part of its sentence. */
+static mf_span strip_marker(mf_span t)
+{
+    for (;;) {
+        size_t k = 0;
+        if (t.n >= 2 && (t.s[0] == '-' || t.s[0] == '*' || t.s[0] == '>') && t.s[1] == ' ') k = 2;
+        else if (t.n >= 4 && memcmp(t.s, "\xE2\x80\xA2 ", 4) == 0) k = 4; /* • */
+        else {
+            while (k < t.n && k < 3 && t.s[k] >= '0' && t.s[k] <= '9') k++;
+            k = k && k + 1 < t.n && (t.s[k] == '.' || t.s[k] == ')') && t.s[k + 1] == ' ' ? k + 2 : 0;
+        }
+        if (!k) return t;
+        t = mf_span_trim((mf_span){t.s + k, t.n - k});
+    }
+}
+
 bool mf_next_sentence(mf_span s, size_t *at, mf_span *sentence)
 {
     while (*at < s.n) {
@@ -83,7 +99,7 @@ bool mf_next_sentence(mf_span s, size_t *at, mf_span *sentence)
         while (i < s.n && !(end_len = sentence_end(s, i))) i++;
         size_t keep = i < s.n && s.s[i] != '\n' ? end_len : 0; /* the stop stays, the break goes */
         *at = i < s.n ? i + end_len : s.n;
-        mf_span t = mf_span_trim((mf_span){s.s + start, i - start + keep});
+        mf_span t = strip_marker(mf_span_trim((mf_span){s.s + start, i - start + keep}));
         if (t.n) { *sentence = t; return true; }
     }
     return false;
