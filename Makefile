@@ -135,6 +135,7 @@ bench: deps
 	$(MAKE) wasm
 	node tests/bench/bench.mjs
 	node tests/bench/simulate.mjs
+	node tests/bench/digest.mjs
 
 clean:
 	rm -rf $(BUILD) wasm/midfold.wasm

@@ -357,8 +357,10 @@ export function planCompaction(messages, options) {
 }
 
 /**
- * A summary written without a model (deterministic): the user's requests, the tool
- * activity, the files and identifiers touched, the latest assistant conclusions, within
+ * A summary written without a model (deterministic): the user's requests and the latest
+ * value of each constraint they stated, the latest test state and the last error of each
+ * failing tool with its exit status, the files and identifiers touched, the assistant's
+ * decisions with their reasons and latest conclusions, the tool activity, within
  * `maxTokens` (estimated). Reads `messages`, never keeps it.
  * @param {unknown[]} messages
  * @param {{maxTokens?: number, language?: string, profile?: string, format?: string}} [options]

@@ -195,7 +195,9 @@ export declare function planMicroCompact<M extends MessageLike>(messages: readon
   edits: (MicroEdit & { target: number; replacement: string })[];
 };
 
-/** A deterministic model-free summary: requests, tool activity, files, conclusions. */
+/** A deterministic model-free summary within maxTokens: the user's requests, constraints at their latest value,
+ * the latest test state and errors with exit statuses, files and identifiers, decisions with their reasons,
+ * conclusions, tool activity. */
 export declare function digest<M extends MessageLike>(messages: readonly M[], options?: {
   maxTokens?: number; language?: string; profile?: Profile; format?: Format | 'auto';
 }): string;

@@ -137,6 +137,11 @@ struct mf_doc {
 mf_status mf_json_to_tree(mf_arena *arena, const char *json, size_t len, mf_node **out,
                           void **owner, mf_error *err);
 void mf_json_owner_free(void *owner);
+/* Writes a double as JSON number text into out (at least 40 bytes; null when not finite);
+ * returns its length. json_number.c */
+size_t mf_json_format_number(double v, char *out);
+/* The number parser (strtod.c): s must end with a byte that is no part of a number. */
+double mf_strtod(const char *s, char **end);
 /* True when the value holds a list of role-tagged messages; else *bad_index (when
  * given) receives the first entry that is not a message, or SIZE_MAX. doc.c */
 bool mf_doc_is_conversation(const mf_doc *doc, size_t *bad_index);

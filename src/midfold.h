@@ -347,10 +347,12 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
                               mf_compact_plan **out, mf_error *err);
 void mf_compact_plan_free(mf_compact_plan *plan);
 
-/* A summary written without a model: the user's requests, the tool activity (names,
- * key arguments, counts, errors), the files and identifiers touched and the latest
- * assistant conclusions, within max_tokens (estimated). Deterministic. On success *out
- * is NUL-terminated text for mf_free. */
+/* A summary written without a model: the user's requests and the latest value of each
+ * constraint they stated, the latest test state and the last error of each failing tool
+ * with its exit status, the files and identifiers touched, the assistant's decisions with
+ * their reasons and latest conclusions, the tool activity (names, key arguments, counts,
+ * errors), within max_tokens (estimated; 0: 2,000). Deterministic. On success *out is
+ * NUL-terminated text for mf_free. */
 mf_status mf_doc_digest(const mf_doc *doc, mf_format format, uint32_t max_tokens, mf_language language,
                         mf_profile profile, char **out, size_t *out_len, mf_error *err);
 

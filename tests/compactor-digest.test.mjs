@@ -20,7 +20,12 @@ async function digestOf(name, extra = {}) {
 /** The middle of a ledger fixture, as the Compactor would pass it: all but the system and pending messages. */
 const middleOf = (name) => load(name).slice(1, -1);
 
-const toolLine = (summary, name) => summary.split('\n').find((l) => new RegExp(`^\\W*${name}\\b`).test(l));
+/** The tool's line in the "Tool activity" section (the errors section names tools too). */
+const toolLine = (summary, name) => {
+  const lines = summary.split('\n');
+  const from = lines.findIndex((l) => /^## (Tool activity|工具调用)/.test(l));
+  return lines.slice(from + 1).find((l) => new RegExp(`^\\W*${name}\\b`).test(l));
+};
 
 const LEDGER_TOOLS = { bash: 5, read_file: 4, edit_file: 4, grep: 1 };
 const LEDGER_FILES = ['src/export/csv.js', 'test/export/csv.test.js', 'src/lib/money.js', 'src/config/export.js'];
@@ -70,8 +75,8 @@ describe('digestSummarizer()', () => {
     }
   });
 
-  test('counts the errors per tool (Anthropic is_error, AI SDK error-text)', async () => {
-    for (const format of ['anthropic', 'ai-sdk']) {
+  test('counts the errors per tool: flagged (Anthropic is_error, AI SDK error-text) or read from the result (OpenAI has no flag)', async () => {
+    for (const format of FORMATS) {
       const { summary } = await digestOf(`ledger.${format}`);
       assert.match(toolLine(summary, 'edit_file'), /\b1\b[^\n]*error/i, format);
       assert.doesNotMatch(toolLine(summary, 'bash').replace(/:.*$/, ''), /error/i, format);

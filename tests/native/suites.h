@@ -19,5 +19,7 @@ void test_memory(void);        /* test_memory.c: the memory tool: path checks an
 void test_responses(void);     /* test_responses.c: OpenAI Responses items and Chat custom tool calls */
 void test_anthropic_blocks(void); /* test_anthropic_blocks.c: server tools, MCP, documents, unknown blocks */
 void test_aisdk(void);         /* test_aisdk.c: AI SDK approvals, media and UIMessage */
+void test_json_scan(void);     /* test_json_scan.c: the digest's arguments scanner on hostile text */
+void test_digest(void);        /* test_digest.c: test runners, exit statuses, errors, decisions, constraints */
 
 #endif
