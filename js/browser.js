@@ -3,7 +3,6 @@
  * beside this file (served as application/wasm for streaming compilation).
  */
 import { initWith } from './core.js';
-import { createMemoryToolWith } from './memory.js';
 
 // The public part of core.js, by name: its other exports (initWith, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
@@ -32,17 +31,9 @@ export function init(source) {
 export { Compactor, digestSummarizer } from './compactor.js';
 export { EstimateCache } from './estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
-export { memoryStore, localStorageStore, kvStore } from './memory-stores.js';
+// The memory tool is midfold/memory's: its own wasm module, fetched at its first command
+// (a page that never runs one never downloads it; one that never imports it bundles none of it).
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory-browser.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
 export { simulate } from './simulate.js';
 export { simulationChart } from './simulate-chart.js';
-
-/**
- * midfold/memory's createMemoryTool. Its loader (memory-browser.js) and its wasm module are
- * reached by a dynamic import at the first command, so a page that never runs one
- * downloads neither (a bundler makes the import a chunk of its own).
- * @param {{store?: object, maxFileBytes?: number, maxFiles?: number, maxViewBytes?: number}} [options]
- */
-export function createMemoryTool(options) {
-  return createMemoryToolWith(options, () => import('./memory-browser.js').then((m) => m.initMemory()));
-}

@@ -1,8 +1,7 @@
 /**
  * memory-browser.js — midfold/memory's entry for browsers and bundlers: the memory tool,
  * whose wasm module (midfold-memory.wasm, beside midfold.wasm) is fetched at the first
- * command. midfold's main entry reaches this file only by a dynamic import, so a page that
- * never runs a memory command downloads neither.
+ * command, so a page that never runs one never downloads it.
  */
 import { createMemoryToolWith, initMemoryWith } from './memory.js';
 

@@ -1,8 +1,8 @@
 // The two wasm modules and who loads them: midfold.wasm (estimate, serialize, micro-compact,
 // validate, compact, digest) and midfold-memory.wasm (the memory tool), each importing only
 // the no-op memory-growth hook; the memory tool's module is loaded by its first command,
-// never by init(); and a browser bundle of the main entry fetches midfold.wasm only, the
-// memory tool's loader sitting in a chunk of its own behind a dynamic import.
+// never by init(); a page bundled without the memory tool holds none of it (what the browser
+// entry fetches and when: browser-download.test.mjs).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -38,36 +38,13 @@ test('the memory tool loads its module at the first command; a failed initMemory
   await initMemory(); // loaded by the command above: returns at once
 });
 
-/** esbuild's browser bundle of `contents`: {eager, lazy}, the texts of the chunks a page loads up front
- * (the entry and what it imports statically) and of those only a dynamic import loads. */
-async function bundle(contents, splitting) {
-  const outdir = path.join(ROOT, 'build/bundle-test');
+test('a page bundled from the main entry that never imports the memory tool carries none of it', async () => {
+  // As a user's bundler emits it (esbuild, tree-shaking): the memory tool's code and its module's URL are gone.
   const r = await esbuild.build({
-    stdin: { contents, resolveDir: ROOT, loader: 'js' }, bundle: true, splitting, format: 'esm', platform: 'browser',
-    minify: true, write: false, outdir, logLevel: 'silent', metafile: true,
+    stdin: { contents: "export { init, estimateTokens, microCompact, Compactor } from './js/browser.js';", resolveDir: ROOT, loader: 'js' },
+    bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, logLevel: 'silent',
   });
-  const text = new Map(r.outputFiles.map((f) => [path.relative(ROOT, f.path), f.text]));
-  const outputs = r.metafile.outputs;
-  const eager = new Set();
-  const visit = (f) => {
-    if (eager.has(f)) return;
-    eager.add(f);
-    for (const i of outputs[f].imports) if (i.kind === 'import-statement') visit(i.path);
-  };
-  visit(Object.keys(outputs).find((f) => outputs[f].entryPoint));
-  return {
-    eager: [...eager].map((f) => text.get(f)),
-    lazy: Object.keys(outputs).filter((f) => !eager.has(f)).map((f) => text.get(f)),
-  };
-}
-
-test('a browser bundle of the main entry fetches midfold.wasm; the memory module only from a lazy chunk', async () => {
-  const all = await bundle("export * from './js/browser.js';", true);
-  assert.ok(all.eager.some((t) => /midfold\.wasm/.test(t)));
-  for (const t of all.eager) assert.doesNotMatch(t, /midfold-memory\.wasm/, 'no chunk loaded up front names the memory module');
-  assert.equal(all.lazy.filter((t) => /midfold-memory\.wasm/.test(t)).length, 1, 'the chunk of the first memory command names it');
-  // A page that estimates and compacts carries no memory-tool code at all.
-  const page = await bundle("export { init, estimateTokens, microCompact, Compactor } from './js/browser.js';", false);
-  assert.equal(page.eager.length, 1);
-  assert.doesNotMatch(page.eager[0], /midfold-memory|memory_20250818/);
+  const text = r.outputFiles[0].text;
+  assert.match(text, /midfold\.wasm/);
+  assert.doesNotMatch(text, /midfold-memory|memory_20250818/);
 });
