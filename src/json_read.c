@@ -1,11 +1,10 @@
 /* json_read.c — JSON text to the value tree, through cJSON (fetched at build time).
  *
- * cJSON keeps no number text, so numbers are printed back: integers exactly, other
- * values with up to 15 significant digits (enough for every value a conversation
- * carries; see format_number). */
+ * cJSON keeps no number text, so numbers are printed back by mf_json_format_number
+ * (json_number.c). The wasm module does not link this file's parser (the JS side sends
+ * the tree encoding); json_reprint.c re-prints argument strings without it. */
 #include "internal.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "cJSON.h"
@@ -46,53 +45,6 @@ static mf_status check_depth(const char *json, size_t len, mf_error *err)
     return MF_OK;
 }
 
-static size_t put_digits(char *out, uint64_t v)
-{
-    char tmp[24];
-    size_t k = 0, n = 0;
-    do { tmp[k++] = (char)('0' + v % 10); v /= 10; } while (v);
-    while (k) out[n++] = tmp[--k];
-    return n;
-}
-
-/* Writes a finite double as JSON number text into out (at least 40 bytes). */
-static size_t format_number(double v, char *out)
-{
-    size_t n = 0;
-    if (!isfinite(v)) { memcpy(out, "null", 4); return 4; }
-    if (v < 0) { out[n++] = '-'; v = -v; }
-    if (v == floor(v) && v < 1e17) return n + put_digits(out + n, (uint64_t)v);
-    /* Scientific decomposition: v = m * 10^e with 15 significant digits in m. Below
-     * 1e-294, 10^(e-14) would underflow to 0 (and m come out of an infinity): scale such
-     * tiny values up first. */
-    int e = (int)floor(log10(v));
-    double scaled = e - 14 < -290 ? v * 1e300 / pow(10.0, e - 14 + 300) : v / pow(10.0, e - 14);
-    uint64_t m = (uint64_t)llround(scaled);
-    if (m >= 1000000000000000ull) { m /= 10; e++; }
-    char digits[24];
-    size_t nd = put_digits(digits, m);
-    while (nd > 1 && digits[nd - 1] == '0') nd--;
-    if (e >= -6 && e < 17) {
-        if (e < 0) {
-            out[n++] = '0'; out[n++] = '.';
-            for (int z = -1; z > e; z--) out[n++] = '0';
-            memcpy(out + n, digits, nd); n += nd;
-        } else {
-            for (size_t i = 0; i < nd || (int)i <= e; i++) {
-                if ((int)i == e + 1) out[n++] = '.';
-                out[n++] = i < nd ? digits[i] : '0';
-            }
-        }
-    } else {
-        out[n++] = digits[0];
-        if (nd > 1) { out[n++] = '.'; memcpy(out + n, digits + 1, nd - 1); n += nd - 1; }
-        out[n++] = 'e';
-        if (e < 0) { out[n++] = '-'; e = -e; } else out[n++] = '+';
-        n += put_digits(out + n, (uint64_t)e);
-    }
-    return n;
-}
-
 static mf_status convert(mf_arena *arena, const cJSON *src, mf_node *dst)
 {
     memset(dst, 0, sizeof *dst);
@@ -101,7 +53,7 @@ static mf_status convert(mf_arena *arena, const cJSON *src, mf_node *dst)
     else if (cJSON_IsTrue(src)) dst->kind = MF_TRUE;
     else if (cJSON_IsNumber(src)) {
         char text[40];
-        size_t len = format_number(src->valuedouble, text);
+        size_t len = mf_json_format_number(src->valuedouble, text);
         dst->kind = MF_NUMBER;
         dst->str = mf_arena_strdup(arena, text, len);
         dst->len = len;

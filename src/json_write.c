@@ -34,20 +34,3 @@ void mf_write_json(mf_buf *b, const mf_node *node)
     }
     }
 }
-
-void mf_write_json_text(mf_buf *b, const char *json, size_t len)
-{
-    mf_arena arena;
-    mf_arena_init(&arena);
-    mf_node *root = NULL;
-    void *owner = NULL;
-    /* Arguments that are not valid JSON (a model can emit those) are shown as they are;
-     * running out of memory while reading them fails the whole output instead. */
-    mf_status st = len ? mf_json_to_tree(&arena, json, len, &root, &owner, NULL) : MF_ERR_PARSE;
-    if (st == MF_OK) mf_write_json(b, root);
-    else if (st == MF_ERR_NOMEM) b->failed = true;
-    else if (len) mf_buf_put_utf8(b, json, len);
-    else mf_buf_puts(b, "{}");
-    mf_json_owner_free(owner);
-    mf_arena_free(&arena);
-}

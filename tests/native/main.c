@@ -27,6 +27,7 @@ int main(void)
     test_responses();
     test_anthropic_blocks();
     test_aisdk();
+    test_json_reprint();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
     return check_summary();
 }

@@ -19,5 +19,6 @@ void test_memory(void);        /* test_memory.c: the memory tool: path checks an
 void test_responses(void);     /* test_responses.c: OpenAI Responses items and Chat custom tool calls */
 void test_anthropic_blocks(void); /* test_anthropic_blocks.c: server tools, MCP, documents, unknown blocks */
 void test_aisdk(void);         /* test_aisdk.c: AI SDK approvals, media and UIMessage */
+void test_json_reprint(void);  /* test_json_reprint.c: arguments re-printed in one pass, against cJSON */
 
 #endif
