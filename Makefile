@@ -35,10 +35,11 @@ space := $(empty) $(empty)
 export_list = $(subst $(space),$(comma),$(foreach f,$(1),_$(f)))
 # Size matters more than speed everywhere but the hot loops: those files get -O3, the
 # rest -Oz; emmalloc is small, and the core allocates little (arenas). profiles.c prices
-# each text once (not per byte): at -Oz it is 1 KB gzipped smaller and as fast, within the
-# benchmark's noise; the others at -Oz would save 0.8 KB together but slow the fitted
-# profiles' feature pass 1.4-1.9x.
+# each text once (not per byte): at -Os it is 1 KB gzipped smaller than at -O3 and as fast
+# (-Oz: 4-5 % slower on the 'safe' profile); the -O3 files at -Oz would save 0.8 KB
+# together but slow the fitted profiles' feature pass 1.4-1.9x (docs/download.md).
 WASM_HOT := text_class text_features text_features_ascii tree_decode estimate
+WASM_SMALL_HOT := profiles
 WASM_CFLAGS := -msimd128 -DNDEBUG -Isrc -I$(CJSON_DIR)
 WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 \
   -sABORTING_MALLOC=0 -sTOTAL_STACK=262144 -sINITIAL_MEMORY=4194304 -sMAXIMUM_MEMORY=2147483648
@@ -63,7 +64,7 @@ wasm/midfold-memory.wasm: $(WASM_MEMORY_OBJ)
 $(BUILD)/wasm/%.o: src/%.c $(HDR) | $(CJSON_DIR)/cJSON.c
 	@command -v $(EMCC) >/dev/null || { echo "emcc missing: run scripts/install-deps.sh as root"; exit 1; }
 	@mkdir -p $(dir $@)
-	$(EMCC) $(if $(filter $*,$(WASM_HOT)),-O3,-Oz) $(WASM_CFLAGS) -c $< -o $@
+	$(EMCC) $(if $(filter $*,$(WASM_HOT)),-O3,$(if $(filter $*,$(WASM_SMALL_HOT)),-Os,-Oz)) $(WASM_CFLAGS) -c $< -o $@
 $(BUILD)/wasm/bridge.o $(BUILD)/wasm/bridge_memory.o: $(BUILD)/wasm/%.o: wasm/%.c wasm/bridge_common.h $(HDR) | $(CJSON_DIR)/cJSON.c
 	@mkdir -p $(dir $@)
 	$(EMCC) -Oz $(WASM_CFLAGS) -c $< -o $@
