@@ -4,9 +4,9 @@
  */
 import { initWith } from './core.js';
 
-// The public part of core.js, by name: its other exports (initWith, microReport,
-// internalRuntime) are for midfold's own modules. tests/types.test.mjs checks that these
-// names are exactly the values index.d.ts declares.
+// The public part of core.js, by name: its other exports (initWith, microReport, …) are
+// for midfold's own modules. tests/types.test.mjs checks that these names are exactly
+// the values index.d.ts declares.
 export {
   MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
   detectFormat,
@@ -31,7 +31,9 @@ export function init(source) {
 export { Compactor, digestSummarizer } from './compactor.js';
 export { EstimateCache } from './estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
-export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory.js';
+// The memory tool is midfold/memory's: its own wasm module, fetched at its first command
+// (a page that never runs one never downloads it; one that never imports it bundles none of it).
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory-browser.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
 export { simulate } from './simulate.js';
 export { simulationChart } from './simulate-chart.js';

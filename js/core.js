@@ -9,7 +9,7 @@
  * applied here, to the caller's own objects.
  */
 import { MidfoldError } from './errors.js';
-import { IMPORTS, Wasm } from './wasm.js';
+import { Wasm, instantiate } from './wasm.js';
 import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { applyEdits } from './apply.js';
 import { inFlightThinking, thinkingPolicy } from './thinking.js';
@@ -28,27 +28,6 @@ const TEXT_CHUNK = 1 << 20; // UTF-16 units per crossing for long strings: bound
 function ready() {
   if (!wasm) throw new MidfoldError('not-initialized', 'call and await init() before using midfold');
   return wasm;
-}
-
-async function instantiate(source) {
-  let instance;
-  if (source instanceof WebAssembly.Module) {
-    instance = await WebAssembly.instantiate(source, IMPORTS);
-  } else if (typeof Response !== 'undefined' && source instanceof Response) {
-    const fallback = source.clone();
-    try {
-      ({ instance } = await WebAssembly.instantiateStreaming(source, IMPORTS));
-    } catch (e) {
-      // A server that sends the wrong MIME type breaks streaming; the bytes still work.
-      if (!(e instanceof TypeError)) throw e;
-      ({ instance } = await WebAssembly.instantiate(await fallback.arrayBuffer(), IMPORTS));
-    }
-  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    ({ instance } = await WebAssembly.instantiate(source, IMPORTS));
-  } else {
-    throw new MidfoldError('invalid-option', 'init(source): expected a WebAssembly.Module, bytes, a Response or a URL');
-  }
-  return instance;
 }
 
 /**
@@ -414,10 +393,3 @@ export function detectFormat(messages) {
   if (!isArray(messages)) return 'unknown';
   return /** @type {any} */ (withDoc(messages, (w, doc) => FORMAT_NAMES[w.x.mfw_doc_detect(doc)] || 'unknown'));
 }
-
-/**
- * The instantiated module and its scratch region, for the wrapper's own modules (the
- * memory tool in memory.js); not part of the public API. Throws before init().
- * @internal
- */
-export function internalRuntime() { return { wasm: ready(), scratch }; }

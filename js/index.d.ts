@@ -355,7 +355,7 @@ export interface MemoryTool {
   limits: Required<Omit<MemoryToolOptions, 'store'>>;
   /** Runs one command (the input object or its JSON text). Commands whose paths overlap
    * run one after another, in call order; errors are results, not exceptions (only a
-   * missing init() throws). */
+   * failure to load the memory tool's wasm module, MidfoldError 'init-failed', throws). */
   execute(input: MemoryCommand | Record<string, unknown> | string): Promise<MemoryResult>;
   /** Executes an Anthropic tool_use block and gives the tool_result block answering it. */
   toolResult(block: { id: string; input: unknown }): Promise<{
@@ -363,7 +363,9 @@ export interface MemoryTool {
   }>;
 }
 
-/** Anthropic's memory tool (memory_20250818) over a store the host owns. */
+/** Anthropic's memory tool (memory_20250818) over a store the host owns. It is
+ * midfold/memory's: its wasm module (midfold-memory.wasm) is loaded at the first command,
+ * never by init(); in a browser, even its loader is a dynamic import. */
 export declare function createMemoryTool(options?: MemoryToolOptions): MemoryTool;
 /** Files in a Map (the default store). `initial` seeds it. */
 export declare function memoryStore(initial?: Record<string, string> | Iterable<readonly [string, string]>): MemoryStore;

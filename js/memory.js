@@ -9,13 +9,17 @@
  * commands whose paths overlap (the same file, or a directory and anything in it) in the
  * order they were called. Tool-level failures, store failures included, come back as
  * `{content, isError: true}`, never as exceptions.
+ *
+ * The C side is a wasm module of its own (wasm/midfold-memory.wasm, wasm/bridge_memory.c),
+ * so that a page that never runs a memory command never downloads it. This file is
+ * host-agnostic: the host entries of midfold/memory (memory-node.js, memory-browser.js,
+ * memory-workerd.js) say where the module comes from; a tool loads it at its first
+ * command unless initMemory() already has.
  */
 import { MidfoldError } from './errors.js';
-import { internalRuntime } from './core.js';
-import { encodeValue } from './encode.js';
+import { Wasm, instantiate } from './wasm.js';
+import { Scratch, encodeValue } from './encode.js';
 import { memoryStore, utf8Length } from './memory-stores.js';
-
-export { memoryStore, localStorageStore, kvStore } from './memory-stores.js';
 
 const MAX_ROUNDS = 8; // view of a directory takes three steps; nothing takes more than four
 
@@ -93,9 +97,36 @@ class PathLocks {
   }
 }
 
+/** @type {{wasm: Wasm, scratch: Scratch} | null} */
+let runtime = null;
+let pending = null;
+
+/**
+ * Instantiates the memory-tool module once (later calls return the same promise);
+ * `resolveSource` turns the caller's argument (undefined: the bundled .wasm) into a
+ * Module, bytes or a Response. A failure leaves it unloaded so a later call can retry.
+ * @param {unknown} source
+ * @param {(source: unknown) => Promise<unknown>} resolveSource
+ * @returns {Promise<void>}
+ */
+export function initMemoryWith(source, resolveSource) {
+  if (runtime) return Promise.resolve();
+  if (!pending) {
+    pending = (async () => {
+      const wasm = new Wasm(await instantiate(await resolveSource(source), 'initMemory'));
+      runtime = { wasm, scratch: new Scratch(wasm) };
+    })().catch((e) => {
+      pending = null;
+      throw e instanceof MidfoldError ? e
+        : new MidfoldError('init-failed', `midfold could not load its memory-tool module: ${e && e.message}`, { cause: e });
+    });
+  }
+  return pending;
+}
+
 /** One synchronous step in C: the request is {input, files, lists, sizes}. */
 function runStep(request, limits) {
-  const { wasm: w, scratch } = internalRuntime();
+  const { wasm: w, scratch } = /** @type {{wasm: Wasm, scratch: Scratch}} */ (runtime);
   const len = encodeValue(scratch, request);
   return w.result(
     (outPtr, outLen) => w.x.mfw_memory_step(scratch.ptr, len, limits.maxFileBytes, limits.maxFiles, limits.maxViewBytes,
@@ -151,10 +182,12 @@ const reason = (e) => (e && typeof e.message === 'string' ? e.message : String(e
  *   resolves to `{content, isError}`.
  * - `toolResult(block)`: executes an Anthropic tool_use block and resolves to the
  *   tool_result block that answers it.
- * Needs init() to have finished before the first execute.
- * @param {{store?: object, maxFileBytes?: number, maxFiles?: number, maxViewBytes?: number}} [options]
+ * `load()` makes the memory-tool module ready (the host entry's initMemory); the first
+ * command awaits it, and a failure to load rejects that command with its MidfoldError.
+ * @param {{store?: object, maxFileBytes?: number, maxFiles?: number, maxViewBytes?: number}} options
+ * @param {() => Promise<void>} load
  */
-export function createMemoryTool(options = {}) {
+export function createMemoryToolWith(options = {}, load) {
   if (options === null || typeof options !== 'object')
     throw new MidfoldError('invalid-option', 'createMemoryTool(options): options must be an object');
   const store = checkStore(options.store);
@@ -166,6 +199,7 @@ export function createMemoryTool(options = {}) {
   const locks = new PathLocks();
 
   async function execute(input) {
+    if (!runtime) await load(); // a MidfoldError('init-failed') is the host's to see
     let value = input;
     if (typeof input === 'string') {
       try { value = JSON.parse(input); } catch { return failure('Error: The tool input is not valid JSON.'); }
@@ -175,7 +209,6 @@ export function createMemoryTool(options = {}) {
     try {
       step = runStep(data, limits);
     } catch (e) {
-      if (e instanceof MidfoldError && e.code === 'not-initialized') throw e; // the host's mistake: fail loudly
       return failure(`Error: The tool input cannot be read: ${reason(e)}`);
     }
     if (step.done && !step.ops.length) return { content: step.content, isError: step.isError };

@@ -1,28 +1,18 @@
 /**
  * node.js — midfold's entry for Node: finds the bundled .wasm next to the package.
  */
-import { readFile } from 'node:fs/promises';
 import { initWith } from './core.js';
+import { nodeSource } from './source-node.js';
 
-// The public part of core.js, by name: its other exports (initWith, microReport,
-// internalRuntime) are for midfold's own modules. tests/types.test.mjs checks that these
-// names are exactly the values index.d.ts declares.
+// The public part of core.js, by name: its other exports (initWith, microReport, …) are
+// for midfold's own modules. tests/types.test.mjs checks that these names are exactly
+// the values index.d.ts declares.
 export {
   MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
   detectFormat,
 } from './core.js';
 
-const BUNDLED = new URL('../wasm/midfold.wasm', import.meta.url);
-
-async function resolveSource(source) {
-  if (source === undefined) return readFile(BUNDLED);
-  if (source instanceof URL || typeof source === 'string') {
-    const url = source instanceof URL ? source : new URL(source, BUNDLED);
-    if (url.protocol === 'file:') return readFile(url);
-    return fetch(url);
-  }
-  return source;
-}
+const resolveSource = nodeSource(new URL('../wasm/midfold.wasm', import.meta.url));
 
 /**
  * Loads the wasm module; call once and await before any other function (later calls
@@ -37,7 +27,8 @@ export function init(source) {
 export { Compactor, digestSummarizer } from './compactor.js';
 export { EstimateCache } from './estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
-export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory.js';
+// The memory tool is midfold/memory's (its own wasm module, read at its first command).
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory-node.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
 export { simulate } from './simulate.js';
 export { simulationChart } from './simulate-chart.js';

@@ -1,5 +1,5 @@
 /**
- * wasm.js — the instantiated module and the conventions of its exports (wasm/bridge.c):
+ * wasm.js — an instantiated module and the conventions of its exports (wasm/bridge_common.h):
  * memory views that survive growth, the error record, result buffers.
  */
 import { MidfoldError, STATUS_CODES } from './errors.js';
@@ -12,7 +12,36 @@ const decoder = new TextDecoder();
 export const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
 
 /**
- * One instance of midfold.wasm. Owns two small regions (the error record and result
+ * An instance of a midfold module (midfold.wasm, midfold-memory.wasm) from a
+ * WebAssembly.Module, its bytes or a fetch Response (streamed when the server sends
+ * application/wasm).
+ * @param {unknown} source
+ * @param {string} [fn] the caller's name, for the error
+ * @returns {Promise<WebAssembly.Instance>}
+ */
+export async function instantiate(source, fn = 'init') {
+  let instance;
+  if (source instanceof WebAssembly.Module) {
+    instance = await WebAssembly.instantiate(source, IMPORTS);
+  } else if (typeof Response !== 'undefined' && source instanceof Response) {
+    const fallback = source.clone();
+    try {
+      ({ instance } = await WebAssembly.instantiateStreaming(source, IMPORTS));
+    } catch (e) {
+      // A server that sends the wrong MIME type breaks streaming; the bytes still work.
+      if (!(e instanceof TypeError)) throw e;
+      ({ instance } = await WebAssembly.instantiate(await fallback.arrayBuffer(), IMPORTS));
+    }
+  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    ({ instance } = await WebAssembly.instantiate(source, IMPORTS));
+  } else {
+    throw new MidfoldError('invalid-option', `${fn}(source): expected a WebAssembly.Module, bytes, a Response or a URL`);
+  }
+  return instance;
+}
+
+/**
+ * One instance of a midfold module. Owns two small regions (the error record and result
  * slots) for its lifetime; everything else is allocated and freed per call.
  */
 export class Wasm {

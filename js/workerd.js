@@ -12,9 +12,9 @@ import wasmModule from '../wasm/midfold.wasm';
 import { MidfoldError } from './errors.js';
 import { initWith } from './core.js';
 
-// The public part of core.js, by name: its other exports (initWith, microReport,
-// internalRuntime) are for midfold's own modules. tests/types.test.mjs checks that these
-// names are exactly the values index.d.ts declares.
+// The public part of core.js, by name: its other exports (initWith, microReport, …) are
+// for midfold's own modules. tests/types.test.mjs checks that these names are exactly
+// the values index.d.ts declares.
 export {
   MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
   detectFormat,
@@ -47,7 +47,8 @@ export function init(source) {
 export { Compactor, digestSummarizer } from './compactor.js';
 export { EstimateCache } from './estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
-export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory.js';
+// The memory tool is midfold/memory's: its own wasm module, embedded beside midfold.wasm.
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory-workerd.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
 export { simulate } from './simulate.js';
 export { simulationChart } from './simulate-chart.js';

@@ -63,6 +63,7 @@ mf_status mf_doc_parse_json(const char *json, size_t len, mf_doc **out, mf_error
     mf_status st = new_doc(out, err); /* checks `out` before anything is read */
     if (st) return st;
     mf_doc *doc = *out;
+    doc->json_owner_free = mf_json_owner_free;
     st = mf_json_to_tree(&doc->arena, json, len, &doc->root, &doc->json_owner, err);
     return finish(doc, st, out, err);
 }
@@ -80,7 +81,7 @@ void mf_doc_free(mf_doc *doc)
 {
     if (!doc) return;
     mf_arena_free(&doc->arena);
-    mf_json_owner_free(doc->json_owner);
+    if (doc->json_owner_free) doc->json_owner_free(doc->json_owner);
     mf_dealloc(doc);
 }
 

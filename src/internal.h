@@ -130,6 +130,8 @@ struct mf_doc {
     mf_node *root;
     const mf_node *messages; /* the list of messages, or NULL when the value is no conversation */
     void *json_owner;        /* the cJSON tree whose strings the nodes borrow, if any */
+    void (*json_owner_free)(void *owner); /* how to free it: set by mf_doc_parse_json only, so
+                                           * a build that never parses JSON text links no cJSON */
 };
 
 /* JSON text to a tree allocated in `arena`; strings stay in cJSON's tree, returned in
@@ -332,9 +334,16 @@ size_t mf_tool_result_chars(const mf_node *content);
 /* Writes a value as compact JSON with ": " and ", " separators (Python json.dumps).
  * Into a transcript, use mf_put_content_json instead. */
 void mf_write_json(mf_buf *b, const mf_node *node);
-/* Re-prints JSON text (an OpenAI arguments string) the same way; text that does not
- * parse is written as it is, an empty string as {}. */
+/* Re-prints JSON text (an OpenAI arguments string) the same way, without building a
+ * tree (json_reprint.c); text that does not parse is written as it is, an empty string as
+ * {}. Running out of memory sets b->failed. */
 void mf_write_json_text(mf_buf *b, const char *json, size_t len);
+/* JSON numbers (json_number.c). mf_json_scan_number reads the number at s[0..len) as cJSON
+ * does and returns the bytes it takes (0: not a number; SIZE_MAX: out of memory);
+ * mf_json_format_number writes a double as the transcript prints it into out (at least 40
+ * bytes; non-finite values as null) and returns its length. */
+size_t mf_json_scan_number(const char *s, size_t len, double *value);
+size_t mf_json_format_number(double v, char *out);
 /* ---- blocks read by their readable text (read.c, adapt_anthropic.c) -------------- */
 /* The Anthropic blocks beyond text/image/tool_use/tool_result (server-tool results and
  * their content objects, search results, documents, MCP calls, container uploads): true

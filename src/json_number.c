@@ -1,6 +1,8 @@
-/* json_number.c — a number printed back from its value, the same way wherever JSON text is
- * read (json_read.c through cJSON, json_scan.c without it): integers exactly, other values
- * with up to 15 significant digits (enough for every value a conversation carries). */
+/* json_number.c — JSON numbers as the transcript prints them: parsed as cJSON parses
+ * them (the longest run of number characters, read by mf_strtod as far as it goes) and
+ * printed back integers exactly, other values with up to 15 significant digits (enough
+ * for every value a conversation carries). Shared by json_read.c (through cJSON),
+ * json_reprint.c and json_scan.c, so all print the same number the same way. */
 #include "internal.h"
 
 #include <math.h>
@@ -50,4 +52,23 @@ size_t mf_json_format_number(double v, char *out)
         n += put_digits(out + n, (uint64_t)e);
     }
     return n;
+}
+
+size_t mf_json_scan_number(const char *s, size_t len, double *value)
+{
+    /* cJSON copies the run of characters a number may hold, then lets strtod take what it can. */
+    size_t run = 0;
+    while (run < len && ((s[run] >= '0' && s[run] <= '9') || s[run] == '+' || s[run] == '-' || s[run] == 'e' ||
+                         s[run] == 'E' || s[run] == '.'))
+        run++;
+    char small[64];
+    char *copy = run < sizeof small ? small : mf_alloc(run + 1);
+    if (!copy) return SIZE_MAX;
+    memcpy(copy, s, run);
+    copy[run] = 0;
+    char *end = copy;
+    *value = mf_strtod(copy, &end);
+    size_t used = (size_t)(end - copy);
+    if (copy != small) mf_dealloc(copy);
+    return used;
 }

@@ -1,7 +1,7 @@
 /* json_write.c — values printed the way a summarizer reads them best: compact JSON with
  * ": " and ", " separators and non-ASCII left as is (Python's json.dumps with
  * ensure_ascii=False), numbers by their own text. */
-#include "json_scan.h"
+#include "internal.h"
 
 void mf_write_json(mf_buf *b, const mf_node *node)
 {
@@ -32,21 +32,5 @@ void mf_write_json(mf_buf *b, const mf_node *node)
         mf_buf_putc(b, object ? '}' : ']');
         return;
     }
-    }
-}
-
-void mf_write_json_text(mf_buf *b, const char *json, size_t len)
-{
-    if (!len) { mf_buf_puts(b, "{}"); return; }
-    /* Arguments that are not valid JSON (a model can emit those) are shown as they are;
-     * running out of memory while printing them fails the whole output instead. Printed
-     * by the scanner, not through a parser tree: no JSON parser on the serializer's path. */
-    size_t mark = b->len;
-    mf_status st = mf_json_reprint(b, json, len);
-    if (st == MF_ERR_NOMEM) {
-        b->failed = true;
-    } else if (st) {
-        b->len = mark;
-        mf_buf_put_utf8(b, json, len);
     }
 }

@@ -387,6 +387,29 @@ describe('the demo page in Chromium', () => {
     await page.close();
   });
 
+  test('the page fetches midfold.wasm; the memory module only at the first memory command, under the CSP', async () => {
+    const { page, problems } = await openDemo();
+    const wasm = [];
+    page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname); });
+    // The demo loaded midfold before these listeners: a fresh page load is watched from its start.
+    await page.reload();
+    await page.waitForSelector('body[data-state="ready"]');
+    assert.deepEqual(wasm, ['/wasm/midfold.wasm'], 'loading the page fetches the main module only');
+    const result = await page.evaluate(async () => {
+      const midfold = await import('/js/browser.js');
+      const tool = midfold.createMemoryTool({ store: midfold.memoryStore() });
+      const created = await tool.execute({ command: 'create', path: '/memories/plan.md', file_text: 'step 1\n' });
+      const viewed = await tool.execute({ command: 'view', path: '/memories' });
+      return { created, viewed };
+    });
+    assert.deepEqual(result.created, { content: 'File created successfully at: /memories/plan.md', isError: false });
+    assert.equal(result.viewed.isError, false);
+    assert.match(result.viewed.content, /\/memories\/plan\.md/);
+    assert.deepEqual(wasm, ['/wasm/midfold.wasm', '/wasm/midfold-memory.wasm'], 'the memory module, once, at its first command');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('no request left 127.0.0.1', () => {
     assert.deepEqual(offLoopback, []);
   });

@@ -3,9 +3,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, createMemoryTool, memoryStore } from '../js/node.js';
-
-await init();
+// midfold/memory's Node entry: the tool loads its own wasm module at its first command, no init().
+import { createMemoryTool, memoryStore } from '../js/memory-node.js';
 
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/memory/hostile-paths.json', import.meta.url), 'utf8'));
 const HOSTILE = [

@@ -61,11 +61,12 @@ after(async () => {
 test('the tarball holds what users need and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
   for (const f of files) {
-    assert.ok(/^js\/.+\.(js|d\.ts)$/.test(f) || ['wasm/midfold.wasm', 'README.md', 'package.json', 'LICENSE'].includes(f),
+    assert.ok(/^js\/.+\.(js|d\.ts)$/.test(f) || ['wasm/midfold.wasm', 'wasm/midfold-memory.wasm', 'README.md', 'package.json', 'LICENSE'].includes(f),
       `unexpected file in the tarball: ${f}`);
   }
   for (const f of ['js/node.js', 'js/browser.js', 'js/workerd.js', 'js/core.js', 'js/index.d.ts', 'js/summarizers.d.ts',
-    'wasm/midfold.wasm', 'README.md', 'package.json']) {
+    'js/memory-node.js', 'js/memory-browser.js', 'js/memory-workerd.js', 'js/memory.d.ts',
+    'wasm/midfold.wasm', 'wasm/midfold-memory.wasm', 'README.md', 'package.json']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   assert.ok(packed.size < 200 * 1024, `tarball ${packed.size} bytes`); // 156 KiB with the integrations, the state and the simulator
@@ -81,6 +82,9 @@ test('package.json: exports with types first and workerd before browser and defa
   assert.equal(keys.at(-1), 'default');
   assert.equal(pkg.exports['.'].workerd, './js/workerd.js');
   assert.equal(pkg.exports['./midfold.wasm'], './wasm/midfold.wasm');
+  assert.equal(pkg.exports['./midfold-memory.wasm'], './wasm/midfold-memory.wasm');
+  const memoryKeys = Object.keys(pkg.exports['./memory']);
+  assert.deepEqual(memoryKeys, ['types', 'workerd', 'browser', 'default'], `midfold/memory condition order: ${memoryKeys.join(', ')}`);
   assert.ok(pkg.engines && pkg.engines.node, 'engines.node is set');
   assert.deepEqual(pkg.dependencies ?? {}, {}, 'no runtime dependencies');
   for (const target of Object.values(pkg.exports).flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v)))) {
@@ -115,6 +119,33 @@ console.log(JSON.stringify({
   assert.equal(got.compactor, true);
   assert.equal(got.summarizers, true);
   assert.deepEqual(readFileSync(got.wasmPath), readFileSync(path.join(ROOT, 'wasm/midfold.wasm')));
+});
+
+test('the installed midfold/memory entry runs the memory tool from its own module, without init()', async () => {
+  await writeFile(path.join(app, 'memory.mjs'), `
+import { createMemoryTool, initMemory, memoryStore } from 'midfold/memory';
+import * as main from 'midfold';
+import { createRequire } from 'node:module';
+const store = memoryStore();
+const tool = createMemoryTool({ store });
+const created = await tool.execute({ command: 'create', path: '/memories/notes.md', file_text: 'port 8080\\n' });
+const viewed = await tool.execute({ command: 'view', path: '/memories/notes.md' });
+await initMemory(); // already loaded: returns at once
+const other = await main.createMemoryTool({ store }).execute({ command: 'view', path: '/memories/notes.md' });
+console.log(JSON.stringify({
+  resolved: import.meta.resolve('midfold/memory'),
+  wasmPath: createRequire(import.meta.url).resolve('midfold/midfold-memory.wasm'),
+  created, viewed, other, ready: main.isReady(),
+}));
+`);
+  const got = await node('memory.mjs', app);
+  assert.equal(fileURLToPath(got.resolved), path.join(app, 'node_modules/midfold/js/memory-node.js'));
+  assert.deepEqual(readFileSync(got.wasmPath), readFileSync(path.join(ROOT, 'wasm/midfold-memory.wasm')));
+  assert.deepEqual(got.created, { content: 'File created successfully at: /memories/notes.md', isError: false });
+  assert.equal(got.viewed.isError, false);
+  assert.match(got.viewed.content, /^Here's the content of \/memories\/notes\.md with line numbers:\n\s+1\tport 8080$/);
+  assert.deepEqual(got.other, got.viewed, "the main entry's createMemoryTool is the same tool");
+  assert.equal(got.ready, false, 'the memory tool never loaded midfold.wasm');
 });
 
 test('the installed package works from CommonJS (require)', async () => {

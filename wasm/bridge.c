@@ -1,44 +1,13 @@
-/* bridge.c — the wasm module's exports (prefix mfw_): the core's API in the shape the
- * JS wrapper calls it, with (pointer, length) arguments in linear memory.
- *
- * Ownership across the boundary:
- * - Buffers from mfw_alloc are the caller's until mfw_free.
- * - A document from mfw_doc_parse borrows the input buffer: keep the buffer unchanged
- *   until mfw_doc_free.
- * - Results (text, plans, reports) are written to *out_ptr / *out_len as one buffer
- *   the caller releases with mfw_free.
- * - Errors go to a caller-provided mfw_error (168 bytes): u32 code, u32 position
- *   (0xFFFFFFFF when none applies), then a NUL-terminated message of at most 160 bytes.
- * Every function returns an mf_status (0 = success) unless said otherwise. */
+/* bridge.c — the main wasm module's exports (prefix mfw_): the core's API in the shape
+ * the JS wrapper calls it, with (pointer, length) arguments in linear memory. The memory
+ * tool is a module of its own (bridge_memory.c), so a page that never uses it never
+ * downloads it. The ownership rules across the boundary are in bridge_common.h. */
 #include <stdint.h>
 #include <string.h>
 
-#include "../src/internal.h"
+#include "bridge_common.h"
 #include "../src/profiles.h"
 #include "../src/text_features.h"
-
-#define EXPORT __attribute__((used, visibility("default")))
-
-typedef struct mfw_error {
-    uint32_t code;
-    uint32_t position;
-    char message[160];
-} mfw_error;
-
-static int report(mfw_error *out, const mf_error *err, mf_status st)
-{
-    if (out && st) {
-        out->code = (uint32_t)st;
-        out->position = err->position > UINT32_MAX ? UINT32_MAX : (uint32_t)err->position;
-        memcpy(out->message, err->message, sizeof out->message);
-    }
-    return (int)st;
-}
-
-/* Allocates `size` bytes of linear memory (0 on failure). Free with mfw_free. */
-EXPORT void *mfw_alloc(size_t size) { return mf_alloc(size); }
-/* Releases memory from mfw_alloc or a result buffer. 0 is fine. */
-EXPORT void mfw_free(void *ptr) { mf_dealloc(ptr); }
 
 /* The estimate of UTF-8 text in milli-tokens (exact as a double below 2^53). */
 EXPORT double mfw_estimate_text(const char *text, size_t len, int profile)
@@ -303,80 +272,4 @@ EXPORT int mfw_doc_digest(const mf_doc *doc, int format, uint32_t max_tokens, in
     mf_error err;
     return report(e, &err, mf_doc_digest(doc, (mf_format)format, max_tokens, (mf_language)language,
                                          (mf_profile)profile, out_ptr, out_len, &err));
-}
-
-/* ---- memory tool ------------------------------------------------------------------ */
-
-static void put_memory_strs(mf_buf *b, const char *name, const mf_memory_str *items, size_t n)
-{
-    mf_buf_puts(b, ",\"");
-    mf_buf_puts(b, name);
-    mf_buf_puts(b, "\":[");
-    for (size_t i = 0; i < n; i++) {
-        if (i) mf_buf_putc(b, ',');
-        mf_buf_put_json_string(b, items[i].ptr, items[i].len);
-    }
-    mf_buf_putc(b, ']');
-}
-
-/* Runs one step of a memory-tool command (see mf_memory_run). `buf` holds the request
- * {input, files, lists, sizes} in the tree encoding; a limit of 0 means its default.
- * The step is JSON text, either
- *   {"done":false,"locks":[...],"get":[...],"list":[...],"size":[...]}
- * or
- *   {"done":true,"locks":[...],"content":"...","isError":false,"ops":[
- *     {"op":"put","path":"...","text":"..."}, {"op":"delete","path":"..."},
- *     {"op":"rename","path":"...","to":"..."}]} */
-EXPORT int mfw_memory_step(const uint8_t *buf, size_t len, double max_file_bytes, double max_files,
-                           double max_view_bytes, char **out_ptr, size_t *out_len, mfw_error *e)
-{
-    mf_error err;
-    mf_doc *request = NULL;
-    mf_status st = mf_doc_parse_tree(buf, len, &request, &err);
-    if (st) return report(e, &err, st);
-    mf_memory_limits limits;
-    mf_memory_limits_init(&limits);
-    if (max_file_bytes > 0) limits.max_file_bytes = (uint64_t)max_file_bytes;
-    if (max_files > 0) limits.max_files = (uint64_t)max_files;
-    if (max_view_bytes > 0) limits.max_view_bytes = (uint64_t)max_view_bytes;
-    mf_memory_step *step = NULL;
-    st = mf_memory_run(request, &limits, &step, &err);
-    if (st) {
-        mf_doc_free(request);
-        return report(e, &err, st);
-    }
-    mf_buf b;
-    mf_buf_init(&b);
-    mf_buf_puts(&b, step->done ? "{\"done\":true" : "{\"done\":false");
-    put_memory_strs(&b, "locks", step->locks, step->lock_count);
-    if (!step->done) {
-        put_memory_strs(&b, "get", step->get, step->get_count);
-        put_memory_strs(&b, "list", step->list, step->list_count);
-        put_memory_strs(&b, "size", step->size, step->size_count);
-    } else {
-        mf_buf_puts(&b, ",\"content\":");
-        mf_buf_put_json_string(&b, step->content, step->content_len);
-        mf_buf_puts(&b, step->is_error ? ",\"isError\":true,\"ops\":[" : ",\"isError\":false,\"ops\":[");
-        for (size_t i = 0; i < step->op_count; i++) {
-            const mf_memory_op *op = &step->ops[i];
-            if (i) mf_buf_putc(&b, ',');
-            mf_buf_puts(&b, op->kind == MF_MEMORY_PUT ? "{\"op\":\"put\",\"path\":"
-                            : op->kind == MF_MEMORY_DELETE ? "{\"op\":\"delete\",\"path\":"
-                                                           : "{\"op\":\"rename\",\"path\":");
-            mf_buf_put_json_string(&b, op->path.ptr, op->path.len);
-            if (op->kind == MF_MEMORY_PUT) {
-                mf_buf_puts(&b, ",\"text\":");
-                mf_buf_put_json_string(&b, op->text.ptr, op->text.len);
-            } else if (op->kind == MF_MEMORY_RENAME) {
-                mf_buf_puts(&b, ",\"to\":");
-                mf_buf_put_json_string(&b, op->to.ptr, op->to.len);
-            }
-            mf_buf_putc(&b, '}');
-        }
-        mf_buf_putc(&b, ']');
-    }
-    mf_buf_putc(&b, '}');
-    mf_memory_step_free(step);
-    mf_doc_free(request);
-    return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
 }

@@ -16,9 +16,12 @@
  *    and the AI SDK (pruneMessages), on copies converted once outside the timing
  *    (peers.mjs). A peer call too slow to finish in the run's budget is stopped at a
  *    deadline and its full time extrapolated from the share of its work done.
- * 3. Download size (gzip -9) of what a browser loads: the import graph of each entry
- *    (size.mjs), midfold's js/browser.js against tokenx, gpt-tokenizer, tiktoken and
- *    js-tiktoken.
+ * 3. Download size (gzip -9) of what a browser loads (size.mjs): first the download table,
+ *    each page's import line bundled and minified by esbuild plus the .wasm it fetches —
+ *    midfold's browser entry (a page that estimates and compacts, one that only estimates,
+ *    the whole entry) and midfold/memory, against tokenx, gpt-tokenizer and the AI SDK's
+ *    pruneMessages; then the import graph of each entry file by file, unminified, with
+ *    tiktoken and js-tiktoken.
  *
  * Every figure is the median of several interleaved samples; ratios compare
  * implementations measured in the same run. Nothing here asserts on time; the only
@@ -34,7 +37,7 @@ import {
   machine, measure, measureAsync, rng, Stopped, table,
 } from './lib.mjs';
 import { clearWork, countingCounter, toAiSdk, toLangChain, trimWork } from './peers.mjs';
-import { importGraph, resolvePackage, sizes } from './size.mjs';
+import { downloadTable, importGraph, resolvePackage, sizes } from './size.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const ROUNDS = QUICK ? 3 : 9;
@@ -396,7 +399,10 @@ const counterpart = Object.fromEntries(PEERS);
 }
 
 // ------------------------------------------------------------------ 3. size
-log('## 3. Download size (gzip -9; not minified): an entry module and everything it loads\n');
+log('## 3. Download size (gzip -9)\n');
+log('### What a page downloads: its bundle (esbuild, minified) and the .wasm it fetches\n');
+log(await downloadTable());
+log('### An entry module and everything it loads, file by file (not minified)\n');
 log('The files of each row are its import graph, computed (tests/bench/size.mjs): static and dynamic imports, re-exports and `new URL(…, import.meta.url)` assets, bare specifiers resolved with the browser conditions of package.json "exports". "each file" is what a server sends file by file; "concatenated" approximates a bundle.\n');
 {
   const here = fileURLToPath(import.meta.url);
@@ -419,9 +425,9 @@ log('The files of each row are its import graph, computed (tests/bench/size.mjs)
   const mid = graph('midfold', [path.join(ROOT, 'js', 'browser.js')]);
   const midWasm = mid.filter((f) => f.endsWith('.wasm')), midJs = mid.filter((f) => !f.endsWith('.wasm'));
   const wanted = [
-    [`midfold ${midWasm.map(rel).join(', ')}`, midWasm],
+    ...midWasm.map((f) => [`midfold ${rel(f)}`, [f]]),
     [`midfold JS (${midJs.map((f) => path.basename(f)).join(', ')})`, midJs],
-    ['**midfold total: js/browser.js and its graph**', mid],
+    ['**midfold total: js/browser.js and everything it can load** (midfold-memory.wasm only at the first memory command)', mid],
     ...(tokenx ? [[`tokenx ${version('tokenx')}`, graph('tokenx', ['tokenx'])]] : []),
     ...(gpt ? [[`gpt-tokenizer ${version('gpt-tokenizer')} (default entry: o200k)`, graph('gpt-tokenizer', ['gpt-tokenizer'])]] : []),
     ...(has('tiktoken') ? [

@@ -1,6 +1,13 @@
 /**
- * size.mjs — what a browser user downloads: the import graph of an entry module
- * (computed, not listed) and its gzip size.
+ * size.mjs — what a browser user downloads.
+ *
+ *   node tests/bench/size.mjs      prints the download table alone (bench.mjs prints it too)
+ *
+ * 1. The download table (downloads()): what a page's bundle holds as a user's bundler
+ *    emits it — esbuild's JS API bundles and minifies a page's import line (tree-shaking
+ *    whatever the page does not import) — plus the .wasm that page fetches, each gzip -9.
+ *    A row's wasm must be named by its bundle, so no figure leaves out a file it loads.
+ * 2. The import graph of an entry module (computed, not listed), file by file, unminified:
  *
  * The graph follows static imports, `export … from`, dynamic `import('…')` with a literal
  * specifier, and `new URL('…', import.meta.url)` (the asset pattern bundlers follow,
@@ -16,6 +23,7 @@ import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 let ts = null;
 try { ts = createRequire(import.meta.url)('typescript'); } catch { /* regex fallback */ }
@@ -163,4 +171,76 @@ export async function sizes(files) {
 /** The file a bundler targeting browsers loads for a package specifier, seen from `fromFile`. */
 export function resolvePackage(spec, fromFile) {
   return resolveBare(spec, fromFile);
+}
+
+/** gzip -9 size of a buffer or string. */
+export const gzipSize = (data) => run(() => gzipBytes(Buffer.from(data)));
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const versionOf = (name) => {
+  try { return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version; } catch { return null; }
+};
+
+/**
+ * The pages of the download table: what each imports (resolved from the repository, as a
+ * bundler resolves `midfold` to js/browser.js by its "browser" condition) and the .wasm it
+ * fetches to do that work. midfold's whole entry fetches midfold.wasm at init(); its memory
+ * module only at the first memory command, hence a row of its own.
+ */
+function pages() {
+  const has = (name) => versionOf(name) !== null;
+  return [
+    { name: 'midfold: a page that estimates and compacts (init, estimateTokens, microCompact, Compactor)',
+      code: "export { init, estimateTokens, microCompact, Compactor } from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
+    { name: 'midfold: a page that only estimates (init, estimateTokens)',
+      code: "export { init, estimateTokens } from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
+    { name: "midfold: the whole browser entry (every export; the memory tool's module not yet fetched)",
+      code: "export * from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
+    { name: 'midfold/memory: the memory tool (createMemoryTool, memoryStore), at its first command',
+      code: "export { createMemoryTool, memoryStore } from './js/memory-browser.js';", wasm: ['wasm/midfold-memory.wasm'] },
+    ...(has('tokenx') ? [{ name: `tokenx ${versionOf('tokenx')} (estimateTokenCount)`, code: "export { estimateTokenCount } from 'tokenx';", wasm: [] }] : []),
+    ...(has('gpt-tokenizer') ? [{ name: `gpt-tokenizer ${versionOf('gpt-tokenizer')} (countTokens, o200k)`, code: "export { countTokens } from 'gpt-tokenizer';", wasm: [] }] : []),
+    ...(has('ai') ? [{ name: `AI SDK ai ${versionOf('ai')} (pruneMessages)`, code: "export { pruneMessages } from 'ai';", wasm: [] }] : []),
+  ];
+}
+
+/**
+ * The download table's rows: {name, jsRaw, jsGz, wasmGz, totalGz, wasm, problem}. Needs
+ * esbuild (a devDependency); without it, null.
+ */
+export async function downloads() {
+  let esbuild;
+  try { esbuild = await import('esbuild'); } catch { return null; }
+  return Promise.all(pages().map(async (page) => {
+    const r = await esbuild.build({
+      stdin: { contents: page.code, resolveDir: ROOT, loader: 'js' }, bundle: true, minify: true, format: 'esm',
+      platform: 'browser', write: false, logLevel: 'silent',
+    });
+    const js = r.outputFiles[0].contents;
+    const missing = page.wasm.filter((f) => !Buffer.from(js).includes(path.basename(f)));
+    const [jsGz, ...wasmGz] = await Promise.all([gzipSize(js), ...page.wasm.map((f) => gzFile(path.join(ROOT, f)))]);
+    const wasm = wasmGz.reduce((a, b) => a + b, 0);
+    return {
+      name: page.name, jsRaw: js.length, jsGz, wasmGz: wasm, totalGz: jsGz + wasm, wasm: page.wasm,
+      problem: missing.length ? `its bundle does not name ${missing.join(', ')}` : null,
+    };
+  }));
+}
+
+/** The download table as markdown, with its notes. */
+export async function downloadTable() {
+  const rows = await downloads();
+  if (!rows) return 'esbuild is not installed (npm ci): no download table.\n';
+  const kb = (n) => (n / 1000).toFixed(1);
+  const lines = [
+    '| page | JS minified (bytes) | JS gzip (KB) | wasm gzip (KB) | total gzip (KB) |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.name} | ${r.jsRaw.toLocaleString('en-US')} | ${kb(r.jsGz)} | ${r.wasm.length ? `${kb(r.wasmGz)} (${r.wasm.map((f) => path.basename(f)).join(', ')})` : '—'} | **${kb(r.totalGz)}** |`),
+  ];
+  const problems = rows.filter((r) => r.problem).map((r) => `- **${r.name}**: ${r.problem}`);
+  return `${lines.join('\n')}\n\nEach page is its import line bundled and minified by esbuild ${versionOf('esbuild')} (format esm, platform browser: what a user's bundler emits, tree-shaken), plus the .wasm it fetches; every file gzip -9, KB = 1,000 bytes.\n${problems.length ? `\n${problems.join('\n')}\n` : ''}`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.stdout.write(await downloadTable());
 }

@@ -9,7 +9,10 @@
  *   with AUTO it fails only with "unknown format" when detection says so; an AUTO
  *   estimate equals the estimate in the detected format;
  * - the document survives a round trip through the tree encoding the JS wrapper uses:
- *   the re-parsed document is detected, estimated and serialized exactly alike. */
+ *   the re-parsed document is detected, estimated and serialized exactly alike;
+ * - the input re-printed as an OpenAI arguments string (mf_write_json_text, the one-pass
+ *   json_reprint.c the wasm module links) gives the same bytes as through cJSON
+ *   (mf_json_to_tree, then mf_write_json), valid JSON or not. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,8 +50,33 @@ static void gather(const mf_doc *doc, facts *f)
     f->ser_status = mf_doc_serialize(doc, MF_FORMAT_AUTO, &f->transcript, &f->transcript_len, &err);
 }
 
+/* The arguments string re-printed both ways (the cJSON way is json_reprint.c's reference). */
+static void check_reprint(const char *json, size_t len)
+{
+    mf_buf a, b;
+    mf_buf_init(&a);
+    mf_buf_init(&b);
+    mf_write_json_text(&a, json, len);
+    mf_arena arena;
+    mf_arena_init(&arena);
+    mf_node *root = NULL;
+    void *owner = NULL;
+    mf_status st = len ? mf_json_to_tree(&arena, json, len, &root, &owner, NULL) : MF_ERR_PARSE;
+    if (st == MF_OK) mf_write_json(&b, root);
+    else if (st == MF_ERR_NOMEM) b.failed = true;
+    else if (len) mf_buf_put_utf8(&b, json, len);
+    else mf_buf_puts(&b, "{}");
+    CHECK(a.failed == b.failed && a.len == b.len && (!a.len || memcmp(a.data, b.data, a.len) == 0),
+          "arguments re-printed differently in one pass (%zu bytes) and through cJSON (%zu bytes)", a.len, b.len);
+    mf_json_owner_free(owner);
+    mf_arena_free(&arena);
+    mf_buf_free(&a);
+    mf_buf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    check_reprint((const char *)data, size);
     mf_doc *doc = (mf_doc *)1;
     mf_error err;
     memset(&err, 0, sizeof err);

@@ -21,5 +21,6 @@ void test_anthropic_blocks(void); /* test_anthropic_blocks.c: server tools, MCP,
 void test_aisdk(void);         /* test_aisdk.c: AI SDK approvals, media and UIMessage */
 void test_json_scan(void);     /* test_json_scan.c: the digest's arguments scanner on hostile text */
 void test_digest(void);        /* test_digest.c: test runners, exit statuses, errors, decisions, constraints */
+void test_json_reprint(void);  /* test_json_reprint.c: arguments re-printed in one pass, against cJSON */
 
 #endif

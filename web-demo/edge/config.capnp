@@ -62,6 +62,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/summarizers.js", esModule = embed "../../js/summarizers.js"),
     (name = "midfold/js/thinking.js", esModule = embed "../../js/thinking.js"),
     (name = "midfold/js/estimate-cache.js", esModule = embed "../../js/estimate-cache.js"),
+    (name = "midfold/js/memory-workerd.js", esModule = embed "../../js/memory-workerd.js"),
     (name = "midfold/js/memory.js", esModule = embed "../../js/memory.js"),
     (name = "midfold/js/memory-stores.js", esModule = embed "../../js/memory-stores.js"),
     (name = "midfold/js/state/index.js", esModule = embed "../../js/state/index.js"),
@@ -70,6 +71,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/state/hash.js", esModule = embed "../../js/state/hash.js"),
     (name = "midfold/js/state/stores.js", esModule = embed "../../js/state/stores.js"),
     (name = "midfold/wasm/midfold.wasm", wasm = embed "../../wasm/midfold.wasm"),
+    (name = "midfold/wasm/midfold-memory.wasm", wasm = embed "../../wasm/midfold-memory.wasm"),
   ],
   bindings = [
     (name = "UPSTREAM_URL", fromEnvironment = "UPSTREAM_URL"),

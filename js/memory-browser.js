@@ -1,0 +1,36 @@
+/**
+ * memory-browser.js — midfold/memory's entry for browsers and bundlers: the memory tool,
+ * whose wasm module (midfold-memory.wasm, beside midfold.wasm) is fetched at the first
+ * command, so a page that never runs one never downloads it.
+ */
+import { createMemoryToolWith, initMemoryWith } from './memory.js';
+
+export { MidfoldError } from './errors.js';
+export { memoryStore, localStorageStore, kvStore } from './memory-stores.js';
+
+async function resolveSource(source) {
+  if (source === undefined) return fetch(new URL('../wasm/midfold-memory.wasm', import.meta.url));
+  if (source instanceof URL || typeof source === 'string') return fetch(source);
+  return source;
+}
+
+/**
+ * Loads the memory tool's wasm module ahead of the first command (which otherwise loads
+ * it); later calls return at once. `source` may be a WebAssembly.Module, bytes, a
+ * Response or a URL; by default the .wasm beside the package is fetched.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function initMemory(source) {
+  return initMemoryWith(source, resolveSource);
+}
+
+/**
+ * Anthropic's memory tool over a store the host owns (see memory.js's
+ * createMemoryToolWith for what it returns). Needs no init(): its module is fetched at
+ * the first command.
+ * @param {{store?: object, maxFileBytes?: number, maxFiles?: number, maxViewBytes?: number}} [options]
+ */
+export function createMemoryTool(options) {
+  return createMemoryToolWith(options, () => initMemory());
+}

@@ -1,0 +1,50 @@
+// The two wasm modules and who loads them: midfold.wasm (estimate, serialize, micro-compact,
+// validate, compact, digest) and midfold-memory.wasm (the memory tool), each importing only
+// the no-op memory-growth hook; the memory tool's module is loaded by its first command,
+// never by init(); a page bundled without the memory tool holds none of it (what the browser
+// entry fetches and when: browser-download.test.mjs).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { createMemoryTool, initMemory, memoryStore, MidfoldError } from '../js/memory-node.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const compile = (file) => new WebAssembly.Module(readFileSync(path.join(ROOT, 'wasm', file)));
+const names = (list) => list.map((e) => `${e.module ? `${e.module}.` : ''}${e.name}:${e.kind}`).sort();
+
+test('each module imports only env.emscripten_notify_memory_growth and exports its own functions', () => {
+  const main = compile('midfold.wasm'), memory = compile('midfold-memory.wasm');
+  for (const m of [main, memory]) assert.deepEqual(names(WebAssembly.Module.imports(m)), ['env.emscripten_notify_memory_growth:function']);
+  const exported = (m) => WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n.startsWith('mfw_')).sort();
+  assert.deepEqual(exported(memory), ['mfw_alloc', 'mfw_free', 'mfw_memory_step']);
+  const core = exported(main);
+  assert.ok(!core.includes('mfw_memory_step'), 'the memory tool is not in midfold.wasm');
+  for (const f of ['mfw_doc_estimate', 'mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact', 'mfw_doc_digest', 'mfw_doc_validate'])
+    assert.ok(core.includes(f), `midfold.wasm exports ${f}`);
+});
+
+test('the memory tool loads its module at the first command; a failed initMemory can be retried', async () => {
+  await assert.rejects(initMemory(new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9])),
+    (e) => e instanceof MidfoldError && e.code === 'init-failed' && /memory-tool module/.test(e.message));
+  await assert.rejects(initMemory(42), (e) => e instanceof MidfoldError && e.code === 'invalid-option' && /^initMemory\(source\)/.test(e.message));
+  const store = memoryStore();
+  const tool = createMemoryTool({ store });
+  assert.deepEqual(await tool.execute({ command: 'create', path: '/memories/a.md', file_text: 'one\n' }),
+    { content: 'File created successfully at: /memories/a.md', isError: false });
+  assert.equal(await store.get('/memories/a.md'), 'one\n');
+  await initMemory(); // loaded by the command above: returns at once
+});
+
+test('a page bundled from the main entry that never imports the memory tool carries none of it', async () => {
+  // As a user's bundler emits it (esbuild, tree-shaking): the memory tool's code and its module's URL are gone.
+  const r = await esbuild.build({
+    stdin: { contents: "export { init, estimateTokens, microCompact, Compactor } from './js/browser.js';", resolveDir: ROOT, loader: 'js' },
+    bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, logLevel: 'silent',
+  });
+  const text = r.outputFiles[0].text;
+  assert.match(text, /midfold\.wasm/);
+  assert.doesNotMatch(text, /midfold-memory|memory_20250818/);
+});
