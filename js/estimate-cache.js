@@ -94,17 +94,38 @@ function matchesOther(value, snap, at, depth) {
   return at;
 }
 
-/** Appends the snapshot of `value` to `snap` (the layout `matches` reads). */
+/** Appends the snapshot of the object `value` to `snap` (the layout `matches` reads). */
 function record(value, snap, depth) {
   if (value === null || typeof value !== 'object') { snap.push(value); return; }
   if (depth > MAX_DEPTH) { snap.push(OBJECT, -1); return; } // never matches: the estimator reports the depth
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) { snap.push(value, value.byteLength); return; }
-  if (typeof value.toJSON === 'function') { record(value.toJSON(), snap, depth + 1); return; }
   if (Array.isArray(value)) {
-    snap.push(ARRAY, value.length);
-    for (const item of value) record(item, snap, depth + 1);
+    const n = value.length;
+    snap.push(ARRAY, n);
+    for (let i = 0; i < n; i++) {
+      const v = value[i];
+      if (typeof v !== 'object' || v === null) snap.push(v);
+      else record(v, snap, depth + 1);
+    }
     return;
   }
+  if (Object.getPrototypeOf(value) !== Object.prototype) { recordOther(value, snap, depth); return; }
+  // As matches walks it: for-in, no key list allocated; the count is written once known.
+  snap.push(OBJECT, 0);
+  const countAt = snap.length - 1;
+  let count = 0;
+  for (const k in value) {
+    const v = value[k];
+    if (typeof v !== 'object' || v === null) snap.push(k, v);
+    else { snap.push(k); record(v, snap, depth + 1); }
+    count++;
+  }
+  snap[countAt] = count;
+}
+
+/** Binary data, objects with toJSON, objects of other prototypes (as matchesOther reads them). */
+function recordOther(value, snap, depth) {
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) { snap.push(value, value.byteLength); return; }
+  if (typeof value.toJSON === 'function') { record(value.toJSON(), snap, depth + 1); return; }
   const keys = Object.keys(value);
   snap.push(OBJECT, keys.length);
   for (const k of keys) { snap.push(k); record(value[k], snap, depth + 1); }
