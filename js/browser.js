@@ -33,7 +33,7 @@ export { EstimateCache } from './estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
 // The memory tool is midfold/memory's: its own wasm module, fetched at its first command
 // (a page that never runs one never downloads it; one that never imports it bundles none of it).
-export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory-browser.js';
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory/browser.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
 export { simulate } from './simulate.js';
 export { simulationChart } from './simulate-chart.js';

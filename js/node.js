@@ -28,7 +28,7 @@ export { Compactor, digestSummarizer } from './compactor.js';
 export { EstimateCache } from './estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
 // The memory tool is midfold/memory's (its own wasm module, read at its first command).
-export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory-node.js';
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory/node.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
 export { simulate } from './simulate.js';
 export { simulationChart } from './simulate-chart.js';

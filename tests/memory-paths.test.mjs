@@ -4,7 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 // midfold/memory's Node entry: the tool loads its own wasm module at its first command, no init().
-import { createMemoryTool, memoryStore } from '../js/memory-node.js';
+import { createMemoryTool, memoryStore } from '../js/memory/node.js';
 
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/memory/hostile-paths.json', import.meta.url), 'utf8'));
 const HOSTILE = [

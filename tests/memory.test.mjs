@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 // midfold/memory's Node entry: the tool loads its own wasm module at its first command, no init().
-import { createMemoryTool, memoryStore, MidfoldError } from '../js/memory-node.js';
+import { createMemoryTool, memoryStore, MidfoldError } from '../js/memory/node.js';
 
 const HEADER = (p) => `Here're the files and directories up to 2 levels deep in ${p}, excluding hidden items and node_modules:\n`;
 const CONTENT = (p) => `Here's the content of ${p} with line numbers:\n`;

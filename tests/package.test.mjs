@@ -65,7 +65,7 @@ test('the tarball holds what users need and nothing else', () => {
       `unexpected file in the tarball: ${f}`);
   }
   for (const f of ['js/node.js', 'js/browser.js', 'js/workerd.js', 'js/core.js', 'js/index.d.ts', 'js/summarizers.d.ts',
-    'js/memory-node.js', 'js/memory-browser.js', 'js/memory-workerd.js', 'js/memory.d.ts',
+    'js/memory/node.js', 'js/memory/browser.js', 'js/memory/workerd.js', 'js/memory/index.d.ts',
     'wasm/midfold.wasm', 'wasm/midfold-memory.wasm', 'README.md', 'package.json']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
@@ -139,7 +139,7 @@ console.log(JSON.stringify({
 }));
 `);
   const got = await node('memory.mjs', app);
-  assert.equal(fileURLToPath(got.resolved), path.join(app, 'node_modules/midfold/js/memory-node.js'));
+  assert.equal(fileURLToPath(got.resolved), path.join(app, 'node_modules/midfold/js/memory/node.js'));
   assert.deepEqual(readFileSync(got.wasmPath), readFileSync(path.join(ROOT, 'wasm/midfold-memory.wasm')));
   assert.deepEqual(got.created, { content: 'File created successfully at: /memories/notes.md', isError: false });
   assert.equal(got.viewed.isError, false);

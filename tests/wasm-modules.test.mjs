@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { createMemoryTool, initMemory, memoryStore, MidfoldError } from '../js/memory-node.js';
+import { createMemoryTool, initMemory, memoryStore, MidfoldError } from '../js/memory/node.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const compile = (file) => new WebAssembly.Module(readFileSync(path.join(ROOT, 'wasm', file)));

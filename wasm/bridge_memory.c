@@ -1,5 +1,5 @@
 /* bridge_memory.c — the memory tool's wasm module (wasm/midfold-memory.wasm): its own
- * exports, loaded only by those who import midfold/memory (js/memory.js). The ownership
+ * exports, loaded only by those who import midfold/memory (js/memory/tool.js). The ownership
  * rules are bridge_common.h's. */
 #include "bridge_common.h"
 

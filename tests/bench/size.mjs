@@ -197,7 +197,7 @@ function pages() {
     { name: "midfold: the whole browser entry (every export; the memory tool's module not yet fetched)",
       code: "export * from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
     { name: 'midfold/memory: the memory tool (createMemoryTool, memoryStore), at its first command',
-      code: "export { createMemoryTool, memoryStore } from './js/memory-browser.js';", wasm: ['wasm/midfold-memory.wasm'] },
+      code: "export { createMemoryTool, memoryStore } from './js/memory/browser.js';", wasm: ['wasm/midfold-memory.wasm'] },
     ...(has('tokenx') ? [{ name: `tokenx ${versionOf('tokenx')} (estimateTokenCount)`, code: "export { estimateTokenCount } from 'tokenx';", wasm: [] }] : []),
     ...(has('gpt-tokenizer') ? [{ name: `gpt-tokenizer ${versionOf('gpt-tokenizer')} (countTokens, o200k)`, code: "export { countTokens } from 'gpt-tokenizer';", wasm: [] }] : []),
     ...(has('ai') ? [{ name: `AI SDK ai ${versionOf('ai')} (pruneMessages)`, code: "export { pruneMessages } from 'ai';", wasm: [] }] : []),

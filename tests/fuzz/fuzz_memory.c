@@ -1,5 +1,5 @@
 /* fuzz_memory.c — the memory tool: mf_memory_run driven step by step the way
- * js/memory.js drives it, over a store the input provides, and mf_memory_check_path on
+ * js/memory/tool.js drives it, over a store the input provides, and mf_memory_check_path on
  * every string of the input. Input (JSON):
  *   {"input": {the tool input}, "store": {path: text, ...}, "limits": [file_bytes, files, view_bytes]}
  * (a missing "store" is an empty store; "limits" is optional).
@@ -11,7 +11,7 @@
  * or end with a dot, at most 32 of them; its key is the path minus one trailing slash.
  * Invariants of a command:
  * - every step succeeds; a step that is not done asks for something not yet fetched;
- *   the command is done within js/memory.js's 8 rounds of fetching;
+ *   the command is done within js/memory/tool.js's 8 rounds of fetching;
  * - everything asked of the store (get, size, list prefixes) and every lock is a checked
  *   path in its key form (locks may also be ":files");
  * - the result is NUL-terminated valid UTF-8, non-empty; an error has no store changes;
@@ -27,7 +27,7 @@
 
 #include "common.h"
 
-#define MAX_STEPS 9 /* the first step and js/memory.js's 8 rounds */
+#define MAX_STEPS 9 /* the first step and js/memory/tool.js's 8 rounds */
 
 typedef struct entry { char *path; size_t plen; char *text; size_t tlen; bool live; } entry;
 typedef struct store { entry *e; size_t n, cap; } store;

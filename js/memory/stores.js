@@ -1,5 +1,5 @@
 /**
- * memory-stores.js — where the memory tool keeps its files. A store is a small async
+ * memory/stores.js — where the memory tool keeps its files. A store is a small async
  * interface over paths that the tool has already checked (they all start with
  * "/memories/"; see README "Memory tool"):
  *
@@ -15,7 +15,7 @@
  * is the set of files under its path. Three stores ship here: in memory (the default),
  * a Web Storage (localStorage) namespace, and a Cloudflare-KV-shaped namespace.
  */
-import { MidfoldError } from './errors.js';
+import { MidfoldError } from '../errors.js';
 
 /** UTF-8 bytes of a string, without encoding it (a lone surrogate counts as U+FFFD). */
 export function utf8Length(text) {

@@ -1,15 +1,15 @@
 /**
- * memory-browser.js — midfold/memory's entry for browsers and bundlers: the memory tool,
+ * memory/browser.js — midfold/memory's entry for browsers and bundlers: the memory tool,
  * whose wasm module (midfold-memory.wasm, beside midfold.wasm) is fetched at the first
  * command, so a page that never runs one never downloads it.
  */
-import { createMemoryToolWith, initMemoryWith } from './memory.js';
+import { createMemoryToolWith, initMemoryWith } from './tool.js';
 
-export { MidfoldError } from './errors.js';
-export { memoryStore, localStorageStore, kvStore } from './memory-stores.js';
+export { MidfoldError } from '../errors.js';
+export { memoryStore, localStorageStore, kvStore } from './stores.js';
 
 async function resolveSource(source) {
-  if (source === undefined) return fetch(new URL('../wasm/midfold-memory.wasm', import.meta.url));
+  if (source === undefined) return fetch(new URL('../../wasm/midfold-memory.wasm', import.meta.url));
   if (source instanceof URL || typeof source === 'string') return fetch(source);
   return source;
 }

@@ -1,5 +1,5 @@
 /**
- * memory.js — Anthropic's memory tool (memory_20250818) on a store the host owns, for
+ * memory/tool.js — Anthropic's memory tool (memory_20250818) on a store the host owns, for
  * Claude (the built-in tool type) and for any model that calls JSON-schema functions.
  *
  * The command semantics and every path check live in C (src/memory_*.c). A command runs
@@ -12,14 +12,14 @@
  *
  * The C side is a wasm module of its own (wasm/midfold-memory.wasm, wasm/bridge_memory.c),
  * so that a page that never runs a memory command never downloads it. This file is
- * host-agnostic: the host entries of midfold/memory (memory-node.js, memory-browser.js,
- * memory-workerd.js) say where the module comes from; a tool loads it at its first
+ * host-agnostic: the host entries of midfold/memory (node.js, browser.js and
+ * workerd.js beside this file) say where the module comes from; a tool loads it at its first
  * command unless initMemory() already has.
  */
-import { MidfoldError } from './errors.js';
-import { Wasm, instantiate } from './wasm.js';
-import { Scratch, encodeValue } from './encode.js';
-import { memoryStore, utf8Length } from './memory-stores.js';
+import { MidfoldError } from '../errors.js';
+import { Wasm, instantiate } from '../wasm.js';
+import { Scratch, encodeValue } from '../encode.js';
+import { memoryStore, utf8Length } from './stores.js';
 
 const MAX_ROUNDS = 8; // view of a directory takes three steps; nothing takes more than four
 

@@ -1,15 +1,15 @@
 /**
- * memory-workerd.js — midfold/memory's entry for Cloudflare Workers and workerd: the
+ * memory/workerd.js — midfold/memory's entry for Cloudflare Workers and workerd: the
  * memory tool's wasm module is imported the workerd way (a WebAssembly.Module compiled
  * when the worker loads; workerd compiles nothing from bytes at run time). With raw
  * workerd, list `wasm/midfold-memory.wasm` as a `wasm` module next to the js files (see
  * web-demo/edge/config.capnp).
  */
-import wasmModule from '../wasm/midfold-memory.wasm';
-import { createMemoryToolWith, initMemoryWith } from './memory.js';
+import wasmModule from '../../wasm/midfold-memory.wasm';
+import { createMemoryToolWith, initMemoryWith } from './tool.js';
 
-export { MidfoldError } from './errors.js';
-export { memoryStore, localStorageStore, kvStore } from './memory-stores.js';
+export { MidfoldError } from '../errors.js';
+export { memoryStore, localStorageStore, kvStore } from './stores.js';
 
 async function resolveSource(source) {
   if (source === undefined) return wasmModule;

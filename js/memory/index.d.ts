@@ -4,7 +4,7 @@
 export {
   MidfoldError, createMemoryTool, memoryStore, localStorageStore, kvStore,
   MemoryStore, MemoryCommand, MemoryResult, MemoryToolOptions, MemoryTool,
-} from './index.js';
+} from '../index.js';
 
 /** Loads the memory tool's wasm module ahead of the first command, which otherwise loads it
  * (later calls return at once). By default the module bundled with the package: read from

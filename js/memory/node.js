@@ -1,14 +1,14 @@
 /**
- * memory-node.js — midfold/memory's entry for Node: the memory tool, whose wasm module
+ * memory/node.js — midfold/memory's entry for Node: the memory tool, whose wasm module
  * (wasm/midfold-memory.wasm) is read from the package at the first command.
  */
-import { createMemoryToolWith, initMemoryWith } from './memory.js';
-import { nodeSource } from './source-node.js';
+import { createMemoryToolWith, initMemoryWith } from './tool.js';
+import { nodeSource } from '../source-node.js';
 
-export { MidfoldError } from './errors.js';
-export { memoryStore, localStorageStore, kvStore } from './memory-stores.js';
+export { MidfoldError } from '../errors.js';
+export { memoryStore, localStorageStore, kvStore } from './stores.js';
 
-const resolveSource = nodeSource(new URL('../wasm/midfold-memory.wasm', import.meta.url));
+const resolveSource = nodeSource(new URL('../../wasm/midfold-memory.wasm', import.meta.url));
 
 /**
  * Loads the memory tool's wasm module ahead of the first command (which otherwise loads
