@@ -286,6 +286,15 @@ static bool ident_char(char c)
 static int error_rank(mf_span l)
 {
     if (starts_with_bytes(l, "E ")) l = mf_span_trim(after(l, 2)); /* pytest's assertion lines */
+    /* A linter's "LINE:COL  error  message  rule" (ESLint's default "stylish" format; its
+     * file is the line above, its "✖ 1 problem (1 error, 0 warnings)" below). */
+    size_t d = 0;
+    while (d < l.n && is_digit(l.s[d])) d++;
+    if (d && d < l.n && l.s[d] == ':') {
+        size_t e = d + 1;
+        while (e < l.n && is_digit(l.s[e])) e++;
+        if (e > d + 1 && starts_with_bytes(mf_span_trim(after(l, e)), "error ")) return 3;
+    }
     if (starts_with_bytes(l, "Uncaught ")) l = after(l, 9);
     /* An exception line: "TypeError: …", "java.io.IOException: …", "AssertionError [ERR_ASSERTION]: …". */
     size_t i = 0;

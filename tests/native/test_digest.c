@@ -105,6 +105,13 @@ static void statuses_and_errors(void)
     CHECK("rustc: \"error[E0308]\" before cargo's \"error: could not compile\"", span_is(f.error, "error[E0308]: mismatched types"));
     f = facts("src/format-date.js:4:const { utcToZonedTime } = require('date-fns-tz');\n");
     CHECK("grep output that mentions an error type is no failure", !mf_result_failed(&f));
+    f = facts("> ledger-api@2.3.1 lint\n> eslint src test\n\n/home/dev/ledger-api/src/export/csv.js\n"
+              "  9:21  error  'delimiter' is defined but never used  no-unused-vars\n\n"
+              "\xE2\x9C\x96 1 problem (1 error, 0 warnings)\n");
+    CHECK("ESLint: \"LINE:COL  error  message  rule\" is the error of a failed lint",
+          mf_result_failed(&f) && span_is(f.error, "9:21  error  'delimiter' is defined but never used  no-unused-vars"));
+    f = facts("  12:3  warning  Unexpected console statement  no-console\n\n\xE2\x9C\x96 1 problem (0 errors, 1 warning)\n");
+    CHECK("ESLint: a warning alone is no failure", !mf_result_failed(&f));
     f = facts("错误：城市“乐山”不在支持的城市列表中。");
     CHECK("a Chinese error line (错误：…) is a failure", mf_result_failed(&f) && f.error.n > 0);
 }
