@@ -245,11 +245,16 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
         size_t c = window + 1;
         while (c < start && !valid_cut(&view.msgs[c])) c++;
         plan->tail_start = c <= start && c < view.count ? c : 0; /* 0: nothing can be folded */
+        uint64_t unused = 0;
+        if (plan->tail_start) {
+            size_t kept = keep_pending(&view, plan->tail_start, options->profile, &unused);
+            plan->tail_start = kept <= window ? 0 : kept;
+        }
+        /* The tail's estimate is what the provider reads of it: from its compaction on, as
+         * mf_doc_estimate counts (a tail from 0 keeps the ignored messages, never billed). */
         plan->milli_tail = 0;
-        for (size_t m = plan->tail_start; m < view.count; m++)
+        for (size_t m = plan->tail_start > window ? plan->tail_start : window; m < view.count; m++)
             if (view.msgs[m].role != MF_ROLE_SYSTEM) plan->milli_tail += mf_estimate_msg(&view.msgs[m], options->profile);
-        if (plan->tail_start && keep_pending(&view, plan->tail_start, options->profile, &plan->milli_tail) <= window)
-            plan->tail_start = 0;
     }
     size_t nhead = 0, nmid = 0;
     for (size_t m = 0; m < plan->tail_start; m++) {

@@ -136,9 +136,40 @@ static void micro(void)
     free(paused);
 }
 
+/* A conversation whose provider compaction leaves nothing to fold (found by fuzz_compact,
+ * regressions/compact/tail-from-zero-past-a-compaction): the whole list is the tail, and its
+ * estimate is what the provider reads, from the compaction on, never the messages before
+ * it, so the tail is within the conversation's estimate. */
+static void tail_past_a_compaction(void)
+{
+    const char *json =
+        "[{\"role\": \"user\", \"content\": \"Move the billing worker from the Redis list queue to the new SQS queue "
+        "without losing in-flight jobs. Every queued job must survive the switch, and the old consumer stays up until the "
+        "new one has drained the processing list.\"},"
+        "{\"role\": \"assistant\", \"content\": [{\"type\": \"compaction\", \"content\": \"Summary: the worker "
+        "pops jobs with BRPOPLPUSH; an SQS consumer sits behind BILLING_SQS.\"}]}]";
+    mf_doc *doc = parse(json);
+    mf_compact_options o;
+    mf_compact_options_init(&o);
+    o.keep_tail_tokens = 512;
+    mf_compact_plan *plan = NULL;
+    uint64_t total = 0, read = 0;
+    mf_status st = doc ? mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) : MF_ERR_PARSE;
+    if (doc) mf_doc_estimate(doc, MF_FORMAT_AUTO, o.profile, &total, NULL);
+    mf_doc *window = parse("[{\"role\": \"assistant\", \"content\": [{\"type\": \"compaction\", \"content\": \"Summary: the "
+                           "worker pops jobs with BRPOPLPUSH; an SQS consumer sits behind BILLING_SQS.\"}]}]");
+    if (window) mf_doc_estimate(window, MF_FORMAT_AUTO, o.profile, &read, NULL);
+    CHECK("past a compaction with nothing to fold, the tail's estimate is what the provider reads, within the total",
+          st == MF_OK && plan && plan->tail_start == 0 && plan->middle_count == 0 && plan->milli_tail == read && plan->milli_middle + plan->milli_tail <= total);
+    mf_compact_plan_free(plan);
+    mf_doc_free(window);
+    mf_doc_free(doc);
+}
+
 void test_anthropic_blocks(void)
 {
     reading();
     pairing();
     micro();
+    tail_past_a_compaction();
 }
