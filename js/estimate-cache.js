@@ -161,8 +161,8 @@ export class EstimateCache {
     // messages and one block of memory in order, rather than a small array per message
     // scattered over the heap (about twice as fast once the heap is out of the CPU's cache).
     // A changed message's new snapshot is appended; when the array is mostly ranges no
-    // current entry uses, it is rebuilt from the last call's entries and the generation
-    // moves on, which retires every other entry.
+    // current entry uses, it is rebuilt from the entries of the last lists (estimates and
+    // derived values) and the generation moves on, which retires every other entry.
     this.store = [];
     this.generation = 0;
     this.recountAt = MIN_STORE;
@@ -220,6 +220,7 @@ export class EstimateCache {
    */
   fill(messages, figures) {
     if (!Array.isArray(figures) || figures.length !== messages.length) return;
+    this.lastEstimated = 0; // priced from the figures, nothing estimated here
     const out = this.previous;
     out.length = messages.length;
     for (let i = 0; i < messages.length; i++) {
@@ -327,8 +328,8 @@ export class EstimateCache {
       else { fresh.push(m); at.push(i); known.push(entry); }
     }
     if (out.length > n) out.length = n;
+    this.lastEstimated = fresh.length > maxFresh ? 0 : fresh.length;
     if (fresh.length > maxFresh) return null;
-    this.lastEstimated = fresh.length;
     if (fresh.length) {
       // Plain messages price alike in every format; structured ones carry the evidence that
       // detection reads, so the new messages are read in the format they show.
