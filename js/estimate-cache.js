@@ -58,15 +58,17 @@ function matches(value, snap, at, depth) {
   // the snapshot holds the key count, so an added or removed key fails.
   let n = 0;
   for (const k in value) {
-    if (snap[at] !== k) return -1;
-    const v = value[k];
-    if (typeof v !== 'object' || v === null) {
-      if (snap[at + 1] !== v) return -1;
-      at += 2;
-    } else if ((at = matches(v, snap, at + 1, depth + 1)) < 0) return -1;
+    if ((at = matchesMember(k, value[k], snap, at, depth)) < 0) return -1;
     n++;
   }
   return n === count ? at : -1;
+}
+
+/** Compares one member of an object, its key then its value, with the snapshot from `at`. */
+function matchesMember(k, v, snap, at, depth) {
+  if (snap[at] !== k) return -1;
+  if (typeof v !== 'object' || v === null) return snap[at + 1] === v ? at + 2 : -1;
+  return matches(v, snap, at + 1, depth + 1);
 }
 
 /** Binary data, objects with toJSON, objects of other prototypes (rare: kept off the hot path). */
@@ -83,14 +85,7 @@ function matchesOther(value, snap, at, depth) {
   const keys = Object.keys(value);
   if (snap[at + 1] !== keys.length) return -1;
   at += 2;
-  for (const k of keys) {
-    if (snap[at] !== k) return -1;
-    const v = value[k];
-    if (typeof v !== 'object' || v === null) {
-      if (snap[at + 1] !== v) return -1;
-      at += 2;
-    } else if ((at = matches(v, snap, at + 1, depth + 1)) < 0) return -1;
-  }
+  for (const k of keys) if ((at = matchesMember(k, value[k], snap, at, depth)) < 0) return -1;
   return at;
 }
 
@@ -228,7 +223,7 @@ export class EstimateCache {
       // An entry the message still matches (one shared with its original, one holding derived
       // values) is priced in place rather than replaced.
       let known = m !== null && typeof m === 'object' ? this.entries.get(m) : undefined;
-      if (known !== undefined && (known.generation !== this.generation || matches(m, this.store, known.from, 0) !== known.to)) known = undefined;
+      if (known !== undefined && !this.holds(known, m)) known = undefined;
       out[i] = this.entryOf(m, figures[i], known);
     }
     this.compactStore();
@@ -256,7 +251,7 @@ export class EstimateCache {
       if (m === null || typeof m !== 'object') { values[i] = compute(m); list[i] = undefined; continue; }
       let entry = list[i];
       if (entry === undefined || entry.message !== m) entry = this.entries.get(m);
-      if (entry === undefined || entry.generation !== this.generation || matches(m, this.store, entry.from, 0) !== entry.to) {
+      if (entry === undefined || !this.holds(entry, m)) {
         entry = this.entryOf(m, null);
       }
       if (entry.memo === null) entry.memo = new Map();
@@ -267,6 +262,11 @@ export class EstimateCache {
     list.length = n;
     this.compactStore();
     return values;
+  }
+
+  /** Whether `entry` is of the current store and the object `message` still holds what it recorded. */
+  holds(entry, message) {
+    return entry.generation === this.generation && matches(message, this.store, entry.from, 0) === entry.to;
   }
 
   /**
@@ -312,8 +312,6 @@ export class EstimateCache {
     // list is rewritten in place (no allocation per call): every entry in it names its message
     // and is compared with it before use, so a slot left over from a failed call is harmless.
     const out = this.previous;
-    const store = this.store;
-    const generation = this.generation;
     const n = messages.length;
     const fresh = [];
     const at = [];
@@ -323,7 +321,7 @@ export class EstimateCache {
       let entry = out[i];
       if (entry !== undefined && entry.message !== m) entry = undefined;
       if (entry === undefined && typeof m === 'object' && m !== null) entry = this.entries.get(m);
-      if (entry !== undefined && (entry.generation !== generation || matches(m, store, entry.from, 0) !== entry.to)) entry = undefined;
+      if (entry !== undefined && !this.holds(entry, m)) entry = undefined;
       if (entry !== undefined && entry.priced) out[i] = entry;
       else { fresh.push(m); at.push(i); known.push(entry); }
     }
