@@ -227,7 +227,12 @@ void mf_msg_figures_of(const mf_msg *msg, mf_profile profile, mf_msg_figures *ou
     }
     out->milli = milli;
     out->results = results;
-    out->flags = (mf_msg_has_results(msg) ? MF_FIGURES_RESULTS : 0) | (mf_msg_has_compaction(msg) ? MF_FIGURES_COMPACTION : 0);
+    out->flags = mf_msg_figures_flags(msg);
+}
+
+unsigned mf_msg_figures_flags(const mf_msg *msg)
+{
+    return (mf_msg_has_results(msg) ? MF_FIGURES_RESULTS : 0) | (mf_msg_has_compaction(msg) ? MF_FIGURES_COMPACTION : 0);
 }
 
 mf_status mf_doc_estimate_each(const mf_doc *doc, mf_format format, mf_profile profile,

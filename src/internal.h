@@ -327,8 +327,9 @@ size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64
 /* A tool result part's estimate, exactly mf_estimate_part's, and in *chars its code points
  * (mf_tool_result_chars): one pass over plain text. estimate.c */
 uint64_t mf_measure_result_part(const mf_part *part, mf_profile profile, size_t *chars);
-/* One message's figures (see mf_doc_estimate_each). estimate.c */
+/* One message's figures (see mf_doc_estimate_each), and their flags alone. estimate.c */
 void mf_msg_figures_of(const mf_msg *msg, mf_profile profile, mf_msg_figures *out);
+unsigned mf_msg_figures_flags(const mf_msg *msg);
 /* Code points of a tool result's content as micro-compaction counts them. */
 size_t mf_tool_result_chars(const mf_node *content);
 /* Writes a value as compact JSON with ": " and ", " separators (Python json.dumps).

@@ -217,10 +217,6 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     for (size_t m = window; m < view.count; m++) {
         const mf_msg *msg = &view.msgs[m];
         uint64_t msg_milli = message_milli, msg_results = 0;
-        if (figures) {
-            figures[m].flags = (mf_msg_has_results(msg) ? MF_FIGURES_RESULTS : 0) |
-                               (mf_msg_has_compaction(msg) ? MF_FIGURES_COMPACTION : 0);
-        }
         for (size_t p = 0; p < msg->count; p++) {
             const mf_part *part = &msg->parts[p];
             if (part->kind != MF_PART_TOOL_RESULT) { msg_milli += mf_estimate_part(part, options->profile); continue; }
@@ -259,6 +255,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
         if (figures) {
             figures[m].milli = msg_milli;
             figures[m].results = msg_results;
+            figures[m].flags = mf_msg_figures_flags(msg);
         }
     }
     plan->milli_before = before;
