@@ -130,7 +130,7 @@ describe('Anthropic (breakpoint on the last message)', () => {
 });
 
 describe('OpenAI (automatic prefix caching)', () => {
-  const P = PRICING.openai.models['gpt-5'];
+  const P = PRICING.openai.models[PRICING.openai.defaultModel];
 
   test('the shared prefix is cached from 1,024 tokens on, in steps of 128; no write premium', async () => {
     const messages = session(3, 40);
@@ -280,7 +280,7 @@ describe('CLI and chart', () => {
 
   test('midfold simulate prints one line per policy with cost, cached share, peak, mean, summaries, overflow', () => {
     const out = execFileSync('node', [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--policy', 'seed'], { encoding: 'utf8' });
-    assert.match(out, /^31 turns, openai gpt-5 \(cache in_memory\), tokens by the o200k profile, window 200000$/m);
+    assert.match(out, /^31 turns, openai gpt-5\.4 \(cache in_memory\), tokens by the o200k profile, window 200000$/m);
     assert.match(out, /^no management\s+\$\d+\.\d{4}\s+\d+\.\d %\s+\d+k\s+\d+k\s+0 \(\$0\.0000\)\s+0$/m);
     assert.match(out, /^seed: micro every turn keep 3, compact at 50k\s+\$\d+\.\d{4}/m);
   });

@@ -22,7 +22,7 @@ export default {
     "Unused caches are cleared within hours to days; the simulator keeps a unit one hour after its last use."
   ],
   "sources": [
-    { "url": "https://api-docs.deepseek.com/quick_start/pricing", "read": "2026-12-01", "for": "the official price list; the stored copy searched on 2026-12-01 still showed the early-2025 table, so the figures above are the page's as quoted on 2026-10-27 by https://github.com/benderandrew069/deepseek-api-pricing-2026/wiki (V4.1-Flash and V4-Pro, peak and off-peak) and confirmed by Codeep's 3.3.2 release notes (Flash: $0.006 cached against $0.30 missed); V3.2 from Roo-Code's price table (updated 2025-12-09)" },
+    { "url": "https://api-docs.deepseek.com/quick_start/pricing", "read": "2026-12-01", "for": "the official price list, in the stored copy of the page fetched as ?check=20261115 (deepseek-flash = DeepSeek-V4.1-Flash-1017: hit $0.003 off-peak / $0.006 peak, miss $0.15 / $0.30, output $0.60 / $1.20; deepseek-v4-pro = DeepSeek-V4-Pro-0813: $0.022 / $0.044, $0.66 / $1.32, $1.98 / $3.96; off-peak is half the peak rate); peak hours 01:00-04:00 and 06:00-10:00 UTC from the page's note of the 2026-08-16 change, on weekdays as third-party readings add; V3.2 from Roo-Code's price table (updated 2025-12-09)" },
     { "url": "https://api-docs.deepseek.com/guides/kv_cache", "read": "2026-12-01", "for": "cache prefix units at request boundaries and common prefixes, full-match rule, 64-token storage unit, lifetime" }
   ]
 };
