@@ -17,6 +17,24 @@ function scenario(make, size) {
   return { start: all.slice(0, size), turns: Array.from({ length: ROUNDS * 3 }, (_, i) => all.slice(size + 2 * i, size + 2 * i + 2)) };
 }
 
+/**
+ * The floor of any check that walks the structure: a for-in walk that reads every key and
+ * value of every message and compares nothing (what EstimateCache's later call does, minus
+ * its comparisons against the snapshot).
+ */
+function walkStructure(messages) {
+  let leaves = 0;
+  const walk = (v) => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) { const x = v[i]; if (typeof x === 'object' && x !== null) walk(x); else leaves++; }
+      return;
+    }
+    for (const k in v) { const x = v[k]; if (typeof x === 'object' && x !== null) walk(x); else leaves++; }
+  };
+  for (let i = 0; i < messages.length; i++) walk(messages[i]);
+  return leaves;
+}
+
 function timeOnce(fn) {
   const t0 = now();
   consume(fn());
@@ -30,7 +48,7 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
     // warm every path on a small copy first (V8 tiers up)
     const warm = new EstimateCache({ profile: 'safe' });
     for (let i = 0; i < 5; i++) { jsEstimateMessages(start.slice(0, 50)); estimateTokens(start.slice(0, 50), { profile: 'safe' }); warm.tokens(start.slice(0, 50 + i)); }
-    const walker = [], full = [], first = [], later = [], check = [], checkFirst = [], micro = [];
+    const walker = [], full = [], first = [], later = [], check = [], checkFirst = [], micro = [], floor = [];
     for (let r = 0; r < ROUNDS; r++) {
       const messages = start.slice();
       const cache = new EstimateCache({ profile: 'safe' });
@@ -49,6 +67,9 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
         const t0 = now();
         const report = await compactor.compact(messages);
         check.push(now() - t0);
+        // The floor, timed as the later call is: right after a pass that read every string.
+        jsEstimateMessages(messages);
+        floor.push(timeOnce(() => walkStructure(messages)));
         if (report.reason !== 'below-threshold' || report.micro.cleared) throw new Error('the check should do nothing');
       }
       if (cache.tokens(messages) !== estimateTokens(messages, { profile: 'safe' })) throw new Error('the cache disagrees with estimateTokens');
@@ -57,12 +78,12 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
     rows.push([label, size.toLocaleString('en'), fmt(w), `${fmt(median(full))} (${fmt(median(full) / w, 2)}×)`,
       `${fmt(median(first))} (${fmt(median(first) / w, 2)}×)`, `${fmt(median(later))} (${fmt(median(later) / w, 3)}×)`,
       `${fmt(median(micro))} (${fmt(median(micro) / w, 2)}×)`, `${fmt(median(checkFirst))} (${fmt(median(checkFirst) / w, 2)}×)`,
-      `${fmt(median(check))} (${fmt(median(check) / w, 3)}×)`]);
+      `${fmt(median(check))} (${fmt(median(check) / w, 3)}×)`, `${fmt(median(floor))} (${fmt(median(floor) / w, 3)}×)`]);
   }
 }
 
 const m = machine();
 console.log(`# Per-turn estimate of a growing conversation (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${ROUNDS} rounds × 3 turns, medians in ms; × = time relative to the walker in the same run)\n`);
-console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn | planMicroCompact (the check before the cache) | Compactor.compact under its triggers, first call | the same, after one more turn |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn | planMicroCompact (the check before the cache) | Compactor.compact under its triggers, first call | the same, after one more turn | a bare walk of the structure (the floor of any check that walks it) |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
