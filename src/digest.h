@@ -16,6 +16,8 @@ bool mf_span_eq_ci(mf_span a, mf_span b);
 /* ASCII case-insensitive: does s contain / start with `needle`? (needle is lower case) */
 bool mf_span_has(mf_span s, const char *needle);
 bool mf_span_starts(mf_span s, const char *prefix);
+/* The length of `prefix` (lower case, not empty) when s starts with it but for ASCII case; else 0. */
+size_t mf_span_prefix_len(mf_span s, const char *prefix);
 /* The next line of s from *at (advancing *at past its break); false at the end. */
 bool mf_next_line(mf_span s, size_t *at, mf_span *line);
 /* The next sentence of s from *at: it ends after . ! ? followed by a space or the end, at

@@ -55,8 +55,10 @@ static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <
 static const char *prefix_in(mf_span s, size_t i, const char *const *list)
 {
     for (int k = 0; list[k]; k++) {
-        size_t n = strlen(list[k]);
-        if (i + n <= s.n && memcmp(s.s + i, list[k], n) == 0) return list[k];
+        const char *w = list[k];
+        size_t j = 0;
+        while (w[j] && i + j < s.n && s.s[i + j] == w[j]) j++;
+        if (!w[j]) return w;
     }
     return NULL;
 }
@@ -64,10 +66,10 @@ static const char *prefix_in(mf_span s, size_t i, const char *const *list)
 /* An ASCII unit word at i, bounded by a non-letter; its length or 0. */
 static size_t ascii_unit(mf_span s, size_t i)
 {
+    mf_span rest = {s.s + i, i <= s.n ? s.n - i : 0};
     for (int k = 0; UNITS[k]; k++) {
-        size_t n = strlen(UNITS[k]);
-        if (i + n <= s.n && mf_span_starts((mf_span){s.s + i, n}, UNITS[k]) && (i + n == s.n || !is_alpha(s.s[i + n])))
-            return n;
+        size_t n = mf_span_prefix_len(rest, UNITS[k]);
+        if (n && (i + n == s.n || !is_alpha(s.s[i + n]))) return n;
     }
     return 0;
 }
@@ -194,10 +196,10 @@ static size_t day_end(mf_span s, size_t i)
     const char *zh = prefix_in(s, i, DAYS_ZH);
     if (zh) return i + strlen(zh);
     if (i && (is_alpha(s.s[i - 1]) || is_digit(s.s[i - 1]))) return i;
+    mf_span rest = {s.s + i, i <= s.n ? s.n - i : 0};
     for (int k = 0; DAYS[k]; k++) {
-        size_t n = strlen(DAYS[k]);
-        if (i + n <= s.n && mf_span_starts((mf_span){s.s + i, n}, DAYS[k]) && (i + n == s.n || !is_alpha(s.s[i + n])))
-            return i + n;
+        size_t n = mf_span_prefix_len(rest, DAYS[k]);
+        if (n && (i + n == s.n || !is_alpha(s.s[i + n]))) return i + n;
     }
     return i;
 }

@@ -29,23 +29,43 @@ bool mf_span_eq_ci(mf_span a, mf_span b)
     return true;
 }
 
+/* The readers try lists of words at every byte of a tool's output: the prefix is walked
+ * once, to its NUL or its first mismatch (usually the first byte), never measured first. */
+size_t mf_span_prefix_len(mf_span s, const char *prefix)
+{
+    size_t i = 0;
+    for (; prefix[i]; i++)
+        if (i >= s.n || lower(s.s[i]) != prefix[i]) return 0;
+    return i;
+}
+
 bool mf_span_starts(mf_span s, const char *prefix)
 {
-    size_t n = strlen(prefix);
-    if (s.n < n) return false;
-    for (size_t i = 0; i < n; i++) if (lower(s.s[i]) != prefix[i]) return false;
+    for (size_t i = 0; prefix[i]; i++)
+        if (i >= s.n || lower(s.s[i]) != prefix[i]) return false;
     return true;
 }
 
+/* Called for a dozen needles on every line of every tool result: the candidates for the
+ * first byte (both cases of a letter) are found with memchr, which reads a word at a time. */
 bool mf_span_has(mf_span s, const char *needle)
 {
     size_t n = strlen(needle);
     if (!n) return true;
-    for (size_t i = 0; i + n <= s.n; i++) {
-        if (lower(s.s[i]) != needle[0]) continue;
+    if (s.n < n) return false;
+    const char *p = s.s, *end = s.s + (s.n - n + 1); /* a match starts before end */
+    char c = needle[0];
+    bool letter = c >= 'a' && c <= 'z';
+    const char *lo = memchr(p, c, (size_t)(end - p));
+    const char *up = letter ? memchr(p, c - 32, (size_t)(end - p)) : NULL;
+    while (lo || up) {
+        const char *q = !up || (lo && lo < up) ? lo : up;
         size_t k = 1;
-        while (k < n && lower(s.s[i + k]) == needle[k]) k++;
+        while (k < n && lower(q[k]) == needle[k]) k++;
         if (k == n) return true;
+        p = q + 1;
+        if (q == lo) lo = p < end ? memchr(p, c, (size_t)(end - p)) : NULL;
+        else up = p < end ? memchr(p, c - 32, (size_t)(end - p)) : NULL;
     }
     return false;
 }

@@ -31,7 +31,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { init, estimateTokens, microCompact, planCompaction, serialize } from '../../js/node.js';
+import { init, digest, estimateTokens, microCompact, planCompaction, serialize } from '../../js/node.js';
 import {
   asciiText, chineseConversation, chineseText, conversation, conversationOfSize, consume, fmt, jsEstimateMessages, jsEstimateText,
   machine, measure, measureAsync, rng, Stopped, table,
@@ -175,6 +175,7 @@ const N = {
   walker: 'plain JS walker (same weights)',
   json: 'JSON.stringify(messages)',
   ser: 'midfold serialize(messages)',
+  digest: 'midfold digest(messages) (the offline summary, 2,000 tokens)',
   micro: `midfold microCompact (keepRecent ${KEEP})`,
   plan: `midfold planCompaction (keepTailTokens ${TAIL_TOKENS})`,
   microAi: `midfold microCompact on the AI SDK copy (keepRecent ${KEEP})`,
@@ -183,7 +184,7 @@ const N = {
   lcClear: `LangChain ClearToolUsesEdit.apply (keep ${KEEP} results)`,
   prune: `AI SDK pruneMessages (toolCalls before-last-${2 * KEEP}-messages)`,
 };
-const CONV_IMPLS = [N.est, N.estSafe, N.walker, N.json, N.ser, N.micro, N.plan];
+const CONV_IMPLS = [N.est, N.estSafe, N.walker, N.json, N.ser, N.digest, N.micro, N.plan];
 // Each peer beside the midfold operation that does its job (the ratio column).
 const PEERS = [[N.lcCount, N.est], [N.lcTrim, N.plan], [N.lcClear, N.micro], [N.prune, N.microAi]]
   .filter(([name]) => (name === N.prune ? aiSdk : name === N.lcTrim ? lcMessages : lcMessages && langchain));
@@ -206,6 +207,7 @@ function convImpls(msgs, withPeers, last) {
     { name: N.walker, run: () => jsEstimateMessages(msgs) },
     { name: N.json, run: () => JSON.stringify(msgs) },
     { name: N.ser, run: () => serialize(msgs) },
+    { name: N.digest, run: () => digest(msgs, { maxTokens: 2000 }) },
     {
       name: N.micro,
       prepare: (k) => { clones = []; for (let i = 0; i < k; i++) clones.push(structuredClone(msgs)); },
