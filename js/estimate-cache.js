@@ -331,7 +331,17 @@ export class EstimateCache {
     if (fresh.length) {
       // Plain messages price alike in every format; structured ones carry the evidence that
       // detection reads, so the new messages are read in the format they show.
-      const each = estimateEach(fresh, { profile: this.profile, format: this.format }, messages);
+      const options = { profile: this.profile, format: this.format };
+      let each;
+      try {
+        each = estimateEach(fresh, options, messages);
+      } catch (error) {
+        // An error names the position of the bad message in the list that was read, here the
+        // new ones alone: read the whole list once more (a rare path) for an error that names
+        // its position in the conversation (input[41], not input[0]).
+        if (fresh.length !== n) estimateEach(messages, options, messages);
+        throw error;
+      }
       for (let k = 0; k < fresh.length; k++) out[at[k]] = this.entryOf(fresh[k], each[k], known[k]);
       this.compactStore();
     }

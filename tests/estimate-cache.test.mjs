@@ -117,6 +117,21 @@ test('bad input still gets the estimator\'s errors', () => {
   assert.throws(() => cache.tokens([{ role: 'user', content: 1n }]), (e) => e instanceof MidfoldError);
 });
 
+test('an error in a message new to the cache names its position in the conversation, not among the new ones', async () => {
+  const messages = load('coding-session.anthropic.json');
+  const cache = new EstimateCache();
+  cache.tokens(messages);
+  const at = messages.length;
+  const expected = (path) => (e) => e instanceof MidfoldError && e.path === path && e.message.endsWith(`at ${path}`);
+  const unreadable = { role: 'user', get content() { throw new Error('the store is closed'); } };
+  assert.throws(() => cache.tokens([...messages, unreadable]), expected(`input[${at}]`));
+  assert.throws(() => cache.tokens([...messages, { role: 'user', content: 2n }]), expected(`input[${at}].content`));
+  // The Compactor's check reads new messages through the same cache.
+  const compactor = new Compactor({ summarize: digestSummarizer() });
+  await compactor.compact(messages);
+  await assert.rejects(compactor.compact([...messages, unreadable]), expected(`input[${at}]`));
+});
+
 describe('the list of the last call is a fast path, never a source of stale figures', () => {
   test('a call that failed part-way leaves no stale slot behind', () => {
     const messages = [{ role: 'user', content: '请修复登录接口。' }, ...turn(1), ...turn(2)];
