@@ -14,7 +14,7 @@
  * index (the fast path of the next call): dropping a conversation frees its entries once the
  * cache has been called with another one, cleared, or dropped.
  */
-import { estimateEach } from './core.js';
+import { estimateEach, estimateMilli } from './core.js';
 
 const MAX_DEPTH = 512;
 /** Snapshot slots below which the store is never rebuilt. */
@@ -170,7 +170,20 @@ export class EstimateCache {
    * @param {unknown[]} messages
    * @returns {number}
    */
-  milli(messages) { return this.figures(messages, 0).milli; }
+  milli(messages) {
+    try {
+      return this.figures(messages, 0).milli;
+    } catch (error) {
+      // A list that is no conversation (an item without a role, a hole) has no per-message
+      // figures, but estimateTokens prices it as a JSON value: so does this, read whole each
+      // time; any other error is estimateTokens' too.
+      try {
+        return estimateMilli(messages, { profile: this.profile, format: this.format });
+      } catch {
+        throw error;
+      }
+    }
+  }
 
   /**
    * An upper bound, in milli-tokens, of what micro-compaction could free in `messages` with

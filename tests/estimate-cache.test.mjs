@@ -117,6 +117,21 @@ test('bad input still gets the estimator\'s errors', () => {
   assert.throws(() => cache.tokens([{ role: 'user', content: 1n }]), (e) => e instanceof MidfoldError);
 });
 
+test('a list that is no conversation (an item without a role, a hole) gets estimateTokens\' figure through the cache too', async () => {
+  const messages = load('coding-session.anthropic.json');
+  const cache = new EstimateCache();
+  cache.tokens(messages);
+  for (const list of [[...messages, { content: 'a note without a role' }], [...messages, 42], [messages[0], , messages[1]]]) {
+    assert.equal(cache.tokens(list), estimateTokens(list));
+    assert.equal(estimateTokens(list, { cache }), estimateTokens(list));
+  }
+  // A Compactor cannot fold what is no conversation: it says which item is not a message.
+  const compactor = new Compactor({ summarize: digestSummarizer() });
+  await compactor.compact(messages);
+  await assert.rejects(compactor.compact([...messages, { content: 'x' }]),
+    (e) => e instanceof MidfoldError && e.code === 'invalid-shape' && e.message.startsWith(`message ${messages.length} is not an object`));
+});
+
 test('an error in a message new to the cache names its position in the conversation, not among the new ones', async () => {
   const messages = load('coding-session.anthropic.json');
   const cache = new EstimateCache();
