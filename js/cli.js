@@ -26,11 +26,12 @@ Commands:
   simulate    replays the session turn by turn under context policies and prices
               every request with the provider's prompt caching (see below)
 
-FILE is a JSON array of messages or an object with "messages" (Anthropic, OpenAI
-Chat or AI SDK format); "-" reads stdin.
+FILE is a JSON array of messages, an object with "messages" (Anthropic, OpenAI
+Chat or AI SDK format) or a Responses API body with "input"; "-" reads stdin.
 
 Options:
-  --format F          anthropic | openai | ai-sdk | ai-sdk-ui (default: detected)
+  --format F          anthropic | openai | openai-responses | ai-sdk | ai-sdk-ui
+                      (default: detected)
   --profile P         estimator profile for estimate, micro and compact: safe,
                       bareagent, o200k, cl100k, deepseek, qwen or claude. Default:
                       bareagent for estimate and micro (estimateTokens and
@@ -109,9 +110,13 @@ async function readInput(file) {
   } catch (e) {
     throw new UsageError(`${file === '-' ? 'stdin' : file} is not valid JSON: ${e.message}`);
   }
-  const messages = Array.isArray(value) ? value : value && Array.isArray(value.messages) ? value.messages : null;
-  if (!messages) throw new UsageError('expected a JSON array of messages or an object with "messages"');
-  return { value, messages };
+  // A request body holds its conversation under "messages" (Messages, Chat Completions, the
+  // AI SDK) or, for the Responses API, under "input"; what is written back goes there too.
+  const key = Array.isArray(value) ? null
+    : value && typeof value === 'object' && Array.isArray(value.messages) ? 'messages'
+      : value && typeof value === 'object' && Array.isArray(value.input) ? 'input' : undefined;
+  if (key === undefined) throw new UsageError('expected a JSON array of messages, an object with "messages" or a Responses body with "input"');
+  return { value, messages: key === null ? value : value[key], key };
 }
 
 function makeSummarizer(values) {
@@ -129,9 +134,9 @@ function makeSummarizer(values) {
   throw new UsageError(`unknown --summarizer ${JSON.stringify(kind)} (digest, openai, anthropic)`);
 }
 
-async function output(values, value, messages) {
+async function output(values, { value, key }, messages) {
   if (!values.output) return;
-  const doc = Array.isArray(value) ? messages : { ...value, messages };
+  const doc = key === null ? messages : { ...value, [key]: messages };
   await writeFile(values.output, JSON.stringify(doc, null, 2) + '\n');
 }
 
@@ -183,7 +188,8 @@ async function main(argv) {
   if (positionals.length > 2) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[2])}`);
   const common = { format: values.format, profile: values.profile };
   await init();
-  const { value, messages } = await readInput(file);
+  const input = await readInput(file);
+  const { value, messages } = input;
   const print = (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n');
   const json = (obj) => print(JSON.stringify(obj, null, 2));
 
@@ -212,7 +218,7 @@ async function main(argv) {
         ...common, keepRecent: number(values['keep-recent'], 'keep-recent'),
         excludeTools: values['exclude-tools'] ? values['exclude-tools'].split(',').map((s) => s.trim()).filter(Boolean) : undefined,
       });
-      await output(values, value, messages);
+      await output(values, input, messages);
       if (values.json) json({ report, messages });
       else print(`micro-compaction: cleared ${report.cleared} tool results (${report.charsCleared} chars), ${report.tokensBefore} → ${report.tokensAfter} tokens (${values.profile ?? 'bareagent'})`);
       return 0;
@@ -220,7 +226,7 @@ async function main(argv) {
     case 'simulate': {
       const seconds = values['turn-seconds'];
       if (seconds !== undefined && !/^\d+(\.\d+)?$/.test(seconds)) throw new UsageError(`--turn-seconds must be a number of seconds, got ${JSON.stringify(seconds)}`);
-      const report = await simulate(Array.isArray(value) ? messages : { ...value, messages }, {
+      const report = await simulate(value, {
         pricing: values.pricing, model: values.model, ttl: values.ttl, policies: values.policy,
         window: number(values.window, 'window'), turnSeconds: seconds === undefined ? undefined : Number(seconds),
         cacheMatch: values['cache-match'],
@@ -241,7 +247,7 @@ async function main(argv) {
       });
       if (process.stderr.isTTY) process.stderr.write(`midfold: compacting ${messages.length} messages…\n`);
       const report = await compactor.compact(messages, { force: values.force });
-      await output(values, value, messages);
+      await output(values, input, messages);
       if (values.json) {
         json({ report: { ...report, error: report.error && String(report.error.message || report.error) }, messages });
       } else {

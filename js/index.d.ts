@@ -494,11 +494,15 @@ export interface SimulateReport {
   results: SimulateResult[];
 }
 
-/** Replays a session (the final messages array, or {messages, system?, tools?}) turn by
- * turn under each policy and prices every request with the provider's prompt caching.
- * Never changes the session. Rejects with MidfoldError ('invalid-option', 'invalid-input'). */
+/** Replays a session (the final messages array, a request body {messages, system?, tools?},
+ * or a Responses body {input, instructions?, tools?}) turn by turn under each policy and
+ * prices every request with the provider's prompt caching. Never changes the session.
+ * Rejects with MidfoldError ('invalid-option', 'invalid-input'). */
 export declare function simulate<M = Message>(
-  session: readonly M[] | { messages: readonly M[]; system?: unknown; tools?: unknown },
+  session:
+    | readonly M[]
+    | { messages: readonly M[]; system?: unknown; tools?: unknown }
+    | { input: readonly M[]; instructions?: unknown; tools?: unknown },
   options?: SimulateOptions,
 ): Promise<SimulateReport>;
 

@@ -104,6 +104,14 @@ function timeOf(m) {
  * The turns of a session: for each run of assistant-side messages, the index where it
  * starts (the request was everything before it) and where it ends.
  */
+/** The messages of a session: the array itself, a request body's messages, a Responses body's input. */
+function sessionMessages(session) {
+  if (Array.isArray(session)) return session;
+  if (!session || typeof session !== 'object') return null;
+  if (Array.isArray(session.messages)) return session.messages;
+  return Array.isArray(session.input) ? session.input : null;
+}
+
 export function sessionTurns(messages) {
   const turns = [];
   for (let i = 1; i < messages.length; i++) {
@@ -348,13 +356,13 @@ function runner(spec, profile, prices, summaries) {
 
 /**
  * Replays `session` under each policy and prices every request.
- * @param {unknown[] | {messages: unknown[], system?: unknown, tools?: unknown}} session
+ * @param {unknown[] | {messages: unknown[], system?: unknown, tools?: unknown} | {input: unknown[], instructions?: unknown, tools?: unknown}} session
  * @param {object} [options] see SimulateOptions in index.d.ts
  */
 export async function simulate(session, options = {}) {
   if (!options || typeof options !== 'object') throw optionError('simulate: options must be an object');
-  const messages = Array.isArray(session) ? session : session && Array.isArray(session.messages) ? session.messages : null;
-  if (!messages) throw new MidfoldError('invalid-input', 'simulate: the session must be an array of messages or an object with messages');
+  const messages = sessionMessages(session);
+  if (!messages) throw new MidfoldError('invalid-input', 'simulate: the session must be an array of messages, an object with messages or a Responses body with input');
   const { pricing, modelName, model, ttl } = resolvePricing(options);
   const profile = options.profile === undefined ? pricing.profile : options.profile;
   const window = options.window === undefined ? 200000 : options.window;
@@ -375,9 +383,11 @@ export async function simulate(session, options = {}) {
   const times = turns.map((t, i) => (stamped ? t.time : i * (gap || 0)));
 
   let head = null;
-  if (!Array.isArray(session) && (session.system !== undefined || session.tools !== undefined)) {
-    const fixed = { system: session.system, tools: session.tools };
-    head = { key: JSON.stringify(fixed), tokens: (session.system === undefined ? 0 : estimateTokens(session.system, { profile }))
+  // The fixed start of every request: Messages' and Chat's system prompt, Responses' instructions.
+  const system = Array.isArray(session) ? undefined : session.messages === messages ? session.system : session.instructions;
+  if (!Array.isArray(session) && (system !== undefined || session.tools !== undefined)) {
+    const fixed = { system, tools: session.tools };
+    head = { key: JSON.stringify(fixed), tokens: (system === undefined ? 0 : estimateTokens(system, { profile }))
       + (session.tools === undefined ? 0 : estimateTokens(session.tools, { profile })), blocks: 1 };
   }
 

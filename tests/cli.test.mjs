@@ -190,10 +190,39 @@ test('validate exits 0 on a conversation with only warnings, and prints them', a
   }
 });
 
+test('a Responses API body ({model, instructions, input}) is read from its input and written back there', async () => {
+  const { agentRun } = await import('./fixtures/responses/agent-run.mjs');
+  const body = { model: 'gpt-5.4', instructions: 'Investigate before changing anything.', store: false, input: agentRun() };
+  const dir = await mkdtemp(join(tmpdir(), 'midfold-cli-'));
+  try {
+    const file = join(dir, 'request.json');
+    await writeFile(file, JSON.stringify(body));
+    const estimated = await run(['estimate', file]);
+    assert.equal(estimated.code, 0, estimated.stderr);
+    assert.equal(Number(estimated.stdout.trim()), estimateTokens(body));
+    const out = join(dir, 'compacted.json');
+    const compacted = await run(['compact', file, '--force', '--output', out]);
+    assert.equal(compacted.code, 0, compacted.stderr);
+    const written = JSON.parse(await readFile(out, 'utf8'));
+    assert.deepEqual(Object.keys(written), ['model', 'instructions', 'store', 'input']);
+    assert.ok(written.input.length < body.input.length);
+    assert.deepEqual(written.input.at(-1), body.input.at(-1));
+    // The simulator prices the instructions as the fixed start of every request.
+    const simulated = await run(['simulate', file, '--pricing', 'openai', '--policy', 'none', '--json']);
+    assert.equal(simulated.code, 0, simulated.stderr);
+    const [none] = JSON.parse(simulated.stdout).results;
+    const [bare] = JSON.parse((await run(['simulate', '-', '--pricing', 'openai', '--policy', 'none', '--json'], { input: JSON.stringify(body.input) })).stdout).results;
+    assert.equal(none.perTurn.length, bare.perTurn.length);
+    assert.equal(none.perTurn[0].context - bare.perTurn[0].context, estimateTokens(body.instructions, { profile: 'o200k' }));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('bad input exits 2 with one line naming the problem', async () => {
   for (const [args, input, pattern] of [
     [['estimate', '-'], '[{"role": "user",', /^midfold: stdin is not valid JSON/],
-    [['estimate', '-'], '{"hello": 1}', /^midfold: expected a JSON array of messages or an object with "messages"/],
+    [['estimate', '-'], '{"hello": 1}', /^midfold: expected a JSON array of messages, an object with "messages" or a Responses body with "input"/],
     [['estimate', '/nonexistent/conversation.json'], undefined, /^midfold: cannot read \/nonexistent\/conversation.json: ENOENT/],
     [['frobnicate', SESSION], undefined, /^midfold: unknown command "frobnicate"/],
     [['micro', SESSION, '--keep-recent', 'three'], undefined, /^midfold: --keep-recent must be a whole number/],
