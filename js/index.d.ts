@@ -586,6 +586,13 @@ export interface HistoryReport extends CompactReport {
   };
 }
 
+/** A provider's input count for a prompt, for compactHistory's `usage`. */
+export interface UsageAnchor {
+  inputTokens: number;
+  count?: number;
+  last?: string;
+}
+
 /**
  * Compacts a whole original history into a new array (the caller's array and messages
  * are never changed), carrying what earlier calls did in `options.state`: the result is
@@ -595,8 +602,11 @@ export declare function compactHistory<M extends object = Message>(
   compactor: Compactor,
   messages: readonly M[],
   options?: { state?: SessionState; force?: boolean; signal?: AbortSignal; instructions?: string;
-    /** The provider's input count for what the previous call on this state returned, as sent. */
-    usage?: { inputTokens: number } },
+    /** The provider's input count for what the previous call on this state returned, as sent:
+     * `count` messages of it when that call changed nothing; `last`, the canonical JSON
+     * (canonicalJSON) of the last message counted, makes it apply only where that message
+     * ends the prefix. A list: the first anchor that applies (the most recent first). */
+    usage?: UsageAnchor | readonly UsageAnchor[] },
 ): Promise<{ messages: M[]; report: HistoryReport }>;
 
 /** A store in a Map, for one process. `initial` seeds it (key → JSON text). */

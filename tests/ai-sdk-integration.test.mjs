@@ -185,6 +185,31 @@ describe('usage anchoring: the trigger uses the provider\'s count', () => {
     });
   }
 
+  test('one wrapped model serving two conversations: each call is anchored by its own conversation\'s count, never the other\'s', async () => {
+    // The provider counts 90,000 tokens for the long conversation and 1,000 for the short one.
+    const usage = (n) => ({ inputTokens: { total: n, noCache: n, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } });
+    const short = (prompt) => JSON.stringify(prompt).includes('Say hello.');
+    const base = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => (short(prompt)
+        ? { content: [{ type: 'text', text: 'Hello.' }], finishReason: { unified: 'stop', raw: 'end_turn' }, usage: usage(1_000), warnings: [] }
+        : { content: [{ type: 'tool-call', toolCallId: `call_${prompt.length}`, toolName: 'read_file', input: JSON.stringify({ path: FILES[0] }) }],
+          finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: usage(90_000), warnings: [] }),
+    });
+    const reports = [];
+    const model = wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 50_000, onReport: (r) => reports.push(r) }) });
+    const long = [{ role: 'user', content: 'Read the sources.' }];
+    const first = await generateText({ model, tools, stopWhen: stepCountIs(1), messages: long });
+    long.push(...first.response.messages);
+    // The short conversation's request comes right after the long one's answer (90,000 tokens).
+    await generateText({ model, messages: [{ role: 'user', content: 'Say hello.' }, { role: 'assistant', content: 'Hi.' }, { role: 'user', content: 'Say hello.' }] });
+    assert.equal(reports[1].compacted, false);
+    assert.ok(reports[1].tokensBefore < 1_000, `the short conversation was priced at ${reports[1].tokensBefore}`);
+    // Back to the long one, after the short one's answer (1,000): its own count still anchors it.
+    await generateText({ model, tools, stopWhen: stepCountIs(1), messages: long });
+    assert.ok(reports[2].tokensBefore >= 90_000, `the long conversation was priced at ${reports[2].tokensBefore}`);
+    assert.equal(reports[2].compacted, true);
+  });
+
   test('midfoldMiddleware reads the count from each answer', async () => {
     const reports = [];
     const model = wrapLanguageModel({ model: countingModel(90_000), middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 50_000, onReport: (r) => reports.push(r) }) });

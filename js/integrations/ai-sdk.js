@@ -10,7 +10,10 @@
  */
 import { MidfoldError } from '../errors.js';
 import { Compactor } from '../compactor.js';
-import { SessionState, compactHistory } from '../state/index.js';
+import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
+
+/** How many recent answers' counts a middleware keeps for the calls that follow them. */
+const RECENT_ANSWERS = 16;
 
 /**
  * `{inputTokens}` from an AI SDK usage record: a step's LanguageModelUsage (inputTokens, a
@@ -76,7 +79,9 @@ export function compactStep(options) {
  * accepts either at run time).
  *
  * The provider's input count in each answer (`usage.inputTokens`, cached tokens included)
- * anchors the next call's estimate, so the threshold is compared with the provider's count.
+ * anchors the estimate of the next call that continues that prompt, so the threshold is
+ * compared with the provider's count; one wrapped model may serve many conversations (a
+ * count is used only where the last message it was for ends the same prefix).
  *
  * Ownership: keeps the Compactor and the state; never changes `params` (returns a copy
  * with a new `prompt`).
@@ -86,12 +91,22 @@ export function midfoldMiddleware(options) {
   const { compactor, state, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
-  // The provider's count for the last prompt sent, read from its answer, anchors the next call.
-  let usage;
-  let lastLength = 0;
-  const watch = (stream) => stream.pipeThrough(new TransformStream({
+  // The provider's counts for the prompts of recent answers, the most recent first. One wrapped
+  // model usually serves every conversation of a server, so the call after an answer may
+  // belong to another conversation: each count names the last message of the prompt it was
+  // for, and compactHistory uses one only where that message ends the same prefix.
+  const answers = [];
+  const remember = (params, counted) => {
+    const prompt = params && params.prompt;
+    if (!counted || !Array.isArray(prompt) || prompt.length === 0) return;
+    let last;
+    try { last = canonicalJSON(prompt[prompt.length - 1]); } catch { return; }
+    answers.unshift({ ...counted, count: prompt.length, last });
+    if (answers.length > RECENT_ANSWERS) answers.length = RECENT_ANSWERS;
+  };
+  const watch = (stream, params) => stream.pipeThrough(new TransformStream({
     transform(part, controller) {
-      if (part && part.type === 'finish') usage = inputUsage(part.usage);
+      if (part && part.type === 'finish') remember(params, inputUsage(part.usage));
       controller.enqueue(part);
     },
   }));
@@ -99,21 +114,19 @@ export function midfoldMiddleware(options) {
     specificationVersion,
     async transformParams({ params }) {
       if (!params || !Array.isArray(params.prompt)) return params;
-      if (usage) usage.count = lastLength; // what the previous call sent, when it changed nothing
+      const usage = answers.length ? answers.slice() : undefined;
       const { messages, report: r } = await compactHistory(compactor, params.prompt, { state, signal: params.abortSignal, usage });
-      usage = undefined;
-      lastLength = params.prompt.length;
       report(onReport, r);
       return r.session && r.session.changed ? { ...params, prompt: messages } : params;
     },
-    async wrapGenerate({ doGenerate }) {
+    async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
-      usage = inputUsage(result && result.usage);
+      remember(params, inputUsage(result && result.usage));
       return result;
     },
-    async wrapStream({ doStream }) {
+    async wrapStream({ doStream, params }) {
       const result = await doStream();
-      return result && result.stream ? { ...result, stream: watch(result.stream) } : result;
+      return result && result.stream ? { ...result, stream: watch(result.stream, params) } : result;
     },
   };
 }

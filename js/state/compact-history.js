@@ -7,7 +7,7 @@
  * So the summaries written, and the array forwarded, are the stateful Compactor's.
  */
 import { MidfoldError } from '../errors.js';
-import { historyBytes, prefixHash } from './hash.js';
+import { canonicalJSON, historyBytes, prefixHash } from './hash.js';
 import { EstimateCache } from '../estimate-cache.js';
 import { SessionState } from './session-state.js';
 
@@ -81,10 +81,14 @@ export function compactorSettings(compactor) {
  * (the remembered compacted form plus the new messages) and the state is untouched.
  * @param {{compact: Function}} compactor a Compactor; its options are the plan's
  * @param {unknown[]} messages the whole history, as the host has it
- * `options.usage` ({inputTokens, count?}) is the provider's input count for the messages the
- * previous call on this state returned, as they were sent: with a matching snapshot, the
- * remembered form; without one (that call changed nothing), the first `count` messages. It
- * anchors the estimate (the threshold then uses the provider's count for that prefix).
+ * `options.usage` ({inputTokens, count?, last?}) is the provider's input count for the
+ * messages the previous call on this state returned, as they were sent: with a matching
+ * snapshot, the remembered form; without one (that call changed nothing), the first `count`
+ * messages. It anchors the estimate (the threshold then uses the provider's count for that
+ * prefix). `last`, the canonical JSON of the last message that count was for, makes it apply
+ * only where that message ends the prefix; a list of such anchors (the most recent first)
+ * uses the first that applies, so a host serving many conversations can pass its recent
+ * answers' counts without knowing which conversation each belongs to.
  * @param {{state?: SessionState, force?: boolean, signal?: AbortSignal, instructions?: string,
  *   usage?: {inputTokens: number}}} [options]
  */
@@ -96,11 +100,36 @@ export async function compactHistory(compactor, messages, options = {}) {
   const { state } = options;
   if (state !== undefined && !(state instanceof SessionState))
     throw new MidfoldError('invalid-option', 'compactHistory: state must be a SessionState');
-  if (options.usage !== undefined && (!isPlain(options.usage) || !Number.isInteger(options.usage.inputTokens) || options.usage.inputTokens < 0))
-    throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?} with whole numbers');
+  if (options.usage !== undefined && !(Array.isArray(options.usage) ? options.usage : [options.usage]).every(isAnchor))
+    throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?, last?} (whole numbers, last a string) or a list of them');
   const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage };
   if (!state) return run(compactor, messages, compactOptions, null);
   return state.exclusive(() => run(compactor, messages, compactOptions, state));
+}
+
+const isAnchor = (u) => isPlain(u) && Number.isInteger(u.inputTokens) && u.inputTokens >= 0
+  && (u.count === undefined || (Number.isInteger(u.count) && u.count >= 0)) && (u.last === undefined || typeof u.last === 'string');
+
+/**
+ * The first usage anchor that applies to `working`, as {inputTokens, count}, or null. The
+ * prefix it counted is the remembered compacted form (with a snapshot) or, without one, the
+ * first `count` messages (that call changed nothing). An anchor that names its prompt's last
+ * message (`last`, its canonical JSON) applies only where that message ends the prefix: a
+ * count from another conversation never prices this one.
+ */
+function anchorOf(candidates, working, snapshot, originalLength) {
+  for (const u of candidates) {
+    const sent = snapshot ? working.length - (originalLength - snapshot.count)
+      : Number.isInteger(u.count) && u.count > 0 && u.count <= working.length ? u.count : 0;
+    if (sent <= 0) continue;
+    if (u.last !== undefined) {
+      let last;
+      try { last = canonicalJSON(working[sent - 1]); } catch { continue; }
+      if (last !== u.last) continue;
+    }
+    return { inputTokens: u.inputTokens, count: sent };
+  }
+  return null;
 }
 
 async function run(compactor, messages, compactOptions, state) {
@@ -145,11 +174,8 @@ async function run(compactor, messages, compactOptions, state) {
   // The provider's count for what the previous call returned (the remembered compacted form,
   // as it was sent) anchors the estimate: only what came after it is estimated.
   const { usage, ...passOn } = compactOptions;
-  // Without a remembered form, the previous call sent its history unchanged: `usage.count`
-  // says how many of these leading messages that was.
-  const unchanged = !snapshot && usage && Number.isInteger(usage.count) && usage.count > 0 && usage.count <= working.length;
-  const sent = snapshot ? working.length - (original.length - snapshot.count) : unchanged ? usage.count : 0;
-  if (usage && sent > 0) compactor.observeUsage({ inputTokens: usage.inputTokens, messages: working, count: sent });
+  const anchor = anchorOf(usage === undefined ? [] : Array.isArray(usage) ? usage : [usage], working, snapshot, original.length);
+  if (anchor) compactor.observeUsage({ inputTokens: anchor.inputTokens, messages: working, count: anchor.count });
   const report = await compactor.compact(working, passOn);
 
   // What the array became, in terms a later call can rebuild from its own originals.
