@@ -617,5 +617,6 @@ export declare function memoryStateStore(initial?: Record<string, string> | Iter
  * including the first user message, which every later turn repeats. */
 export declare function conversationKey(messages: readonly object[]): Promise<string>;
 
-/** The canonical JSON a message is hashed by: JSON.stringify's value with sorted keys. */
+/** The canonical JSON a message is hashed by: JSON.stringify's value with sorted keys, and
+ * binary data (typed arrays, Buffers, DataViews, ArrayBuffers) as {"$bytes": base64}. */
 export declare function canonicalJSON(value: unknown): string;

@@ -379,6 +379,36 @@ test('content hashes ignore key order and re-parsing, and see every change', asy
   assert.throws(() => canonicalJSON(loop), (e) => e.code === 'invalid-input');
 });
 
+test('binary data is hashed by its bytes, as base64, not as an object of one key per byte', async () => {
+  const bytes = Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10]); // a PNG signature
+  const canonical = '{"$bytes":"iVBORw0KGgo="}';
+  assert.equal(canonicalJSON(bytes), canonical);
+  assert.equal(canonicalJSON(Buffer.from(bytes)), canonical, 'a Buffer, whose toJSON would list its bytes');
+  assert.equal(canonicalJSON(new DataView(bytes.buffer)), canonical);
+  assert.equal(canonicalJSON(bytes.buffer), canonical);
+  assert.equal(canonicalJSON(new Uint8Array([0, ...bytes, 0]).subarray(1, 9)), canonical, 'a view: its bytes only');
+  // A screenshot of 1 MiB in an AI SDK prompt: 1.4 MB of text (JSON.stringify's form is 11 MB).
+  const shot = new Uint8Array(1 << 20).map((_, i) => (i * 7919) & 255);
+  const message = { role: 'user', content: [{ type: 'file', mediaType: 'image/png', data: shot }, { type: 'text', text: 'What is wrong here?' }] };
+  assert.ok(canonicalJSON(message).length < 1.5e6);
+  const other = shot.slice();
+  other[12345] ^= 1;
+  assert.notEqual(await conversationKey([message]), await conversationKey([{ ...message, content: [{ ...message.content[0], data: other }, message.content[1]] }]));
+});
+
+test('base64 without Buffer (a browser, workerd) is the same as with it', async () => {
+  const { base64 } = await import('../js/state/hash.js');
+  const samples = [0, 1, 2, 3, 0x8000, 0x8001, 100_003].map((n) => new Uint8Array(n).map((_, i) => (i * 2654435761) >>> 24));
+  const expected = samples.map((b) => Buffer.from(b).toString('base64'));
+  const saved = globalThis.Buffer;
+  try {
+    globalThis.Buffer = undefined;
+    assert.deepEqual(samples.map(base64), expected);
+  } finally {
+    globalThis.Buffer = saved;
+  }
+});
+
 test('a store that fails to read or write costs the memory, never the call', async () => {
   const history = longSession({ turns: 30, format: 'openai', seed: 13 }).calls.flat();
   const warnings = [];
