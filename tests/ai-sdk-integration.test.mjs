@@ -156,6 +156,51 @@ describe('languageModelSummarizer', () => {
   });
 });
 
+test('one wrapped model serving six conversations in turn sends each the prompts, and writes the summaries, it would alone', async () => {
+  const CONVERSATIONS = 6, TURNS = 12;
+  let current = 0;
+  const next = new Array(CONVERSATIONS).fill(0);
+  const base = new MockLanguageModelV3({
+    doGenerate: async () => {
+      const k = next[current]++;
+      return { content: [{ type: 'tool-call', toolCallId: `c${current}_${k}`, toolName: 'read_file', input: JSON.stringify({ path: FILES[(k + 3 * current) % FILES.length] }) }],
+        finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: USAGE, warnings: [] };
+    },
+  });
+  /** Runs the conversations `order` names, one step each in that order; the summaries written per conversation. */
+  const play = async (middlewareFor, order) => {
+    next.fill(0);
+    const histories = Array.from({ length: CONVERSATIONS }, (_, c) => [{ role: 'user', content: `Conversation ${c}: read the C core, file by file.` }]);
+    const written = new Array(CONVERSATIONS).fill(0);
+    const matched = new Array(CONVERSATIONS).fill(0);
+    const prompts = Array.from({ length: CONVERSATIONS }, () => []);
+    for (const c of order) {
+      current = c;
+      const model = wrapLanguageModel({ model: base, middleware: middlewareFor(c, (r) => { if (r.compacted) written[c]++; if (r.session && r.session.matched) matched[c]++; }) });
+      const { response } = await generateText({ model, tools, stopWhen: stepCountIs(1), messages: histories[c] });
+      histories[c].push(...response.messages);
+      prompts[c].push(JSON.stringify(base.doGenerateCalls.at(-1).prompt));
+    }
+    return { written, matched, prompts };
+  };
+  const turns = Array.from({ length: TURNS }, () => [...Array(CONVERSATIONS).keys()]).flat();
+  // Alone: each conversation through a middleware of its own.
+  const own = Array.from({ length: CONVERSATIONS }, () => null);
+  const alone = await play((c, onReport) => (own[c] ??= midfoldMiddleware({ summarize: digestSummarizer(), ...OPTIONS, onReport: (r) => own[c].hook(r) }), own[c].hook = onReport, own[c]), turns);
+  // Together: one middleware, as a server that wraps its model once.
+  let hook;
+  const shared = midfoldMiddleware({ summarize: digestSummarizer(), ...OPTIONS, onReport: (r) => hook(r) });
+  const together = await play((c, onReport) => { hook = onReport; return shared; }, turns);
+  console.log(`summaries per conversation: alone ${alone.written.join(' ')}, one middleware for all ${together.written.join(' ')}; `
+    + `calls continuing a remembered fold: alone ${alone.matched.join(' ')}, together ${together.matched.join(' ')}`);
+  assert.ok(alone.written.filter((n) => n > 0).length >= 4, 'most conversations are long enough to fold');
+  // Each conversation's model saw exactly the prompts it sees when it has a middleware of its own.
+  for (let c = 0; c < CONVERSATIONS; c++) {
+    assert.equal(together.written[c], alone.written[c], `conversation ${c}: summaries`);
+    assert.deepStrictEqual(together.prompts[c], alone.prompts[c], `conversation ${c}: the prompts sent`);
+  }
+});
+
 describe('usage anchoring: the trigger uses the provider\'s count', () => {
   /** A model reading 3 files whose provider reports `inputTokens` per call (here far above the estimate). */
   const countingModel = (inputTokens) => {

@@ -396,6 +396,21 @@ test('binary data is hashed by its bytes, as base64, not as an object of one key
   assert.notEqual(await conversationKey([message]), await conversationKey([{ ...message, content: [{ ...message.content[0], data: other }, message.content[1]] }]));
 });
 
+test('an integration\'s default states: one per conversation (by its opening), the least recently used forgotten first', async () => {
+  const { ConversationStates } = await import('../js/state/conversation-states.js');
+  const states = new ConversationStates(2);
+  const chat = (text) => [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: text }];
+  const a = await states.of(chat('Fix the parser.'));
+  assert.ok(a instanceof SessionState);
+  assert.equal(await states.of([...chat('Fix the parser.'), { role: 'assistant', content: 'Done.' }]), a, 'a later turn of the same conversation');
+  const b = await states.of(chat('Plan the trip.'));
+  assert.notEqual(b, a);
+  await states.of(chat('Fix the parser.')); // a is now the most recently used
+  await states.of(chat('Write the report.')); // a third: b goes
+  assert.equal(await states.of(chat('Fix the parser.')), a);
+  assert.notEqual(await states.of(chat('Plan the trip.')), b);
+});
+
 test('base64 without Buffer (a browser, workerd) is the same as with it', async () => {
   const { base64 } = await import('../js/state/hash.js');
   const samples = [0, 1, 2, 3, 0x8000, 0x8001, 100_003].map((n) => new Uint8Array(n).map((_, i) => (i * 2654435761) >>> 24));

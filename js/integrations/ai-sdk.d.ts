@@ -6,7 +6,8 @@ export { SessionState } from '../index.js';
 
 /** The Compactor's options (its `format` is set for you), plus the carried state and a report hook. */
 export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'> {
-  /** The state carried across steps/calls (default: a new in-memory one per helper). */
+  /** The state carried across steps/calls (default: one in memory per conversation, found by its content
+   * (conversationKey); the 256 most recently used). Pass one to share it or to give it a store. */
   state?: SessionState;
   /** Called with each call's report (the Compactor's, plus `session`). */
   onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;
@@ -23,7 +24,7 @@ export declare function compactStep(options: AISDKCompactionOptions):
 export declare function midfoldMiddleware<V extends 'v3' | 'v4' = 'v3'>(options: AISDKCompactionOptions & { specificationVersion?: V }): {
   readonly specificationVersion: V;
   transformParams: <P extends { prompt: unknown[] }>(options: { type: 'generate' | 'stream'; params: P; model: unknown }) => Promise<P>;
-  /** Reads the provider's input count from each answer (the next call's anchor). */
+  /** Reads the provider's input count from each answer (the anchor of a later call that continues that prompt). */
   wrapGenerate: <R>(options: { doGenerate: () => PromiseLike<R>; doStream: () => PromiseLike<unknown>; params: unknown; model: unknown }) => Promise<R>;
   wrapStream: <R extends { stream: ReadableStream<unknown> }>(options: { doGenerate: () => PromiseLike<unknown>; doStream: () => PromiseLike<R>; params: unknown; model: unknown }) => Promise<R>;
 };

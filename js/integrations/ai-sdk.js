@@ -11,6 +11,7 @@
 import { MidfoldError } from '../errors.js';
 import { Compactor } from '../compactor.js';
 import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
+import { ConversationStates } from '../state/conversation-states.js';
 
 /** How many recent answers' counts a middleware keeps for the calls that follow them. */
 const RECENT_ANSWERS = 16;
@@ -33,7 +34,10 @@ function setUp(options, format, fnName) {
   if (state !== undefined && !(state instanceof SessionState)) throw new MidfoldError('invalid-option', `${fnName}: state must be a SessionState`);
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${fnName}: onReport must be a function`);
   const compactor = new Compactor({ format, ...compactorOptions });
-  return { compactor, state: state || new SessionState(), onReport, specificationVersion };
+  // Without a state from the host, each conversation gets one of its own (found by content).
+  const states = state ? null : new ConversationStates();
+  const stateOf = (messages) => (states ? states.of(messages) : state);
+  return { compactor, stateOf, onReport, specificationVersion };
 }
 
 function report(onReport, value) {
@@ -46,8 +50,9 @@ function report(onReport, value) {
  * 7): it compacts the step's messages (ModelMessage[]) with the carried state and returns
  * them as the step's `messages`; when nothing changed it returns `{}` (the SDK's own
  * messages are sent). The previous step's `usage.inputTokens` (the provider's count, cached
- * tokens included) anchors the estimate, so the threshold is compared with the provider's count. Options are the Compactor's, plus `state` (a SessionState; default: a
- * new one per compactStep call, in memory) and `onReport(report)`.
+ * tokens included) anchors the estimate, so the threshold is compared with the provider's count. Options are the Compactor's, plus `state` (a SessionState; default: one
+ * in memory per conversation, found by its content, the 256 most recently used) and
+ * `onReport(report)`.
  *
  * Ownership: the returned function keeps the Compactor it builds and the state; it never
  * changes the SDK's messages (it returns new arrays).
@@ -55,7 +60,7 @@ function report(onReport, value) {
  * @returns {(step: {messages: unknown[], abortSignal?: AbortSignal}) => Promise<{messages?: unknown[]}>}
  */
 export function compactStep(options) {
-  const { compactor, state, onReport } = setUp(options, 'ai-sdk', 'compactStep');
+  const { compactor, stateOf, onReport } = setUp(options, 'ai-sdk', 'compactStep');
   return async function prepareStep(step) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
     // The previous step's usage is the provider's count for the messages that step was sent.
@@ -64,6 +69,7 @@ export function compactStep(options) {
     // The previous step was sent these messages less what it answered (when it changed nothing).
     const answered = last && last.response && Array.isArray(last.response.messages) ? last.response.messages.length : 0;
     if (usage) usage.count = step.messages.length - answered;
+    const state = await stateOf(step.messages);
     const { messages, report: r } = await compactHistory(compactor, step.messages, { state, signal: step.abortSignal, usage });
     report(onReport, r);
     return r.session && r.session.changed ? { messages } : {};
@@ -88,7 +94,7 @@ export function compactStep(options) {
  * @param {object} options
  */
 export function midfoldMiddleware(options) {
-  const { compactor, state, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
+  const { compactor, stateOf, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
   // The provider's counts for the prompts of recent answers, the most recent first. One wrapped
@@ -115,6 +121,7 @@ export function midfoldMiddleware(options) {
     async transformParams({ params }) {
       if (!params || !Array.isArray(params.prompt)) return params;
       const usage = answers.length ? answers.slice() : undefined;
+      const state = await stateOf(params.prompt);
       const { messages, report: r } = await compactHistory(compactor, params.prompt, { state, signal: params.abortSignal, usage });
       report(onReport, r);
       return r.session && r.session.changed ? { ...params, prompt: messages } : params;

@@ -13,6 +13,7 @@
 import { MidfoldError } from '../errors.js';
 import { Compactor } from '../compactor.js';
 import { SessionState, compactHistory } from '../state/index.js';
+import { ConversationStates } from '../state/conversation-states.js';
 
 const isObject = (v) => v !== null && typeof v === 'object';
 
@@ -106,7 +107,7 @@ function fromResponses(outputItems, read, originals) {
 /**
  * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })` or a Runner:
  * compacts `modelData.input` before each model call, with the carried state (a SessionState;
- * default: a new one per filter, in memory). Options are the Compactor's (its format is set
+ * default: one in memory per conversation, found by its content, the 256 most recently used). Options are the Compactor's (its format is set
  * for you) plus `state` and `onReport(report)`. The instructions pass through unchanged.
  *
  * Ownership: keeps the Compactor and the state; never changes the SDK's items (untouched
@@ -118,12 +119,14 @@ export function compactionFilter(options) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactionFilter: options with a summarize function are required');
   const { state: given, onReport, ...compactorOptions } = options;
   if (given !== undefined && !(given instanceof SessionState)) throw new MidfoldError('invalid-option', 'compactionFilter: state must be a SessionState');
-  const state = given || new SessionState();
+  // Without a state from the host, each conversation gets one of its own (found by content).
+  const states = given ? null : new ConversationStates();
   const compactor = new Compactor({ ...compactorOptions, format: 'openai-responses' });
   return async function callModelInputFilter({ modelData }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;
     const originals = modelData.input;
     const read = originals.map(toResponses);
+    const state = given || await states.of(read);
     const { messages, report } = await compactHistory(compactor, read, { state });
     if (onReport) { try { onReport(report); } catch { /* a failing hook must not fail the run */ } }
     if (!report.session || !report.session.changed) return modelData;
