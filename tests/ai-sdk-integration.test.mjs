@@ -6,7 +6,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { generateText, tool, stepCountIs, modelMessageSchema, wrapLanguageModel } from 'ai';
+import { generateText, streamText, simulateReadableStream, tool, stepCountIs, modelMessageSchema, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { init, Compactor, digestSummarizer } from 'midfold';
@@ -253,6 +253,31 @@ describe('usage anchoring: the trigger uses the provider\'s count', () => {
     await generateText({ model, tools, stopWhen: stepCountIs(1), messages: long });
     assert.ok(reports[2].tokensBefore >= 90_000, `the long conversation was priced at ${reports[2].tokensBefore}`);
     assert.equal(reports[2].compacted, true);
+  });
+
+  test('midfoldMiddleware under streamText: the stream passes through, and its finish part\'s count anchors the next call', async () => {
+    const usage = { inputTokens: { total: 90_000, noCache: 90_000, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+    let step = 0;
+    const base = new MockLanguageModelV3({
+      doStream: async () => {
+        const i = step++;
+        const parts = i < 3
+          ? [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: JSON.stringify({ path: FILES[i] }) },
+            { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage }]
+          : [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'The pairing ' }, { type: 'text-delta', id: 't', delta: 'is in src/view.c.' },
+            { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'end_turn' }, usage }];
+        return { stream: simulateReadableStream({ chunks: [{ type: 'stream-start', warnings: [] }, ...parts] }) };
+      },
+    });
+    const reports = [];
+    const model = wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 50_000, onReport: (r) => reports.push(r) }) });
+    const result = streamText({ model, tools, stopWhen: stepCountIs(4), messages: [{ role: 'user', content: 'Read three files.' }] });
+    let text = '';
+    for await (const delta of result.textStream) text += delta;
+    assert.equal(text, 'The pairing is in src/view.c.');
+    assert.equal(reports.length, 4);
+    assert.ok(reports[0].tokensBefore < 50_000 && !reports[0].compacted, 'no count yet: the estimate decides');
+    assert.ok(reports.slice(1).some((r) => r.compacted && r.tokensBefore >= 90_000), reports.map((r) => `${r.reason} ${r.tokensBefore}`).join(', '));
   });
 
   test('midfoldMiddleware reads the count from each answer', async () => {
