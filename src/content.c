@@ -133,6 +133,13 @@ void mf_put_content(mf_buf *b, const char *s, size_t len)
         unsigned char c = p[i];
         /* Mid-line, printable ASCII other than "<" needs nothing: the hot path. */
         if (!start && c >= 0x20 && c < 0x80 && c != '<') { i++; continue; }
+        /* So does, mid-line, a well-formed three-byte sequence from U+1000 to U+CFFF (CJK text)
+         * other than the line separators U+2028 and U+2029 (E2 80 A8, E2 80 A9). */
+        if (!start && c >= 0xE1 && c <= 0xEC && i + 2 < len && (p[i + 1] & 0xC0) == 0x80 && (p[i + 2] & 0xC0) == 0x80 &&
+            !(c == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))) {
+            i += 3;
+            continue;
+        }
         uint32_t cp = c;
         size_t n = c < 0x80 ? 1 : mf_utf8_decode(p + i, len - i, &cp);
         if (cp == 0xFFFD && n == 1) { /* an invalid byte (a real U+FFFD decodes as 3) */
