@@ -137,14 +137,23 @@ export class Compactor {
    * micro-compaction first, then, if still over the threshold, a summary of the middle.
    * Resolves to a report; never rejects for a summarizer failure (the array is left
    * exactly as it was and the report says why), only for invalid arguments.
+   * `usage` ({inputTokens, count?}) is the provider's count for the first `count` messages
+   * (default: all), as observeUsage records it, but for this call alone: set when the call
+   * starts its turn in the queue, so calls on other arrays in between cannot replace it.
    * @param {unknown[]} messages
-   * @param {{force?: boolean, signal?: AbortSignal, instructions?: string}} [options]
+   * @param {{force?: boolean, signal?: AbortSignal, instructions?: string, usage?: {inputTokens: number, count?: number}}} [options]
    */
   compact(messages, options = {}) {
     if (!Array.isArray(messages)) return Promise.reject(new MidfoldError('invalid-input', 'compact: messages must be an array'));
     if (!options || typeof options !== 'object') return Promise.reject(optionError('compact: options must be an object'));
     if (options.instructions !== undefined && typeof options.instructions !== 'string')
       return Promise.reject(optionError('compact: instructions must be a string'));
+    if (options.usage !== undefined) {
+      const u = options.usage;
+      const whole = (v) => Number.isInteger(v) && v >= 0;
+      if (!u || typeof u !== 'object' || !whole(u.inputTokens) || (u.count !== undefined && (!whole(u.count) || u.count > messages.length)))
+        return Promise.reject(optionError('compact: usage must be {inputTokens, count?} with whole numbers, count at most the conversation\'s length'));
+    }
     const previous = queues.get(messages) || Promise.resolve();
     const run = previous.then(() => this.run(messages, options));
     const settled = run.catch(() => {});
@@ -165,6 +174,11 @@ export class Compactor {
   }
 
   async run(messages, options) {
+    if (options.usage) {
+      // (the array may have shrunk while an earlier call on it ran: the count is capped)
+      const count = Math.min(options.usage.count ?? messages.length, messages.length);
+      if (count > 0) this.observeUsage({ inputTokens: options.usage.inputTokens, messages, count });
+    }
     const common = { profile: this.profile, format: this.format };
     // Under the threshold, with micro-compaction held back by its trigger or by too little to
     // clear, nothing can happen; the per-message estimates tell so without reading the history

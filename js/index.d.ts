@@ -283,7 +283,10 @@ export interface CompactReport {
 export declare class Compactor<M extends MessageLike = MessageLike> {
   constructor(options: CompactorOptions<M>);
   /** Edits `messages` in place on success; leaves it exactly as it was on any failure. */
-  compact(messages: M[], options?: { force?: boolean; signal?: AbortSignal; instructions?: string }): Promise<CompactReport>;
+  /** `usage`: the provider's count for the first `count` messages (default: all), for this call
+   * alone (as observeUsage, but no call on another array in between can replace it). */
+  compact(messages: M[], options?: { force?: boolean; signal?: AbortSignal; instructions?: string;
+    usage?: { inputTokens: number; count?: number } }): Promise<CompactReport>;
   /** The provider's real input token count for the conversation as sent. The array is
    * remembered (by identity), not copied. */
   observeUsage(usage: { inputTokens: number; messages?: readonly M[]; count?: number }): void;

@@ -661,6 +661,23 @@ describe('observeUsage', () => {
     assert.equal(report.tokensBefore, estimateTokens(messages, SAFE));
   });
 
+  test('compact(messages, {usage}): the count is this call\'s alone, whatever other conversations one Compactor serves meanwhile', async () => {
+    const c = new Compactor({ summarize: recorder(), threshold: 50_000, keepRecent: 100, keepTail: { tokens: 0 } });
+    const long = load('ledger.anthropic');
+    const short = load('ledger.openai');
+    // Started together (a server's two requests): observeUsage before each would let the second replace the first.
+    const [a, b] = await Promise.all([
+      c.compact(long, { usage: { inputTokens: 61_000 } }),
+      c.compact(short, { usage: { inputTokens: 2_000, count: short.length - 1 } }),
+    ]);
+    assert.equal(a.tokensBefore, 61_000);
+    assert.equal(a.compacted, true);
+    assert.equal(b.tokensBefore, 2_000 + estimateTokens([short.at(-1)], { ...SAFE, format: 'openai' }));
+    assert.equal(b.compacted, false);
+    await assert.rejects(c.compact(short, { usage: { inputTokens: -1 } }), (e) => e.code === 'invalid-option');
+    await assert.rejects(c.compact(short, { usage: { inputTokens: 5, count: short.length + 1 } }), (e) => e.code === 'invalid-option');
+  });
+
   test('once the observed prefix was changed by the host, the heuristic estimate is used again', async () => {
     const messages = load('ledger.anthropic');
     const c = new Compactor({ summarize: recorder(), threshold: 1_000_000, keepRecent: 100 });

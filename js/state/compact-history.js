@@ -175,8 +175,8 @@ async function run(compactor, messages, compactOptions, state) {
   // as it was sent) anchors the estimate: only what came after it is estimated.
   const { usage, ...passOn } = compactOptions;
   const anchor = anchorOf(usage === undefined ? [] : Array.isArray(usage) ? usage : [usage], working, snapshot, original.length);
-  if (anchor) compactor.observeUsage({ inputTokens: anchor.inputTokens, messages: working, count: anchor.count });
-  const report = await compactor.compact(working, passOn);
+  // Given to this call alone: one Compactor may serve several conversations at once.
+  const report = await compactor.compact(working, anchor ? { ...passOn, usage: anchor } : passOn);
 
   // What the array became, in terms a later call can rebuild from its own originals.
   const items = [];
