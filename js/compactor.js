@@ -10,6 +10,7 @@ import { detectFormat, digest, estimateTokens, microReport, planCompaction, plan
 import { summaryMessages } from './summary-messages.js';
 import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.js';
 import { EstimateCache } from './estimate-cache.js';
+import { stringList } from './options.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
 // old results in one batch once the estimate passes 80 % of the threshold, and only when
@@ -22,6 +23,11 @@ const CLEAR_AT_LEAST_SHARE = 0.4;
 const queues = new WeakMap();
 
 function optionError(message) { return new MidfoldError('invalid-option', message); }
+
+/** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
+const OPTION_NAMES = new Set(['summarize', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
+  'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
+  'fallback', 'thinking', 'onWarn', 'onArchive']);
 
 function wholeNumber(value, name, fallback) {
   if (value === undefined) return fallback;
@@ -48,6 +54,7 @@ export class Compactor {
    *   that model-based summarizers can ignore.
    * @param {number} [options.threshold] compact above this many estimated tokens (50,000)
    * @param {number} [options.keepRecent] tool-result turns micro-compaction keeps whole (3)
+   * @param {string[]} [options.excludeTools] tools whose results micro-compaction never clears
    * @param {'batched' | 'every-turn'} [options.policy] 'batched' (default): micro-compaction
    *   waits for `microTrigger` and clears only when `clearAtLeast` can go, so a prompt cache
    *   is rewritten rarely; 'every-turn': the seed's behaviour (both 0)
@@ -74,9 +81,14 @@ export class Compactor {
   constructor(options) {
     if (!options || typeof options !== 'object') throw optionError('Compactor: options with a summarize function are required');
     if (typeof options.summarize !== 'function') throw optionError('Compactor: summarize must be a function (digestSummarizer() needs no model)');
+    // A misspelt option would otherwise be ignored without a word (excludeTool, threshhold).
+    for (const name of Object.keys(options)) {
+      if (!OPTION_NAMES.has(name)) throw optionError(`Compactor: unknown option ${JSON.stringify(name)}`);
+    }
     this.summarize = options.summarize;
     this.threshold = wholeNumber(options.threshold, 'threshold', 50000);
     this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
+    this.excludeTools = options.excludeTools === undefined ? undefined : [...stringList(options.excludeTools, 'excludeTools')];
     if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn')
       throw optionError("policy must be 'batched' or 'every-turn'");
     const everyTurn = options.policy === 'every-turn';
@@ -202,7 +214,7 @@ export class Compactor {
     // frees clearAtLeast: a clearing that buys a turn or two costs more cache than a summary.
     const gate = options.force ? {} : { trigger: Math.min(this.microTrigger, this.threshold), clearAtLeast: this.clearAtLeast };
     const planMicro = cold ? planMicroCompactWithFigures : planMicroCompact;
-    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, thinking: this.thinking, ...gate });
+    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate });
     if (micro.figures) this.estimates.fill(messages, micro.figures);
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));

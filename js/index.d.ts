@@ -223,6 +223,8 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   threshold?: number;
   /** Tool-result turns micro-compaction keeps whole (3). */
   keepRecent?: number;
+  /** Tools whose results micro-compaction never clears (as microCompact's). */
+  excludeTools?: readonly string[];
   /** 'batched' (default): micro-compaction waits for `microTrigger` and clears only when
    * `clearAtLeast` tokens go, so a prompt cache is rewritten rarely; 'every-turn': the seed's
    * behaviour (clears on every call; both 0). */

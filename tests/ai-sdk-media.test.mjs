@@ -186,3 +186,39 @@ for (const v of VERSIONS) {
     });
   });
 }
+
+describe('ai 7: bytes beside a cleared result survive the session state', { skip: skipReason(VERSIONS[1]) || false }, () => {
+  test('a screenshot kept by excludeTools, in the message of a cleared read, comes back as data the SDK accepts, call after call', async () => {
+    const { ai } = await load(VERSIONS[1]);
+    const { Compactor, digestSummarizer, compactHistory, SessionState } = await import('../js/node.js');
+    const png = pngBytes(30000);
+    const config = 'server:\n  port: 8080\n  host: 0.0.0.0\n'.repeat(700);
+    const history = [{ role: 'user', content: 'Check the login page and the config.' }];
+    for (let i = 0; i < 4; i++) {
+      history.push({ role: 'assistant', content: [
+        { type: 'tool-call', toolCallId: `shot_${i}`, toolName: 'screenshot', input: { url: 'http://localhost:5173/login' } },
+        { type: 'tool-call', toolCallId: `read_${i}`, toolName: 'read_file', input: { path: `deploy/config.${i}.yml` } }] },
+      { role: 'tool', content: [
+        { type: 'tool-result', toolCallId: `shot_${i}`, toolName: 'screenshot', output: { type: 'content', value: [
+          { type: 'text', text: 'Screenshot of http://localhost:5173/login' },
+          { type: 'file', data: { type: 'data', data: png }, mediaType: 'image/png' }] } },
+        { type: 'tool-result', toolCallId: `read_${i}`, toolName: 'read_file', output: { type: 'text', value: config } }] });
+    }
+    history.push({ role: 'user', content: 'So, what is wrong?' });
+    const compactor = new Compactor({ summarize: digestSummarizer(), format: 'ai-sdk', threshold: 100_000, microTrigger: 5_000,
+      clearAtLeast: 5_000, keepRecent: 1, excludeTools: ['screenshot'] });
+    const state = new SessionState();
+    const first = await compactHistory(compactor, history, { state });
+    assert.ok(first.report.micro.cleared >= 3, 'the old reads are cleared');
+    const later = [...history, { role: 'assistant', content: 'The login form posts to the wrong port.' }, { role: 'user', content: 'Fix it.' }];
+    const second = await compactHistory(compactor, later, { state });
+    assert.ok(second.report.session.matched > 0, 'the second call continues the first');
+    for (const { messages } of [first, second]) {
+      assert.ok(ai.modelMessageSchema.array().safeParse(messages).success);
+      const shot = messages[2].content[0].output.value[1].data.data;
+      const bytes = typeof shot === 'string' ? Buffer.from(shot, 'base64') : shot;
+      assert.ok(bytes instanceof Uint8Array && Buffer.compare(Buffer.from(bytes), Buffer.from(png)) === 0, 'the same bytes (as bytes or base64)');
+      assert.match(messages[2].content[1].output.value, /^\[truncated: read_file result, \d+ chars\]$/);
+    }
+  });
+});

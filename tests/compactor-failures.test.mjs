@@ -203,12 +203,18 @@ describe('invalid options and input are the only rejections', () => {
     ['format unknown', { summarize: recorder(), format: 'gemini' }],
     ['onWarn not a function', { summarize: recorder(), onWarn: 'console' }],
     ['onArchive not a function', { summarize: recorder(), onArchive: {} }],
+    ['excludeTools a string', { summarize: recorder(), excludeTools: 'memory' }],
+    ['a misspelt option (excludeTool)', { summarize: recorder(), excludeTool: ['memory'] }],
+    ['a misspelt option (threshhold)', { summarize: recorder(), threshhold: 20_000 }],
   ];
   for (const [name, options] of bad) {
     test(`constructor: ${name} → MidfoldError 'invalid-option'`, () => {
       assert.throws(() => new Compactor(options), (e) => e instanceof MidfoldError && e.code === 'invalid-option');
     });
   }
+  test('a misspelt option is named in the error', () => {
+    assert.throws(() => new Compactor({ summarize: recorder(), excludeTool: ['memory'] }), /unknown option "excludeTool"/);
+  });
 
   for (const [name, value] of [['a string', 'hello'], ['null', null], ['an object', { messages: [] }], ['undefined', undefined]]) {
     test(`compact(${name}) rejects with a MidfoldError and never calls the summarizer`, async () => {

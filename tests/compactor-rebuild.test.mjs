@@ -613,6 +613,18 @@ describe('onArchive', () => {
   });
 });
 
+test('excludeTools: the Compactor\'s micro-compaction never clears those tools\' results, as microCompact\'s', async () => {
+  const messages = load('ledger.anthropic');
+  const tools = new Set();
+  for (const m of messages) if (Array.isArray(m.content)) for (const b of m.content) if (b.type === 'tool_use') tools.add(b.name);
+  const [kept] = [...tools];
+  const options = { summarize: recorder(), threshold: 1_000_000, microTrigger: 1, clearAtLeast: 1, keepRecent: 0 };
+  const all = await new Compactor(options).compact(structuredClone(messages));
+  const some = await new Compactor({ ...options, excludeTools: [kept] }).compact(messages);
+  assert.ok(all.micro.edits.some((e) => e.tool === kept), `${kept} results are cleared without the option`);
+  assert.ok(some.micro.cleared > 0 && some.micro.edits.every((e) => e.tool !== kept));
+});
+
 describe('observeUsage', () => {
   test("a later compact's tokensBefore is inputTokens plus the estimate of the messages appended since", async () => {
     const messages = load('ledger.anthropic');

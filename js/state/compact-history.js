@@ -7,7 +7,7 @@
  * So the summaries written, and the array forwarded, are the stateful Compactor's.
  */
 import { MidfoldError } from '../errors.js';
-import { canonicalJSON, historyBytes, prefixHash } from './hash.js';
+import { base64, bytesOf, canonicalJSON, historyBytes, prefixHash } from './hash.js';
 import { EstimateCache } from '../estimate-cache.js';
 import { SessionState } from './session-state.js';
 
@@ -56,14 +56,26 @@ function untouched(copy, original) {
   return true;
 }
 
-/** The JSON value of a message (what a store keeps and what goes over the wire). */
-const jsonCopy = (value) => JSON.parse(JSON.stringify(value));
+/**
+ * The JSON value of a message (what a store keeps and what goes over the wire). Binary data
+ * (an image's bytes in an AI SDK message, which may sit beside a result that was cleared) is
+ * written as its base64 string, which every format that carries bytes also accepts
+ * (DataContent is a string or bytes), rather than JSON.stringify's object of one key per byte.
+ */
+const jsonCopy = (value) => JSON.parse(JSON.stringify(value, keepBytes));
+function keepBytes(key, value) {
+  const bytes = bytesOf(this[key]); // the value before toJSON (a Buffer's would list its bytes)
+  return bytes ? base64(bytes) : value;
+}
 
 /** The settings a snapshot was made with: a snapshot from other settings is a different plan. */
 export function compactorSettings(compactor) {
   const c = compactor;
-  return JSON.stringify([c.threshold, c.keepRecent, c.keepTailTokens, c.maxSummaryTokens, c.maxTranscriptTokens,
-    c.language ?? null, c.instructions ?? null, c.profile ?? null, c.format ?? null, c.fallback ?? null]);
+  const settings = [c.threshold, c.keepRecent, c.keepTailTokens, c.maxSummaryTokens, c.maxTranscriptTokens,
+    c.language ?? null, c.instructions ?? null, c.profile ?? null, c.format ?? null, c.fallback ?? null];
+  // (only when set, so that the states saved before excludeTools existed still match)
+  if (c.excludeTools && c.excludeTools.length) settings.push([...c.excludeTools].sort());
+  return JSON.stringify(settings);
 }
 
 /**

@@ -16,7 +16,8 @@ function subtle() {
 }
 
 /** The bytes of binary data (a typed array, a Buffer, a DataView, an ArrayBuffer), else null. */
-function bytesOf(v) {
+export function bytesOf(v) {
+  if (v === null || typeof v !== 'object') return null;
   if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
   // By tag rather than instanceof, so buffers from another realm count too.
   const tag = Object.prototype.toString.call(v);
