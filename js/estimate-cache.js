@@ -12,7 +12,9 @@
  *
  * Entries live in a WeakMap keyed by the message objects, and the last call's list of them by
  * index (the fast path of the next call): dropping a conversation frees its entries once the
- * cache has been called with another one, cleared, or dropped.
+ * cache has been called with another one, cleared, or dropped. A new object that holds the
+ * values of one priced before (a framework that rebuilds its messages every call) is found
+ * by a string leaf of it (leafOf), and the entry is used only once its snapshot matches.
  */
 import { estimateEach, estimateMilli } from './core.js';
 
@@ -126,6 +128,46 @@ function recordOther(value, snap, depth) {
   for (const k of keys) { snap.push(k); record(value[k], snap, depth + 1); }
 }
 
+/** Strings at least this long tell messages apart (ids, texts, tool output). */
+const LEAF_MIN = 24;
+/** Values a leaf search visits at most in one message. */
+const LEAF_VISITS = 64;
+/** Entries kept per leaf, the most recent first. */
+const LEAF_CANDIDATES = 4;
+
+/**
+ * A string leaf that tells a message apart, or undefined: the first of at least LEAF_MIN UTF-16
+ * units in walk order (a text, a tool result, a call id), else the longest one seen. It is
+ * the key under which an entry is found again for a new object that holds the same values:
+ * a framework that rebuilds its message objects every call (the AI SDK's provider-level
+ * prompt) keeps their strings, and a string's hash is computed once and kept in it, so the
+ * lookup costs about what the WeakMap's does.
+ */
+function leafOf(message) {
+  let visits = 0;
+  let longest;
+  const walk = (v, depth) => {
+    if (typeof v === 'string') {
+      if (v.length >= LEAF_MIN) return v;
+      if (longest === undefined || v.length > longest.length) longest = v;
+      return undefined;
+    }
+    if (v === null || typeof v !== 'object' || depth > 4 || ++visits > LEAF_VISITS) return undefined;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) { const s = walk(v[i], depth + 1); if (s !== undefined) return s; }
+      return undefined;
+    }
+    if (Object.getPrototypeOf(v) !== Object.prototype) return undefined;
+    for (const k in v) { const s = walk(v[k], depth + 1); if (s !== undefined) return s; }
+    return undefined;
+  };
+  try {
+    return walk(message, 0) ?? longest;
+  } catch {
+    return undefined; // a getter that throws: no key (the estimator reports it, naming its path)
+  }
+}
+
 /**
  * Per-message estimates for one profile and format, reused across calls.
  * Ownership: keeps a weak reference to each message object it has priced (and a snapshot of
@@ -162,6 +204,41 @@ export class EstimateCache {
     this.generation = 0;
     this.recountAt = MIN_STORE;
     this.lastEstimated = 0;
+    /** Entries by a string leaf of their message (leafOf), for new objects holding the same values. */
+    /** @type {Map<string, Entry[]>} */
+    this.byLeaf = new Map();
+  }
+
+  /** Files `entry` under its message's leaf in `byLeaf` (a call and its result share an id: a few per leaf). */
+  index(message, entry, byLeaf) {
+    const leaf = leafOf(message);
+    if (leaf === undefined) return;
+    const list = byLeaf.get(leaf);
+    if (list === undefined) { byLeaf.set(leaf, [entry]); return; }
+    if (list.includes(entry)) return;
+    list.unshift(entry);
+    if (list.length > LEAF_CANDIDATES) list.length = LEAF_CANDIDATES;
+  }
+
+  /**
+   * The entry `message` (an object) still holds, or undefined: its own, one shared with it
+   * (share), or one recorded for another object whose values it repeats, found by a string
+   * leaf (leafOf) and compared with the snapshot like any other; such an entry is then
+   * remembered for `message` too.
+   */
+  known(message) {
+    let entry = this.entries.get(message);
+    if (entry !== undefined) return this.holds(entry, message) ? entry : undefined;
+    if (this.byLeaf.size === 0) return undefined;
+    const leaf = leafOf(message);
+    const candidates = leaf === undefined ? undefined : this.byLeaf.get(leaf);
+    if (candidates === undefined) return undefined;
+    for (const candidate of candidates) {
+      if (!this.holds(candidate, message)) continue;
+      this.entries.set(message, candidate);
+      return candidate;
+    }
+    return undefined;
   }
 
   /**
@@ -235,8 +312,7 @@ export class EstimateCache {
       const m = messages[i];
       // An entry the message still matches (one shared with its original, one holding derived
       // values) is priced in place rather than replaced.
-      let known = m !== null && typeof m === 'object' ? this.entries.get(m) : undefined;
-      if (known !== undefined && !this.holds(known, m)) known = undefined;
+      const known = m !== null && typeof m === 'object' ? this.known(m) : undefined;
       out[i] = this.entryOf(m, figures[i], known);
     }
     this.compactStore();
@@ -263,10 +339,9 @@ export class EstimateCache {
       const m = messages[i];
       if (m === null || typeof m !== 'object') { values[i] = compute(m); list[i] = undefined; continue; }
       let entry = list[i];
-      if (entry === undefined || entry.message !== m) entry = this.entries.get(m);
-      if (entry === undefined || !this.holds(entry, m)) {
-        entry = this.entryOf(m, null);
-      }
+      if (entry !== undefined && (entry.message !== m || !this.holds(entry, m))) entry = undefined;
+      if (entry === undefined) entry = this.known(m);
+      if (entry === undefined) entry = this.entryOf(m, null);
       if (entry.memo === null) entry.memo = new Map();
       if (!entry.memo.has(compute)) entry.memo.set(compute, compute(m));
       values[i] = entry.memo.get(compute);
@@ -279,7 +354,12 @@ export class EstimateCache {
 
   /** Whether `entry` is of the current store and the object `message` still holds what it recorded. */
   holds(entry, message) {
-    return entry.generation === this.generation && matches(message, this.store, entry.from, 0) === entry.to;
+    if (entry.generation !== this.generation) return false;
+    try {
+      return matches(message, this.store, entry.from, 0) === entry.to;
+    } catch {
+      return false; // a getter that throws now: read afresh, where the estimator names its path
+    }
   }
 
   /**
@@ -311,6 +391,7 @@ export class EstimateCache {
       record(message, this.store, 0);
       entry.to = this.store.length;
       this.entries.set(message, entry);
+      this.index(message, entry, this.byLeaf);
     }
     return entry;
   }
@@ -332,9 +413,8 @@ export class EstimateCache {
     for (let i = 0; i < n; i++) {
       const m = messages[i];
       let entry = out[i];
-      if (entry !== undefined && entry.message !== m) entry = undefined;
-      if (entry === undefined && typeof m === 'object' && m !== null) entry = this.entries.get(m);
-      if (entry !== undefined && !this.holds(entry, m)) entry = undefined;
+      if (entry !== undefined && (entry.message !== m || !this.holds(entry, m))) entry = undefined;
+      if (entry === undefined && typeof m === 'object' && m !== null) entry = this.known(m);
       if (entry !== undefined && entry.priced) out[i] = entry;
       else { fresh.push(m); at.push(i); known.push(entry); }
     }
@@ -390,6 +470,16 @@ export class EstimateCache {
     this.store = store;
     this.generation = generation;
     this.recountAt = Math.max(MIN_STORE, 2 * store.length);
+    // The leaf index holds its entries strongly: it keeps only those of the current store.
+    const byLeaf = new Map();
+    for (const live of lists) {
+      for (let i = 0; i < live.length; i++) {
+        const e = live[i];
+        if (e === undefined || e.message === null) continue;
+        this.index(e.message, e, byLeaf);
+      }
+    }
+    this.byLeaf = byLeaf;
   }
 
   /** The estimate of `messages` in whole tokens, rounded up as estimateTokens rounds. */

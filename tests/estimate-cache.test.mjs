@@ -132,6 +132,32 @@ test('a list that is no conversation (an item without a role, a hole) gets estim
     (e) => e instanceof MidfoldError && e.code === 'invalid-shape' && e.message.startsWith(`message ${messages.length} is not an object`));
 });
 
+test('a host that rebuilds its message objects every call (the AI SDK\'s provider-level prompt) keeps their strings: only new messages are estimated', () => {
+  const messages = load('coding-session.anthropic.json');
+  const rebuilt = (list) => list.map((m) => ({ ...m, content: Array.isArray(m.content) ? m.content.map((b) => ({ ...b })) : m.content }));
+  const cache = new EstimateCache();
+  cache.tokens(rebuilt(messages));
+  const grown = [...messages, { role: 'assistant', content: [{ type: 'text', text: 'The parser now accepts ISO week dates.' }] }];
+  assert.equal(cache.tokens(rebuilt(grown)), estimateTokens(grown));
+  assert.ok(cache.lastEstimated <= 2, `estimated ${cache.lastEstimated} of ${grown.length}`);
+  // A rebuilt message whose text changed is read again, never priced from the entry of the one it resembles.
+  const edited = rebuilt(grown);
+  const at = edited.findIndex((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_result' && typeof b.content === 'string'));
+  const block = edited[at].content.find((b) => b.type === 'tool_result' && typeof b.content === 'string');
+  block.content = `${block.content}\nand one more line`;
+  assert.equal(cache.tokens(edited), estimateTokens(edited));
+  assert.ok(cache.lastEstimated >= 1);
+});
+
+test('a cached message whose getter starts to throw gets the estimator\'s error, naming its path', () => {
+  let open = true;
+  const message = { role: 'user', get content() { if (!open) throw new Error('the store is closed'); return 'Summarize the failing tests.'; } };
+  const cache = new EstimateCache();
+  cache.tokens([message]);
+  open = false;
+  assert.throws(() => cache.tokens([message]), (e) => e instanceof MidfoldError && e.code === 'invalid-input' && e.path === 'input[0]');
+});
+
 test('an error in a message new to the cache names its position in the conversation, not among the new ones', async () => {
   const messages = load('coding-session.anthropic.json');
   const cache = new EstimateCache();

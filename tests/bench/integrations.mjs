@@ -40,27 +40,35 @@ for (const size of sizes) {
   const raw = conversation(size + 40, 31);
   const all = toAISDK(raw);
   const rounds = size >= 10000 ? 3 : 7;
-  const timings = { walker: [], carried: [], fresh: [] };
+  const timings = { walker: [], carried: [], rebuilt: [], fresh: [] };
   const prepare = compactStep({ ...OPTIONS });
+  // midfoldMiddleware's provider-level prompt: the AI SDK builds new message and part objects
+  // for every call, with the same strings in them.
+  const rebuilding = compactStep({ ...OPTIONS });
+  const rebuild = (list) => list.map((m) => ({ ...m, content: Array.isArray(m.content) ? m.content.map((p) => ({ ...p })) : m.content }));
   let n = size;
   await prepare({ messages: all.slice(0, n) }); // the first call reads everything once
+  await rebuilding({ messages: rebuild(all.slice(0, n)) });
   for (let r = 0; r < rounds; r++) {
     n += 2;
     const history = all.slice(0, n);
     // The walker reads the same history in the Anthropic shape it was generated in.
     let t = now(); consume(jsEstimateMessages(raw.slice(0, n))); timings.walker.push(now() - t);
     t = now(); consume(await prepare({ messages: history })); timings.carried.push(now() - t);
+    const copies = rebuild(history);
+    t = now(); consume(await rebuilding({ messages: copies })); timings.rebuilt.push(now() - t);
     const once = compactStep({ ...OPTIONS });
     t = now(); consume(await once({ messages: history })); timings.fresh.push(now() - t);
   }
   const w = median(timings.walker);
-  rows.push([size.toLocaleString('en'), fmt(w), `${fmt(median(timings.carried))} (${fmt(median(timings.carried) / w, 2)}×)`, `${fmt(median(timings.fresh))} (${fmt(median(timings.fresh) / w, 2)}×)`]);
+  const cell = (x) => `${fmt(median(x))} (${fmt(median(x) / w, 2)}×)`;
+  rows.push([size.toLocaleString('en'), fmt(w), cell(timings.carried), cell(timings.rebuilt), cell(timings.fresh)]);
 }
 const m = machine();
 console.log(`# Integrations (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)})\n`);
 console.log('## Per step: compactStep on a history that grew by one turn (ms, medians; × = relative to the plain JS walker over the same history in the same run)\n');
-console.log('| messages | plain JS walker | compactStep, state carried | compactStep, fresh state each step |');
-console.log('|---:|---:|---:|---:|');
+console.log('| messages | plain JS walker | compactStep, state carried | the same, message objects rebuilt each step (as midfoldMiddleware\'s prompt) | compactStep, fresh state each step |');
+console.log('|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 
 // ---- 2 and 3. summaries and prefix reuse over whole sessions --------------------------------------------
