@@ -50,9 +50,9 @@ function report(onReport, value) {
  * 7): it compacts the step's messages (ModelMessage[]) with the carried state and returns
  * them as the step's `messages`; when nothing changed it returns `{}` (the SDK's own
  * messages are sent). The previous step's `usage.inputTokens` (the provider's count, cached
- * tokens included) anchors the estimate, so the threshold is compared with the provider's count. Options are the Compactor's, plus `state` (a SessionState; default: one
- * in memory per conversation, found by its content, the 256 most recently used) and
- * `onReport(report)`.
+ * tokens included) anchors the estimate, so the threshold is compared with the provider's
+ * count. Options are the Compactor's, plus `state` (a SessionState; default: one in memory
+ * per conversation, found by its content, the 256 most recently used) and `onReport(report)`.
  *
  * Ownership: the returned function keeps the Compactor it builds and the state; it never
  * changes the SDK's messages (it returns new arrays).

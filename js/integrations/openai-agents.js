@@ -107,8 +107,9 @@ function fromResponses(outputItems, read, originals) {
 /**
  * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })` or a Runner:
  * compacts `modelData.input` before each model call, with the carried state (a SessionState;
- * default: one in memory per conversation, found by its content, the 256 most recently used). Options are the Compactor's (its format is set
- * for you) plus `state` and `onReport(report)`. The instructions pass through unchanged.
+ * default: one in memory per conversation, found by its content, the 256 most recently
+ * used). Options are the Compactor's (its format is set for you) plus `state` and
+ * `onReport(report)`. The instructions pass through unchanged.
  *
  * Ownership: keeps the Compactor and the state; never changes the SDK's items (untouched
  * items are returned as they came, edited ones as copies).
