@@ -130,14 +130,18 @@ const isAnchor = (u) => isPlain(u) && Number.isInteger(u.inputTokens) && u.input
  * count from another conversation never prices this one.
  */
 function anchorOf(candidates, working, snapshot, originalLength) {
+  const lastOf = new Map(); // sent count -> canonical JSON of the message that ends it (once each)
   for (const u of candidates) {
     const sent = snapshot ? working.length - (originalLength - snapshot.count)
       : Number.isInteger(u.count) && u.count > 0 && u.count <= working.length ? u.count : 0;
     if (sent <= 0) continue;
     if (u.last !== undefined) {
-      let last;
-      try { last = canonicalJSON(working[sent - 1]); } catch { continue; }
-      if (last !== u.last) continue;
+      if (!lastOf.has(sent)) {
+        let last = null;
+        try { last = canonicalJSON(working[sent - 1]); } catch { /* no anchor can name it */ }
+        lastOf.set(sent, last);
+      }
+      if (lastOf.get(sent) !== u.last) continue;
     }
     return { inputTokens: u.inputTokens, count: sent };
   }
