@@ -3,6 +3,7 @@
  * beside this file (served as application/wasm for streaming compilation).
  */
 import { initWith } from './core.js';
+import { fetchSource } from './source-fetch.js';
 
 // The public part of core.js, by name: its other exports (initWith, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
@@ -12,11 +13,8 @@ export {
   detectFormat,
 } from './core.js';
 
-async function resolveSource(source) {
-  if (source === undefined) return fetch(new URL('../wasm/midfold.wasm', import.meta.url));
-  if (source instanceof URL || typeof source === 'string') return fetch(source);
-  return source;
-}
+// (pure: a bundler drops it with the entry when a page imports nothing that uses it)
+const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../wasm/midfold.wasm', import.meta.url)));
 
 /**
  * Loads the wasm module; call once and await before any other function. `source` may

@@ -11,6 +11,7 @@
 import wasmModule from '../wasm/midfold.wasm';
 import { MidfoldError } from './errors.js';
 import { initWith } from './core.js';
+import { fetchSource } from './source-fetch.js';
 
 // The public part of core.js, by name: its other exports (initWith, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
@@ -20,12 +21,8 @@ export {
   detectFormat,
 } from './core.js';
 
-async function resolveSource(source) {
-  if (source === undefined) return wasmModule;
-  if (source instanceof WebAssembly.Module) return source;
-  if (source instanceof URL || typeof source === 'string') return fetch(source);
-  return source;
-}
+// (pure: a bundler drops it with the entry when a page imports nothing that uses it)
+const resolveSource = /* @__PURE__ */ fetchSource(() => wasmModule);
 
 /**
  * Loads the wasm module; call once and await before any other function (later calls

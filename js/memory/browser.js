@@ -4,15 +4,13 @@
  * command, so a page that never runs one never downloads it.
  */
 import { createMemoryToolWith, initMemoryWith } from './tool.js';
+import { fetchSource } from '../source-fetch.js';
 
 export { MidfoldError } from '../errors.js';
 export { memoryStore, localStorageStore, kvStore } from './stores.js';
 
-async function resolveSource(source) {
-  if (source === undefined) return fetch(new URL('../../wasm/midfold-memory.wasm', import.meta.url));
-  if (source instanceof URL || typeof source === 'string') return fetch(source);
-  return source;
-}
+// (pure: a bundler drops it with the entry when a page imports nothing that uses it)
+const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold-memory.wasm', import.meta.url)));
 
 /**
  * Loads the memory tool's wasm module ahead of the first command (which otherwise loads

@@ -7,15 +7,13 @@
  */
 import wasmModule from '../../wasm/midfold-memory.wasm';
 import { createMemoryToolWith, initMemoryWith } from './tool.js';
+import { fetchSource } from '../source-fetch.js';
 
 export { MidfoldError } from '../errors.js';
 export { memoryStore, localStorageStore, kvStore } from './stores.js';
 
-async function resolveSource(source) {
-  if (source === undefined) return wasmModule;
-  if (source instanceof URL || typeof source === 'string') return fetch(source);
-  return source;
-}
+// (pure: a bundler drops it with the entry when a page imports nothing that uses it)
+const resolveSource = /* @__PURE__ */ fetchSource(() => wasmModule);
 
 /**
  * Makes the memory tool's module ready ahead of the first command (which otherwise does);
