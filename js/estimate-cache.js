@@ -209,6 +209,29 @@ export class EstimateCache {
     /** Entries by a string leaf of their message (leafOf), for new objects holding the same values. */
     /** @type {Map<string, Entry[]>} */
     this.byLeaf = new Map();
+    // Entries not filed in byLeaf yet. Filing reads a leaf of each message and hashes it (most
+    // of what recording a message costs), and only a message the WeakMap does not know needs
+    // the index: so entries are filed at the first such lookup, not when they are recorded. A
+    // conversation that keeps its objects (the Compactor's) never pays for it.
+    // A lookup finds only entries of earlier calls: a call's own entries are filed after it
+    // (two messages of one list holding the same values need no shared entry), so the first
+    // call on a conversation, which records every message, never files any.
+    /** @type {Entry[]} */
+    this.unindexed = [];
+    /** How many of `unindexed` came from earlier calls (set as a call starts). */
+    this.settled = 0;
+  }
+
+  /** Files the entries of earlier calls not filed yet (those still of the current store). */
+  indexPending() {
+    const pending = this.unindexed;
+    const n = this.settled;
+    for (let i = 0; i < n; i++) {
+      const e = pending[i];
+      if (e.message !== null && e.generation === this.generation) this.index(e.message, e, this.byLeaf);
+    }
+    pending.splice(0, n);
+    this.settled = 0;
   }
 
   /** Files `entry` under its message's leaf in `byLeaf` (a call and its result share an id: a few per leaf). */
@@ -231,6 +254,7 @@ export class EstimateCache {
   known(message) {
     let entry = this.entries.get(message);
     if (entry !== undefined) return this.holds(entry, message) ? entry : undefined;
+    if (this.settled) this.indexPending();
     if (this.byLeaf.size === 0) return undefined;
     const leaf = leafOf(message);
     const candidates = leaf === undefined ? undefined : this.byLeaf.get(leaf);
@@ -307,6 +331,7 @@ export class EstimateCache {
    */
   fill(messages, figures) {
     if (!Array.isArray(figures) || figures.length !== messages.length) return;
+    this.settled = this.unindexed.length;
     this.lastEstimated = 0; // priced from the figures, nothing estimated here
     const out = this.previous;
     out.length = messages.length;
@@ -337,6 +362,7 @@ export class EstimateCache {
     const list = this.derivedList;
     const n = messages.length;
     const values = new Array(n);
+    this.settled = this.unindexed.length;
     for (let i = 0; i < n; i++) {
       const m = messages[i];
       if (m === null || typeof m !== 'object') { values[i] = compute(m); list[i] = undefined; continue; }
@@ -393,7 +419,7 @@ export class EstimateCache {
       record(message, this.store, 0);
       entry.to = this.store.length;
       this.entries.set(message, entry);
-      this.index(message, entry, this.byLeaf);
+      this.unindexed.push(entry);
     }
     return entry;
   }
@@ -409,6 +435,7 @@ export class EstimateCache {
     // and is compared with it before use, so a slot left over from a failed call is harmless.
     const out = this.previous;
     const n = messages.length;
+    this.settled = this.unindexed.length;
     const fresh = [];
     const at = [];
     const known = []; // per fresh message: its entry when it matches one not priced yet
@@ -472,16 +499,13 @@ export class EstimateCache {
     this.store = store;
     this.generation = generation;
     this.recountAt = Math.max(MIN_STORE, 2 * store.length);
-    // The leaf index holds its entries strongly: it keeps only those of the current store.
-    const byLeaf = new Map();
-    for (const live of lists) {
-      for (let i = 0; i < live.length; i++) {
-        const e = live[i];
-        if (e === undefined || e.message === null) continue;
-        this.index(e.message, e, byLeaf);
-      }
-    }
-    this.byLeaf = byLeaf;
+    // The leaf index holds its entries strongly: it keeps only those of the current store,
+    // filed again at the next lookup by leaf.
+    this.byLeaf = new Map();
+    const pending = [];
+    for (const live of lists) for (let i = 0; i < live.length; i++) if (live[i] !== undefined && live[i].message !== null) pending.push(live[i]);
+    this.unindexed = pending;
+    this.settled = 0;
   }
 
   /** The estimate of `messages` in whole tokens, rounded up as estimateTokens rounds. */
