@@ -214,8 +214,10 @@ export class Compactor {
     // frees clearAtLeast: a clearing that buys a turn or two costs more cache than a summary.
     const gate = options.force ? {} : { trigger: Math.min(this.microTrigger, this.threshold), clearAtLeast: this.clearAtLeast };
     const planMicro = cold ? planMicroCompactWithFigures : planMicroCompact;
-    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate });
-    if (micro.figures) this.estimates.fill(messages, micro.figures);
+    // (the first call records each message's snapshot for the cache as it encodes the history)
+    const recorder = cold ? this.estimates.recorder() : undefined;
+    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate }, recorder);
+    if (micro.figures) this.estimates.fill(messages, micro.figures, recorder);
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };

@@ -56,10 +56,13 @@ export function initWith(source, resolveSource) {
 /** True once init() has finished. */
 export function isReady() { return wasm !== null; }
 
-/** Encodes a value, parses it in wasm, runs fn(doc) and frees the document. */
-function withDoc(value, fn) {
+/**
+ * Encodes a value (recording each message's snapshot with `recorder`), parses it in wasm,
+ * runs fn(doc) and frees the document.
+ */
+function withDoc(value, fn, recorder) {
   const w = ready();
-  const len = encodeValue(scratch, value);
+  const len = encodeValue(scratch, value, recorder);
   w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
   const doc = w.u32(w.slots);
   try {
@@ -224,14 +227,16 @@ export function planMicroCompact(messages, options) { return planMicro(messages,
 
 /**
  * planMicroCompact's plan plus `figures`: each message's figures as estimateEach gives
- * them, from the same pass over the history (the Compactor fills its EstimateCache so).
+ * them, from the same pass over the history (the Compactor fills its EstimateCache so),
+ * and with `recorder` each message's snapshot, recorded as the history is encoded.
  * Not in the public entries.
  * @param {unknown[]} messages
  * @param {object} [options] as for microCompact
+ * @param {import('./encode.js').SnapshotRecorder} [recorder] appended to, never kept
  */
-export function planMicroCompactWithFigures(messages, options) { return planMicro(messages, options, true); }
+export function planMicroCompactWithFigures(messages, options, recorder) { return planMicro(messages, options, true, recorder); }
 
-function planMicro(messages, options, withFigures) {
+function planMicro(messages, options, withFigures, recorder) {
   const o = optionsObject(options, 'microCompact');
   const keepRecent = count(o.keepRecent, 'keepRecent', 3);
   const exclude = stringList(o.excludeTools, 'excludeTools');
@@ -256,7 +261,7 @@ function planMicro(messages, options, withFigures) {
     } finally {
       w.free(names);
     }
-  });
+  }, recorder);
   // Every edit lies before the pending turn: with a signed tool loop in flight, it waits.
   if (thinking === 'prefix-bound' && plan.edits.length && inFlightThinking(messages) >= 0) {
     return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, deferred: 'in-flight-thinking' };

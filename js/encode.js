@@ -15,6 +15,7 @@
  * there, and what the core needs is their size, never their bytes.
  */
 import { MidfoldError } from './errors.js';
+import { record } from './snapshot.js';
 
 const MAX_DEPTH = 512;
 const MAX_INPUT_BYTES = 2 ** 30; // MF_MAX_INPUT_BYTES in src/midfold.h
@@ -112,11 +113,21 @@ function pathOf(keys) {
 }
 
 /**
+ * Where encodeValue records each message's snapshot (js/snapshot.js) as it encodes a list:
+ * appended to `store`, message i's at `ranges[2i]` to `ranges[2i + 1]` (-1, -1 for an item
+ * that is not an object). The caller owns both; the encoder only appends.
+ * @typedef {{store: unknown[], ranges: number[]}} SnapshotRecorder
+ */
+
+/**
  * Encodes `value` into `scratch` from offset 0; returns the number of bytes written.
+ * With `recorder` and a list, each item's snapshot (snapshot.js) is recorded right after
+ * the item is encoded.
  * @param {Scratch} scratch
  * @param {unknown} value
+ * @param {SnapshotRecorder} [recorder]
  */
-export function encodeValue(scratch, value) {
+export function encodeValue(scratch, value, recorder) {
   scratch.pos = 0;
   scratch.u8 = scratch.wasm.bytes(); // memory may have grown since the last call (results, documents)
   const keys = [];
@@ -174,10 +185,13 @@ export function encodeValue(scratch, value) {
       scratch.u8[scratch.ptr + scratch.pos] = 5;
       putCount(scratch, scratch.pos + 1, n);
       scratch.pos += 5;
-      for (let i = 0; i < n; i++) {
-        keys.push(i);
-        write(v[i]);
-        keys.pop();
+      if (recorder !== undefined && v === value) writeRecordedItems(v, n);
+      else {
+        for (let i = 0; i < n; i++) {
+          keys.push(i);
+          write(v[i]);
+          keys.pop();
+        }
       }
     } else {
       scratch.ensure(5);
@@ -199,6 +213,26 @@ export function encodeValue(scratch, value) {
       putCount(scratch, countAt, count);
     }
     ancestors.pop();
+  }
+
+  /**
+   * The items of the list being recorded, each followed by its snapshot while what it holds
+   * is still in the CPU's caches (a second walk of the whole list afterwards reads it all
+   * from memory again), and its range.
+   */
+  function writeRecordedItems(list, n) {
+    const { store, ranges } = /** @type {SnapshotRecorder} */ (recorder);
+    for (let i = 0; i < n; i++) {
+      const item = list[i];
+      keys.push(i);
+      write(item);
+      if (typeof item === 'object' && item !== null) {
+        const from = store.length;
+        record(item, store, 0);
+        ranges.push(from, store.length);
+      } else ranges.push(-1, -1);
+      keys.pop();
+    }
   }
 
   const t = typeof value;

@@ -17,116 +17,10 @@
  * by a string leaf of it (leafOf), and the entry is used only once its snapshot matches.
  */
 import { estimateEach, estimateMilli } from './core.js';
+import { matches, record } from './snapshot.js';
 
-const MAX_DEPTH = 512;
 /** Snapshot slots below which the store is never rebuilt. */
 const MIN_STORE = 1 << 16;
-const ARRAY = Symbol('array');
-const OBJECT = Symbol('object');
-
-/*
- * The snapshot of a value, flat, in walk order: a primitive is itself; an array is ARRAY,
- * its length, then its items; a plain object is OBJECT, its key count, then per key the key
- * and its value; binary data is the object and its byte length; an object with toJSON is
- * what toJSON returned. The matcher below runs on every message at every call, so it is
- * written for V8: primitives are compared inline rather than by a call per leaf, and the
- * rare kinds of object (binary data, toJSON, other prototypes) leave the hot function.
- */
-
-/**
- * Compares the object `value` with the snapshot from position `at`; returns the position
- * after it, or -1 at the first difference.
- */
-function matches(value, snap, at, depth) {
-  if (depth > MAX_DEPTH) return -1;
-  if (Array.isArray(value)) {
-    const n = value.length;
-    if (snap[at] !== ARRAY || snap[at + 1] !== n) return -1;
-    at += 2;
-    for (let i = 0; i < n; i++) {
-      const v = value[i];
-      if (typeof v !== 'object' || v === null) {
-        if (snap[at] !== v) return -1;
-        at++;
-      } else if ((at = matches(v, snap, at, depth + 1)) < 0) return -1;
-    }
-    return at;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return matchesOther(value, snap, at, depth);
-  if (snap[at] !== OBJECT) return -1;
-  const count = snap[at + 1];
-  at += 2;
-  // for-in walks own enumerable keys in Object.keys order without allocating their list;
-  // the snapshot holds the key count, so an added or removed key fails.
-  let n = 0;
-  for (const k in value) {
-    if ((at = matchesMember(k, value[k], snap, at, depth)) < 0) return -1;
-    n++;
-  }
-  return n === count ? at : -1;
-}
-
-/** Compares one member of an object, its key then its value, with the snapshot from `at`. */
-function matchesMember(k, v, snap, at, depth) {
-  if (snap[at] !== k) return -1;
-  if (typeof v !== 'object' || v === null) return snap[at + 1] === v ? at + 2 : -1;
-  return matches(v, snap, at + 1, depth + 1);
-}
-
-/** Binary data, objects with toJSON, objects of other prototypes (rare: kept off the hot path). */
-function matchesOther(value, snap, at, depth) {
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
-    return snap[at] === value && snap[at + 1] === value.byteLength ? at + 2 : -1;
-  }
-  if (typeof value.toJSON === 'function') {
-    const json = value.toJSON();
-    if (typeof json !== 'object' || json === null) return snap[at] === json ? at + 1 : -1;
-    return matches(json, snap, at, depth + 1);
-  }
-  if (snap[at] !== OBJECT) return -1;
-  const keys = Object.keys(value);
-  if (snap[at + 1] !== keys.length) return -1;
-  at += 2;
-  for (const k of keys) if ((at = matchesMember(k, value[k], snap, at, depth)) < 0) return -1;
-  return at;
-}
-
-/** Appends the snapshot of the object `value` to `snap` (the layout `matches` reads). */
-function record(value, snap, depth) {
-  if (value === null || typeof value !== 'object') { snap.push(value); return; }
-  if (depth > MAX_DEPTH) { snap.push(OBJECT, -1); return; } // never matches: the estimator reports the depth
-  if (Array.isArray(value)) {
-    const n = value.length;
-    snap.push(ARRAY, n);
-    for (let i = 0; i < n; i++) {
-      const v = value[i];
-      if (typeof v !== 'object' || v === null) snap.push(v);
-      else record(v, snap, depth + 1);
-    }
-    return;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) { recordOther(value, snap, depth); return; }
-  // As matches walks it: for-in, no key list allocated; the count is written once known.
-  snap.push(OBJECT, 0);
-  const countAt = snap.length - 1;
-  let count = 0;
-  for (const k in value) {
-    const v = value[k];
-    if (typeof v !== 'object' || v === null) snap.push(k, v);
-    else { snap.push(k); record(v, snap, depth + 1); }
-    count++;
-  }
-  snap[countAt] = count;
-}
-
-/** Binary data, objects with toJSON, objects of other prototypes (as matchesOther reads them). */
-function recordOther(value, snap, depth) {
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) { snap.push(value, value.byteLength); return; }
-  if (typeof value.toJSON === 'function') { record(value.toJSON(), snap, depth + 1); return; }
-  const keys = Object.keys(value);
-  snap.push(OBJECT, keys.length);
-  for (const k of keys) { snap.push(k); record(value[k], snap, depth + 1); }
-}
 
 /** Strings at least this long tell messages apart (ids, texts, tool output). */
 const LEAF_MIN = 24;
@@ -322,15 +216,26 @@ export class EstimateCache {
   }
 
   /**
+   * Where a pass that encodes a list records each message's snapshot for fill() (the
+   * encoder's SnapshotRecorder, js/encode.js): the cache's own store, appended to.
+   * @returns {import('./encode.js').SnapshotRecorder}
+   */
+  recorder() { return { store: this.store, ranges: [] }; }
+
+  /**
    * Prices `messages` from figures computed elsewhere in the same pass over them (a
    * micro-compaction plan's, one per message, as estimateEach gives them), so the next call
    * estimates only what is new. Call it before `messages` can change; figures of another
-   * length are ignored.
+   * length are ignored. With `recorded` (this cache's recorder(), filled by that pass) each
+   * new entry takes the snapshot recorded there instead of reading its message again.
    * @param {unknown[]} messages
    * @param {{milli: number, results: number, hasResults: boolean, compaction: boolean}[]} figures
+   * @param {import('./encode.js').SnapshotRecorder} [recorded]
    */
-  fill(messages, figures) {
+  fill(messages, figures, recorded) {
     if (!Array.isArray(figures) || figures.length !== messages.length) return;
+    const ranges = recorded !== undefined && recorded.store === this.store && recorded.ranges.length === 2 * messages.length
+      ? recorded.ranges : undefined;
     this.settled = this.unindexed.length;
     this.lastEstimated = 0; // priced from the figures, nothing estimated here
     const out = this.previous;
@@ -340,7 +245,7 @@ export class EstimateCache {
       // An entry the message still matches (one shared with its original, one holding derived
       // values) is priced in place rather than replaced.
       const known = m !== null && typeof m === 'object' ? this.known(m) : undefined;
-      out[i] = this.entryOf(m, figures[i], known);
+      out[i] = this.entryOf(m, figures[i], known, ranges === undefined ? -1 : ranges[2 * i], ranges === undefined ? -1 : ranges[2 * i + 1]);
     }
     this.compactStore();
   }
@@ -404,9 +309,11 @@ export class EstimateCache {
 
   /**
    * A new entry for `message` from its figures (null: not priced yet), remembered when it is
-   * an object; an entry `message` still matches keeps its snapshot and derived values.
+   * an object; an entry `message` still matches keeps its snapshot and derived values. Its
+   * snapshot is recorded here, or was recorded at `from`..`to` of the store by the pass that
+   * computed the figures (-1: not).
    */
-  entryOf(message, f, known) {
+  entryOf(message, f, known, from = -1, to = -1) {
     if (known !== undefined) {
       known.price(f);
       return known;
@@ -415,9 +322,14 @@ export class EstimateCache {
     if (message !== null && typeof message === 'object') {
       entry.message = message;
       entry.generation = this.generation;
-      entry.from = this.store.length;
-      record(message, this.store, 0);
-      entry.to = this.store.length;
+      if (from >= 0) {
+        entry.from = from;
+        entry.to = to;
+      } else {
+        entry.from = this.store.length;
+        record(message, this.store, 0);
+        entry.to = this.store.length;
+      }
       this.entries.set(message, entry);
       this.unindexed.push(entry);
     }
@@ -435,15 +347,21 @@ export class EstimateCache {
     // and is compared with it before use, so a slot left over from a failed call is harmless.
     const out = this.previous;
     const n = messages.length;
+    const before = out.length;
     this.settled = this.unindexed.length;
     const fresh = [];
     const at = [];
     const known = []; // per fresh message: its entry when it matches one not priced yet
+    // While every message of the last call is still at its index, the ones after them are the
+    // new turn: looking them up (which files the entries of earlier calls in the leaf index,
+    // the whole history after a first call) would find nothing.
+    let grown = true;
     for (let i = 0; i < n; i++) {
       const m = messages[i];
       let entry = out[i];
       if (entry !== undefined && (entry.message !== m || !this.holds(entry, m))) entry = undefined;
-      if (entry === undefined && typeof m === 'object' && m !== null) entry = this.known(m);
+      if (entry === undefined && i < before) grown = false;
+      if (entry === undefined && !(grown && i >= before) && typeof m === 'object' && m !== null) entry = this.known(m);
       if (entry !== undefined && entry.priced) out[i] = entry;
       else { fresh.push(m); at.push(i); known.push(entry); }
     }

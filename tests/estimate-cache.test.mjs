@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { init, estimateTokens, EstimateCache, MidfoldError, Compactor, digestSummarizer } from '../js/node.js';
 import { estimateEach, planMicroCompact, planMicroCompactWithFigures } from '../js/core.js';
+import { record } from '../js/snapshot.js';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const load = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
@@ -56,21 +57,23 @@ test('a session of 300 turns grown a turn at a time: each call reads only the ne
   }
 });
 
+/** Every kind of edit a caller can make to a conversation between two calls. */
+const mutations = {
+  'a tool result string replaced': (m) => { m[2].content[0].content = 'short'; },
+  'a text block appended': (m) => { m[1].content.push({ type: 'text', text: 'one more thought about the handler' }); },
+  'a block removed': (m) => { m[1].content.shift(); },
+  'two blocks swapped': (m) => { m[1].content.reverse(); },
+  'a tool argument changed': (m) => { m[1].content[1].input.path = 'src/a/much/longer/path/to/another/file.ts'; },
+  'a key renamed': (m) => { const b = m[1].content[0]; b.note = b.text; delete b.text; },
+  'a message replaced by an equal copy': (m) => { m[3] = structuredClone(m[3]); },
+  'two messages swapped': (m) => { [m[1], m[3]] = [m[3], m[1]]; },
+  'a message removed': (m) => { m.splice(3, 2); },
+  'a string made longer in Chinese': (m) => { m[0].content += '另外，请把日志级别调成 debug。'.repeat(10); },
+  'the array truncated and regrown': (m) => { m.length = 3; m.push(...turn(99)); },
+  'a nested array emptied': (m) => { m[2].content = []; },
+};
+
 describe('no mutation is priced from a stale figure', () => {
-  const mutations = {
-    'a tool result string replaced': (m) => { m[2].content[0].content = 'short'; },
-    'a text block appended': (m) => { m[1].content.push({ type: 'text', text: 'one more thought about the handler' }); },
-    'a block removed': (m) => { m[1].content.shift(); },
-    'two blocks swapped': (m) => { m[1].content.reverse(); },
-    'a tool argument changed': (m) => { m[1].content[1].input.path = 'src/a/much/longer/path/to/another/file.ts'; },
-    'a key renamed': (m) => { const b = m[1].content[0]; b.note = b.text; delete b.text; },
-    'a message replaced by an equal copy': (m) => { m[3] = structuredClone(m[3]); },
-    'two messages swapped': (m) => { [m[1], m[3]] = [m[3], m[1]]; },
-    'a message removed': (m) => { m.splice(3, 2); },
-    'a string made longer in Chinese': (m) => { m[0].content += '另外，请把日志级别调成 debug。'.repeat(10); },
-    'the array truncated and regrown': (m) => { m.length = 3; m.push(...turn(99)); },
-    'a nested array emptied': (m) => { m[2].content = []; },
-  };
   for (const [what, mutate] of Object.entries(mutations)) {
     test(what, () => {
       const messages = [{ role: 'user', content: '请修复登录接口。' }, ...turn(1), ...turn(2), ...turn(3)];
@@ -240,6 +243,69 @@ describe('a micro-compaction plan fills the cache from its own pass', () => {
       }
     });
   }
+
+  test('the snapshots recorded as the plan encodes the history are what record() writes, whatever the values', () => {
+    class Attachment { constructor() { this.kind = 'log'; this.bytes = 120; } }
+    const odd = [
+      { role: 'user', content: [{ type: 'text', text: '请看截图。' }, { type: 'image', image: new Uint8Array(3000), mediaType: 'image/png' }] },
+      { role: 'user', content: [{ type: 'file', data: new ArrayBuffer(64), mediaType: 'application/pdf' }],
+        providerOptions: { at: new Date('2026-12-01T08:00:00Z'), note: new String('boxed'), n: new Number(3) } },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok', extra: undefined, fn() {} }], providerOptions: { a: new Attachment() } },
+      { role: 'assistant', content: [{ type: 'text', text: 'holes' }], providerOptions: { list: [1, , 3], bare: Object.assign(Object.create(null), { k: 'v' }) } },
+      { role: 'user', content: 'own toJSON', providerOptions: { t: { toJSON() { return { shown: 'as JSON' }; }, hidden: 'x' } } },
+    ];
+    const lists = [odd, ...fixtureNames.map((name) => { const raw = load(name); return Array.isArray(raw) ? raw : raw.messages; })];
+    const check = (messages) => {
+      const recorder = { store: [], ranges: [] };
+      try { planMicroCompactWithFigures(messages, { profile: 'safe' }, recorder); } catch { return false; } // a fixture of invalid input
+      assert.equal(recorder.ranges.length, 2 * messages.length);
+      messages.forEach((m, i) => {
+        const [from, to] = recorder.ranges.slice(2 * i, 2 * i + 2);
+        if (m === null || typeof m !== 'object') return assert.deepEqual([from, to], [-1, -1]);
+        const expected = [];
+        record(m, expected, 0);
+        assert.deepStrictEqual(recorder.store.slice(from, to), expected, `message ${i}`);
+      });
+      return true;
+    };
+    assert.equal(check(odd), true, 'the odd values are a conversation the plan reads');
+    for (const messages of lists) if (Array.isArray(messages) && messages.length) check(messages);
+    // An enumerable key inherited by every object: the snapshot has it (for-in does), JSON does not.
+    Object.defineProperty(Object.prototype, 'inheritedByAll', { value: { deep: 1 }, enumerable: true, configurable: true });
+    try { assert.equal(check(odd), true); } finally { delete Object.prototype.inheritedByAll; }
+  });
+
+  test('after a first call that recorded as it encoded, every kind of edit is read again', async () => {
+    for (const [what, mutate] of Object.entries(mutations)) {
+      const messages = [{ role: 'user', content: '请修复登录接口。' }, ...turn(1), ...turn(2), ...turn(3)];
+      const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 10_000_000, microTrigger: 9_000_000 });
+      await compactor.compact(messages);
+      assert.equal(compactor.estimates.lastEstimated, 0, 'the first call priced from the plan');
+      mutate(messages);
+      const report = await compactor.compact(messages);
+      assert.equal(report.tokensBefore, estimateTokens(messages, { profile: 'safe' }), what);
+    }
+  });
+
+  test('a history that only grows is never filed by leaf: a later call looks up nothing it can find at its index', async () => {
+    const messages = [{ role: 'user', content: '请修复登录接口的超时问题。' }];
+    for (let i = 0; i < 200; i++) messages.push(...turn(i));
+    const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 10_000_000, microTrigger: 9_000_000 });
+    await compactor.compact(messages);
+    for (let i = 200; i < 205; i++) {
+      messages.push(...turn(i));
+      const report = await compactor.compact(messages);
+      assert.equal(compactor.estimates.lastEstimated, 2);
+      assert.equal(report.tokensBefore, estimateTokens(messages, { profile: 'safe' }));
+    }
+    assert.equal(compactor.estimates.byLeaf.size, 0, 'filing 400 leaves would read and hash a string of each message');
+    // The same history rebuilt as new objects (the AI SDK's provider-level prompt): found by leaf.
+    const rebuilt = structuredClone(messages);
+    rebuilt.push(...turn(205));
+    const report = await compactor.compact(rebuilt);
+    assert.equal(compactor.estimates.lastEstimated, 2);
+    assert.equal(report.tokensBefore, estimateTokens(rebuilt, { profile: 'safe' }));
+  });
 
   test('a Compactor reads a 300-turn history once on its first call, then only what is new', async () => {
     const messages = [{ role: 'user', content: '请修复登录接口的超时问题，并跑通全部测试。' }];

@@ -49,6 +49,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/errors.js", esModule = embed "../../js/errors.js"),
     (name = "midfold/js/wasm.js", esModule = embed "../../js/wasm.js"),
     (name = "midfold/js/encode.js", esModule = embed "../../js/encode.js"),
+    (name = "midfold/js/snapshot.js", esModule = embed "../../js/snapshot.js"),
     (name = "midfold/js/source-fetch.js", esModule = embed "../../js/source-fetch.js"),
     (name = "midfold/js/apply.js", esModule = embed "../../js/apply.js"),
     (name = "midfold/js/options.js", esModule = embed "../../js/options.js"),
