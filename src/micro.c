@@ -171,6 +171,33 @@ static char *make_marker(mf_arena *arena, const char *name, size_t name_len, siz
     return out;
 }
 
+/* A result the plan may clear, found by the estimating pass: what the marker decision needs. */
+typedef struct candidate {
+    const mf_part *part;
+    const char *name; /* borrowed from the document until the edit copies it */
+    size_t name_len;
+    uint64_t old_cost;
+} candidate;
+
+/* Fills in edit `e` for candidate `c` (its marker, in the plan's arena) and tells what
+ * clearing it saves: 0 when the result is no costlier than its marker (keep it whole).
+ * Returns false when out of memory. */
+static bool price_marker(mf_arena *arena, const candidate *c, mf_micro_edit *e, mf_profile profile, uint64_t *saved)
+{
+    e->tool_name = mf_arena_strdup(arena, c->name, c->name_len);
+    e->tool_name_len = c->name_len;
+    e->replacement = make_marker(arena, c->name, c->name_len, e->chars, &e->replacement_len);
+    if (!e->tool_name || !e->replacement) return false;
+    uint64_t new_cost = mf_estimate_text(e->replacement, e->replacement_len, profile);
+    if (e->target >= MF_EDIT_RESULT_STDOUT) { /* the marker goes into one field: price what is left */
+        const mf_node *left = mf_anthropic_cleared(arena, c->part->content, e->target, e->replacement, e->replacement_len);
+        if (!left) return false;
+        new_cost = mf_estimate_tool_result_content(left, profile);
+    }
+    *saved = new_cost < c->old_cost ? c->old_cost - new_cost : 0;
+    return true;
+}
+
 mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_options *options,
                             mf_micro_plan **out, mf_error *err)
 {
@@ -198,10 +225,13 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     for (size_t m = 0; m < limit; m++)
         for (size_t p = 0; p < view.msgs[m].count; p++) candidates += view.msgs[m].parts[p].kind == MF_PART_TOOL_RESULT;
     plan->edits = candidates ? mf_arena_alloc(&box->arena, candidates * sizeof(mf_micro_edit)) : NULL;
-    if (candidates && !plan->edits) goto nomem;
+    candidate *cands = candidates ? mf_arena_alloc(&box->arena, candidates * sizeof *cands) : NULL;
+    if (candidates && (!plan->edits || !cands)) goto nomem;
 
-    /* One pass: the estimate of everything, each cleared result's size and cost, and (when
-     * asked) each message's figures, so that a caller keeping them reads the history once. */
+    /* One pass reads the history: the estimate of everything, each clearable result's size
+     * and cost, and (when asked) each message's figures, so that a caller keeping them reads
+     * the history once. The markers are priced after it, and only when the trigger lets the
+     * plan clear: a check below it (the common call, before every model call) makes none. */
     mf_msg_figures *figures = NULL;
     if (options->per_message && view.count) {
         figures = mf_arena_alloc(&box->arena, view.count * sizeof *figures);
@@ -211,6 +241,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     }
     const uint32_t message_milli = mf_profile_get(options->profile)->message_milli;
     uint64_t before = mf_estimate_request_extras(doc, options->profile), saved = 0;
+    size_t found = 0;
     /* The provider ignores what comes before its last compaction: it is neither counted nor edited. */
     size_t window = mf_view_window_start(&view);
     for (size_t m = 0; figures && m < window; m++) mf_msg_figures_of(&view.msgs[m], options->profile, &figures[m]);
@@ -230,26 +261,13 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             const char *name = part->name && part->name_len ? part->name : "unknown";
             size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
             if (excluded(options, name, name_len)) continue;
-            mf_micro_edit *e = &plan->edits[plan->count];
+            mf_micro_edit *e = &plan->edits[found];
+            memset(e, 0, sizeof *e);
             e->message = m;
             e->part = part->index;
             e->target = part->target;
             e->chars = chars;
-            e->tool_name = mf_arena_strdup(&box->arena, name, name_len);
-            e->tool_name_len = name_len;
-            e->replacement = make_marker(&box->arena, name, name_len, e->chars, &e->replacement_len);
-            if (!e->tool_name || !e->replacement) goto nomem;
-            uint64_t new_cost = mf_estimate_text(e->replacement, e->replacement_len, options->profile);
-            if (e->target >= MF_EDIT_RESULT_STDOUT) { /* the marker goes into one field: price what is left */
-                const mf_node *left = mf_anthropic_cleared(&box->arena, part->content, e->target, e->replacement,
-                                                           e->replacement_len);
-                if (!left) goto nomem;
-                new_cost = mf_estimate_tool_result_content(left, options->profile);
-            }
-            if (new_cost >= old_cost) continue; /* as short as its marker already: keep it */
-            plan->count++;
-            plan->chars_cleared += e->chars;
-            saved += old_cost - new_cost;
+            cands[found++] = (candidate){ part, name, name_len, old_cost };
         }
         before += msg_milli;
         if (figures) {
@@ -259,13 +277,37 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
         }
     }
     plan->milli_before = before;
+    uint64_t tokens_before = mf_ceil_tokens(before);
+    bool below_trigger = options->trigger && tokens_before <= options->trigger;
+    if (below_trigger) {
+        /* Nothing is cleared; `skipped` says whether anything would have been (a result
+         * costlier than its marker), which the first such result tells. */
+        for (size_t k = 0; k < found && !plan->skipped; k++) {
+            uint64_t frees;
+            if (!price_marker(&box->arena, &cands[k], &plan->edits[k], options->profile, &frees)) goto nomem;
+            plan->skipped = frees > 0;
+        }
+        plan->milli_after = before;
+        mf_view_free(&view);
+        *out = plan;
+        return MF_OK;
+    }
+    for (size_t k = 0; k < found; k++) {
+        mf_micro_edit *e = &plan->edits[plan->count];
+        if (k != plan->count) *e = plan->edits[k];
+        uint64_t frees;
+        if (!price_marker(&box->arena, &cands[k], e, options->profile, &frees)) goto nomem;
+        if (frees == 0) continue; /* as short as its marker already: keep it */
+        plan->count++;
+        plan->chars_cleared += e->chars;
+        saved += frees;
+    }
     uint64_t after = before - saved;
     plan->milli_after = after;
-    uint64_t tokens_before = mf_ceil_tokens(before), tokens_after = mf_ceil_tokens(after);
-    bool below_trigger = options->trigger && tokens_before <= options->trigger;
+    uint64_t tokens_after = mf_ceil_tokens(after);
     bool too_little = options->clear_at_least &&
                       (tokens_after >= tokens_before || tokens_before - tokens_after < options->clear_at_least);
-    if (plan->count && (below_trigger || too_little)) {
+    if (plan->count && too_little) {
         plan->count = 0;
         plan->chars_cleared = 0;
         plan->milli_after = before;

@@ -203,6 +203,37 @@ static void odd_results(void)
     CHECK("a result cheaper than its marker is left alone (clearing it would free nothing)", p && p->count == 0);
     mf_micro_plan_free(p);
 
+    /* Below a trigger the markers are priced only to tell `skipped`: it says whether
+     * anything would have been cleared, as the plan above the trigger would. */
+    const char *short_then_long =
+        "[{\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"t1\", \"name\": \"pwd\", \"input\": {}}]},"
+        " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t1\", \"content\": \"/home/dev\"}]},"
+        " {\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"t2\", \"name\": \"bash\", \"input\": {\"command\": \"ls -la src\"}}]},"
+        " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t2\", \"content\": "
+        "\"total 48\\ndrwxr-xr-x 2 dev dev 4096 Nov 30 09:12 .\\n-rw-r--r-- 1 dev dev 2210 Nov 30 09:12 micro.c\\n"
+        "-rw-r--r-- 1 dev dev 5120 Nov 30 09:12 compact.c\\n-rw-r--r-- 1 dev dev 1044 Nov 30 09:12 view.c\"}]},"
+        " {\"role\": \"assistant\", \"content\": \"Three C files.\"}]";
+    mf_micro_options o;
+    mf_micro_options_init(&o);
+    o.keep_recent = 0;
+    p = plan_with(short_then_long, &o, NULL);
+    CHECK("above any trigger only the listing is cleared (pwd's result is cheaper than its marker)",
+          p && p->count == 1 && edit_is(p, 0, 3, 0, MF_EDIT_BLOCK_CONTENT, "bash", 191) && !p->skipped);
+    uint64_t milli_before = p ? p->milli_before : 0;
+    mf_micro_plan_free(p);
+    o.trigger = 1000000;
+    p = plan_with(short_then_long, &o, NULL);
+    CHECK("below the trigger nothing is cleared, and skipped says the listing would have been",
+          p && p->count == 0 && p->skipped == 1 && p->chars_cleared == 0 && p->milli_after == p->milli_before &&
+              p->milli_before == milli_before);
+    mf_micro_plan_free(p);
+    p = plan_with("[{\"role\": \"assistant\", \"content\": [{\"type\": \"tool_use\", \"id\": \"t1\", \"name\": \"pwd\", \"input\": {}}]},"
+                  " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t1\", \"content\": \"/home/dev\"}]}]",
+                  &o, NULL);
+    CHECK("below the trigger, with only results cheaper than their markers, nothing was held back: not skipped",
+          p && p->count == 0 && !p->skipped);
+    mf_micro_plan_free(p);
+
     p = plan_of("[{\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"t9\", \"content\": "
                 "[{\"type\": \"text\", \"text\": \"Screenshot of the login page:\"}, {\"type\": \"image\", \"source\": "
                 "{\"type\": \"base64\", \"media_type\": \"image/png\", \"data\": \"iVBORw0KGgo=\"}}]}]},"
