@@ -66,9 +66,9 @@ function leafOf(message) {
  * Per-message estimates for one profile and format, reused across calls.
  * Ownership: keeps a weak reference to each message object it has priced (and a snapshot of
  * its primitive values), and the last call's list of entries, which names that call's
- * messages, until the next call or clear(); the leaf index keeps earlier entries (and the
- * messages they name) until the snapshot store is next rebuilt or clear(). Never changes a
- * message.
+ * messages, until the next call or clear(); the leaf index, and the entries not filed in it
+ * yet, keep earlier entries (and the messages they name) until the snapshot store is next
+ * rebuilt or clear(). Never changes a message.
  */
 export class EstimateCache {
   /**

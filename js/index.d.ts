@@ -66,7 +66,10 @@ export declare function estimateTokens(input: unknown, options?: { profile?: Pro
  * Per-message estimates kept between calls: a conversation that grew by one turn costs the new
  * turn. Each message's structure is compared with what it held when it was priced, so a changed
  * string, block, array or order is never priced from a stale figure. Holds messages weakly,
- * except the last call's list, which it keeps until the next call or clear().
+ * except the last call's list, which it keeps until the next call or clear(), and the entries
+ * of earlier calls it may look up by content (for objects rebuilt with the same values),
+ * which it keeps until its snapshot store is next rebuilt (when it has grown to twice what
+ * the last lists use) or clear().
  */
 export declare class EstimateCache {
   constructor(options?: { profile?: Profile; format?: Format | 'auto' });

@@ -1,0 +1,64 @@
+// The Compactor's first call on a conversation against planMicroCompact, the check it ran on every call
+// before it kept estimates: both interleaved, each on a fresh copy of the conversation, and, with --against,
+// the same two of another checkout (its js/node.js and built wasm) in the same run, so that "no slower than
+// before" compares with the code before a change rather than with today's planMicroCompact.
+// Prints a table of medians and ratios. Not a test: nothing here asserts time.
+//
+//   node --expose-gc tests/bench/first-call.mjs [--rounds N] [--against DIR]
+//
+// With --expose-gc each copy is collected into the old generation before it is timed, as a conversation a
+// host has held for a while is; without it, the young copy's promotion is paid by whichever call runs first.
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import * as here from '../../js/node.js';
+import { chineseConversation, conversation, fmt, machine, median, now } from './lib.mjs';
+
+const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const ROUNDS = Number(arg('--rounds')) || 20;
+const againstDir = arg('--against');
+
+const builds = { here };
+if (againstDir) builds.before = await import(pathToFileURL(path.resolve(againstDir, 'js/node.js')).href);
+for (const b of Object.values(builds)) await b.init();
+
+const impls = {};
+for (const [name, b] of Object.entries(builds)) {
+  impls[`planMicroCompact (${name})`] = (m) => { b.planMicroCompact(m, { profile: 'safe', trigger: 1e9 }); };
+  impls[`Compactor, first call (${name})`] = (m) =>
+    new b.Compactor({ summarize: b.digestSummarizer(), threshold: 1e9, microTrigger: 1e9 }).compact(m);
+}
+const names = Object.keys(impls);
+const collect = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
+
+const rows = [];
+for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['Chinese', (n) => chineseConversation(n, 22)]]) {
+  for (const size of [1000, 10000]) {
+    const base = make(size);
+    const copy = () => base.map((x) => JSON.parse(JSON.stringify(x)));
+    const times = Object.fromEntries(names.map((k) => [k, []]));
+    for (let r = 0; r < ROUNDS + 2; r++) { // the first two rounds warm every path up
+      for (const k of r % 2 ? names : [...names].reverse()) {
+        const messages = copy();
+        collect();
+        const t0 = now();
+        await impls[k](messages);
+        if (r >= 2) times[k].push(now() - t0);
+      }
+    }
+    const med = Object.fromEntries(names.map((k) => [k, median(times[k])]));
+    const ratio = (a, b) => fmt(med[a] / med[b], 3);
+    const row = [label, size.toLocaleString('en'), ...names.map((k) => fmt(med[k])),
+      `${ratio('Compactor, first call (here)', 'planMicroCompact (here)')}×`];
+    if (againstDir) row.push(`${ratio('Compactor, first call (here)', 'planMicroCompact (before)')}×`,
+      `${ratio('Compactor, first call (before)', 'planMicroCompact (before)')}×`);
+    rows.push(row);
+  }
+}
+
+const m = machine();
+console.log(`# The Compactor's first call (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${ROUNDS} interleaved rounds, medians in ms${typeof globalThis.gc === 'function' ? ', each copy collected before it is timed' : ''})\n`);
+const head = ['conversation', 'messages', ...names, 'first call ÷ planMicroCompact'];
+if (againstDir) head.push('first call ÷ planMicroCompact before', 'before: first call ÷ its planMicroCompact');
+console.log(`| ${head.join(' | ')} |`);
+console.log(`|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);
