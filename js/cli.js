@@ -200,11 +200,11 @@ async function main(argv) {
       else print(String(tokens));
       return 0;
     }
-    case 'serialize':
-      print(serialize(messages, common));
+    case 'serialize': // (--profile is for the commands that count)
+      print(serialize(messages, { format: values.format }));
       return 0;
     case 'validate': {
-      const report = validate(messages, common);
+      const report = validate(messages, { format: values.format });
       if (values.json) json(report);
       else {
         if (report.ok) print(`ok (${report.format})`);

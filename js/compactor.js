@@ -10,7 +10,7 @@ import { detectFormat, digest, estimateTokens, microReport, planCompaction, plan
 import { summaryMessages } from './summary-messages.js';
 import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.js';
 import { EstimateCache } from './estimate-cache.js';
-import { stringList } from './options.js';
+import { optionsObject, stringList } from './options.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
 // old results in one batch once the estimate passes 80 % of the threshold, and only when
@@ -25,6 +25,8 @@ const queues = new WeakMap();
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
+/** What one compact() call takes. */
+const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 const OPTION_NAMES = new Set(['summarize', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
   'fallback', 'thinking', 'onWarn', 'onArchive']);
@@ -158,6 +160,9 @@ export class Compactor {
   compact(messages, options = {}) {
     if (!Array.isArray(messages)) return Promise.reject(new MidfoldError('invalid-input', 'compact: messages must be an array'));
     if (!options || typeof options !== 'object') return Promise.reject(optionError('compact: options must be an object'));
+    for (const name of Object.keys(options)) {
+      if (!COMPACT_OPTIONS.includes(name)) return Promise.reject(optionError(`compact: unknown option ${JSON.stringify(name)}; known: ${COMPACT_OPTIONS.join(', ')}`));
+    }
     if (options.instructions !== undefined && typeof options.instructions !== 'string')
       return Promise.reject(optionError('compact: instructions must be a string'));
     if (options.usage !== undefined) {
@@ -396,7 +401,7 @@ function summaryAnswer(answer) {
  * @param {{maxTokens?: number}} [options] caps the digest (default: the request's maxTokens)
  */
 export function digestSummarizer(options = {}) {
-  const cap = options.maxTokens;
+  const cap = optionsObject(options, 'digestSummarizer', ['maxTokens']).maxTokens;
   return async function digestSummarize(request) {
     if (!request || !Array.isArray(request.messages))
       throw new MidfoldError('invalid-input', 'digestSummarizer needs request.messages (the Compactor passes them)');

@@ -98,7 +98,7 @@ function textMilli(w, text, profile) {
  * @returns {number}
  */
 export function estimateTokens(input, options) {
-  const o = optionsObject(options, 'estimateTokens');
+  const o = optionsObject(options, 'estimateTokens', ['profile', 'format', 'cache']);
   if (o.cache !== undefined) {
     if (!o.cache || typeof o.cache.milli !== 'function') throw new MidfoldError('invalid-option', 'estimateTokens: cache must be an EstimateCache');
     if ((o.profile !== undefined && o.profile !== o.cache.profile) || (o.format !== undefined && o.format !== o.cache.format))
@@ -139,7 +139,7 @@ export function estimateMilli(input, o) {
  * @returns {{milli: number, results: number, hasResults: boolean, compaction: boolean}[]}
  */
 export function estimateEach(messages, options, wholeFormatOf) {
-  const o = optionsObject(options, 'estimateEachMilli');
+  const o = optionsObject(options, 'estimateEachMilli', ['profile', 'format']);
   const profile = profileIndex(o.profile);
   const given = formatIndex(o.format);
   messagesArray(messages, 'estimateEachMilli');
@@ -171,7 +171,7 @@ export function estimateEach(messages, options, wholeFormatOf) {
  * @returns {string}
  */
 export function serialize(messages, options) {
-  const o = optionsObject(options, 'serialize');
+  const o = optionsObject(options, 'serialize', ['format']);
   const format = formatIndex(o.format);
   messagesArray(messages, 'serialize');
   return withDoc(messages, (w, doc) =>
@@ -223,7 +223,7 @@ function figuresOf(milli, results, flags) {
  * @param {unknown[]} messages
  * @param {object} [options] as for microCompact
  */
-export function planMicroCompact(messages, options) { return planMicro(messages, options, false); }
+export function planMicroCompact(messages, options) { return planMicro(messages, options, false, undefined, 'planMicroCompact'); }
 
 /**
  * planMicroCompact's plan plus `figures`: each message's figures as estimateEach gives
@@ -234,10 +234,12 @@ export function planMicroCompact(messages, options) { return planMicro(messages,
  * @param {object} [options] as for microCompact
  * @param {import('./encode.js').SnapshotRecorder} [recorder] appended to, never kept
  */
-export function planMicroCompactWithFigures(messages, options, recorder) { return planMicro(messages, options, true, recorder); }
+export function planMicroCompactWithFigures(messages, options, recorder) { return planMicro(messages, options, true, recorder, 'planMicroCompact'); }
 
-function planMicro(messages, options, withFigures, recorder) {
-  const o = optionsObject(options, 'microCompact');
+const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking'];
+
+function planMicro(messages, options, withFigures, recorder, fn) {
+  const o = optionsObject(options, fn, MICRO_OPTIONS);
   const keepRecent = count(o.keepRecent, 'keepRecent', 3);
   const exclude = stringList(o.excludeTools, 'excludeTools');
   const clearAtLeast = count(o.clearAtLeast, 'clearAtLeast', 0);
@@ -245,7 +247,7 @@ function planMicro(messages, options, withFigures, recorder) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   const thinking = thinkingPolicy(o.thinking);
-  messagesArray(messages, 'microCompact');
+  messagesArray(messages, fn);
   const plan = withDoc(messages, (w, doc) => {
     let names = 0;
     if (exclude.length) {
@@ -284,7 +286,7 @@ function planMicro(messages, options, withFigures, recorder) {
  *   skipped: boolean, edits: {message: number, part: number, tool: string, chars: number}[]}}
  */
 export function microCompact(messages, options) {
-  const plan = planMicroCompact(messages, options);
+  const plan = planMicro(messages, options, false, undefined, 'microCompact');
   applyEdits(messages, plan.edits);
   return microReport(plan);
 }
@@ -336,7 +338,8 @@ function withCString(w, text, fn) {
  *   language?: string, instructions?: string, profile?: string, format?: string}} [options]
  */
 export function planCompaction(messages, options) {
-  const o = optionsObject(options, 'planCompaction');
+  const o = optionsObject(options, 'planCompaction',
+    ['keepTailTokens', 'maxTranscriptTokens', 'maxSummaryTokens', 'language', 'instructions', 'profile', 'format']);
   const keepTail = count(o.keepTailTokens, 'keepTail.tokens', 10000);
   const maxTranscript = count(o.maxTranscriptTokens, 'maxTranscriptTokens', 60000);
   const maxSummary = count(o.maxSummaryTokens, 'maxSummaryTokens', 2000);
@@ -362,7 +365,7 @@ export function planCompaction(messages, options) {
  * @returns {string}
  */
 export function digest(messages, options) {
-  const o = optionsObject(options, 'digest');
+  const o = optionsObject(options, 'digest', ['maxTokens', 'language', 'profile', 'format']);
   const maxTokens = count(o.maxTokens, 'maxTokens', 2000);
   const [language] = languageOption(o.language);
   const profile = profileIndex(o.profile);
@@ -385,7 +388,7 @@ export function digest(messages, options) {
  *   severity: 'error' | 'warning'}[]}}
  */
 export function validate(messages, options) {
-  const o = optionsObject(options, 'validate');
+  const o = optionsObject(options, 'validate', ['format']);
   const format = formatIndex(o.format);
   const value = isArray(messages) ? messages : messages === undefined ? null : messages;
   const report = withDoc(value, (w, doc) =>

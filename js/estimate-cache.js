@@ -18,6 +18,7 @@
  */
 import { estimateEach, estimateMilli } from './core.js';
 import { matches, record } from './snapshot.js';
+import { formatIndex, optionsObject, profileIndex } from './options.js';
 
 /** Snapshot slots below which the store is never rebuilt. */
 const MIN_STORE = 1 << 16;
@@ -74,9 +75,12 @@ export class EstimateCache {
   /**
    * @param {{profile?: string, format?: string}} [options] as estimateTokens'
    */
-  constructor(options = {}) {
-    this.profile = options.profile;
-    this.format = options.format;
+  constructor(options) {
+    const o = optionsObject(options, 'EstimateCache', ['profile', 'format']);
+    profileIndex(o.profile); // a bad profile or format fails here, not at the first call
+    formatIndex(o.format);
+    this.profile = o.profile;
+    this.format = o.format;
     /** Messages estimated by the last call (how much work it did). */
     this.lastEstimated = 0;
     this.clear();

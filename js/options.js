@@ -10,11 +10,24 @@ export const FORMAT_NAMES = ['auto', 'anthropic', 'openai', 'ai-sdk', 'unknown',
 
 function bad(message) { throw new MidfoldError('invalid-option', message); }
 
-/** The options object itself: undefined or a plain object. */
-export function optionsObject(options, fn) {
+/**
+ * The options object itself: undefined or a plain object. With `known`, a key it does not
+ * list is an error naming it: a misspelt option (keepRecnt, exclude_tools) would otherwise
+ * be ignored without a word, and the default it leaves in place may clear what the caller
+ * meant to keep.
+ * @param {unknown} options
+ * @param {string} fn the function's name, for the message
+ * @param {readonly string[]} [known] the option names the function reads
+ */
+export function optionsObject(options, fn, known) {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) bad(`${fn}: options must be an object`);
-  return options;
+  if (known) {
+    for (const name of Object.keys(options)) {
+      if (!known.includes(name)) bad(`${fn}: unknown option ${JSON.stringify(name)}; known: ${known.join(', ')}`);
+    }
+  }
+  return /** @type {Record<string, any>} */ (options);
 }
 
 /** A profile name to its index in the C table. */

@@ -11,6 +11,7 @@
 import { MidfoldError } from './errors.js';
 import { applyEditsToCopy } from './apply.js';
 import { estimateTokens, planMicroCompact } from './core.js';
+import { optionsObject } from './options.js';
 import { Compactor, digestSummarizer } from './compactor.js';
 import { PRICING } from './pricing/index.js';
 
@@ -361,6 +362,7 @@ function runner(spec, profile, prices, summaries) {
  */
 export async function simulate(session, options = {}) {
   if (!options || typeof options !== 'object') throw optionError('simulate: options must be an object');
+  optionsObject(options, 'simulate', ['pricing', 'model', 'ttl', 'profile', 'window', 'turnSeconds', 'policies', 'cacheMatch']);
   const messages = sessionMessages(session);
   if (!messages) throw new MidfoldError('invalid-input', 'simulate: the session must be an array of messages, an object with messages or a Responses body with input');
   const { pricing, modelName, model, ttl } = resolvePricing(options);

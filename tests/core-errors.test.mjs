@@ -2,7 +2,8 @@
 // data untouched, and the module still working on the next call.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { init, estimateTokens, serialize, microCompact, validate, detectFormat, MidfoldError } from '../js/node.js';
+import { init, estimateTokens, serialize, microCompact, validate, detectFormat, planMicroCompact, planCompaction, digest, EstimateCache,
+  Compactor, digestSummarizer, simulate, MidfoldError } from '../js/node.js';
 import { loadFixture } from './helpers/fixtures.mjs';
 import { SEED_TRANSCRIPT, assertStillWorks, expectError } from './helpers/errors.mjs';
 
@@ -85,6 +86,45 @@ test.describe('invalid options', () => {
     ['validate unknown format', () => validate([], { format: 'x' })],
   ];
   for (const [name, fn] of cases) test(`${name} -> "invalid-option"`, () => expectError(fn, 'invalid-option'));
+
+  // A misspelt option was ignored without a word, its default left in place: keepRecnt: 10
+  // cleared all but the last 3 results the caller meant to keep.
+  test('a misspelt option, or one the function does not take, is an error naming it and what the function knows', () => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const misspelt = [
+      ['estimateTokens', () => estimateTokens(msgs, { profle: 'safe' }), 'profle'],
+      ['serialize', () => serialize(msgs, { profile: 'safe' }), 'profile'],
+      ['microCompact', () => microCompact(msgs, { keepRecnt: 10 }), 'keepRecnt'],
+      ['microCompact', () => microCompact(msgs, { exclude_tools: ['bash'] }), 'exclude_tools'],
+      ['planMicroCompact', () => planMicroCompact(msgs, { keepTail: 2 }), 'keepTail'],
+      ['planCompaction', () => planCompaction(msgs, { keepTail: { tokens: 2000 } }), 'keepTail'],
+      ['digest', () => digest(msgs, { maxTokens: 500, lang: 'zh' }), 'lang'],
+      ['validate', () => validate(msgs, { strict: true }), 'strict'],
+      ['EstimateCache', () => new EstimateCache({ profiel: 'safe' }), 'profiel'],
+      ['digestSummarizer', () => digestSummarizer({ max_tokens: 300 }), 'max_tokens'],
+    ];
+    for (const [fn, call, name] of misspelt) {
+      const error = expectError(call, 'invalid-option', { input: msgs });
+      assert.match(error.message, new RegExp(`^${fn}: unknown option "${name}"; known: `), fn);
+    }
+    assert.match(expectError(() => microCompact(msgs, { keepRecnt: 10 }), 'invalid-option').message,
+      /known: keepRecent, excludeTools, clearAtLeast, trigger, profile, format, thinking$/);
+  });
+
+  test('the async entry points refuse unknown options too, before reading the conversation', async () => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const before = structuredClone(msgs);
+    const compactor = new Compactor({ summarize: digestSummarizer() });
+    await assert.rejects(compactor.compact(msgs, { forced: true }), (e) => e.code === 'invalid-option' && /compact: unknown option "forced"/.test(e.message));
+    await assert.rejects(simulate(msgs, { pricng: 'openai' }), (e) => e.code === 'invalid-option' && /simulate: unknown option "pricng"/.test(e.message));
+    assert.deepStrictEqual(msgs, before);
+    assert.equal((await compactor.compact(msgs, { force: false })).compacted, false, 'the known ones still work');
+  });
+
+  test('an EstimateCache with an unknown profile fails when it is made, not at its first call', () => {
+    expectError(() => new EstimateCache({ profile: 'gpt-5' }), 'invalid-option');
+    expectError(() => new EstimateCache({ format: 'gemini' }), 'invalid-option');
+  });
 
   test('a bad option leaves the messages untouched (microCompact checks options before editing)', () => {
     const msgs = loadFixture('coding-session.anthropic');

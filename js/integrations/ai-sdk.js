@@ -154,6 +154,10 @@ export function midfoldMiddleware(options) {
  */
 export async function compactUIMessages(messages, options) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactUIMessages: options with a compactor are required');
+  for (const name of Object.keys(options)) {
+    if (!['compactor', 'state', 'force', 'signal'].includes(name))
+      throw new MidfoldError('invalid-option', `compactUIMessages: unknown option ${JSON.stringify(name)}; known: compactor, state, force, signal`);
+  }
   const compactor = options.compactor instanceof Compactor ? options.compactor
     : new Compactor({ format: 'ai-sdk-ui', ...(options.compactor || {}) });
   if (options.state !== undefined && !(options.state instanceof SessionState))
