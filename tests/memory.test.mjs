@@ -43,6 +43,11 @@ test.describe('definitions', () => {
       assert.throws(() => createMemoryTool(o), (e) => e instanceof MidfoldError && e.code === 'invalid-option');
     assert.throws(() => createMemoryTool(null), MidfoldError);
   });
+
+  test('a misspelt limit is an error naming it, not a default left in place', () => {
+    assert.throws(() => createMemoryTool({ maxFileSize: 4096 }),
+      (e) => e.code === 'invalid-option' && /unknown option "maxFileSize"; known: store, maxFileBytes, maxFiles, maxViewBytes/.test(e.message));
+  });
 });
 
 test.describe('command results, exactly as Anthropic words them', () => {

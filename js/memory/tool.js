@@ -174,6 +174,9 @@ async function moveFile(store, from, to) {
 const failure = (content) => ({ content, isError: true });
 const reason = (e) => (e && typeof e.message === 'string' ? e.message : String(e));
 
+/** What createMemoryTool takes. */
+const MEMORY_OPTIONS = ['store', 'maxFileBytes', 'maxFiles', 'maxViewBytes'];
+
 /**
  * The memory tool over `store` (in memory by default).
  * - `definition`: the Anthropic tool entry, `{type: 'memory_20250818', name: 'memory'}`.
@@ -190,6 +193,10 @@ const reason = (e) => (e && typeof e.message === 'string' ? e.message : String(e
 export function createMemoryToolWith(options = {}, load) {
   if (options === null || typeof options !== 'object')
     throw new MidfoldError('invalid-option', 'createMemoryTool(options): options must be an object');
+  for (const name of Object.keys(options)) {
+    if (!MEMORY_OPTIONS.includes(name))
+      throw new MidfoldError('invalid-option', `createMemoryTool: unknown option ${JSON.stringify(name)}; known: ${MEMORY_OPTIONS.join(', ')}`);
+  }
   const store = checkStore(options.store);
   const limits = {
     maxFileBytes: wholeNumber(options.maxFileBytes, 'maxFileBytes', 1 << 20, 1, 0x7fffffff),
