@@ -15,7 +15,6 @@
  * there, and what the core needs is their size, never their bytes.
  */
 import { MidfoldError } from './errors.js';
-import { record } from './snapshot.js';
 
 const MAX_DEPTH = 512;
 const MAX_INPUT_BYTES = 2 ** 30; // MF_MAX_INPUT_BYTES in src/midfold.h
@@ -113,10 +112,12 @@ function pathOf(keys) {
 }
 
 /**
- * Where encodeValue records each message's snapshot (js/snapshot.js) as it encodes a list:
- * appended to `store`, message i's at `ranges[2i]` to `ranges[2i + 1]` (-1, -1 for an item
- * that is not an object). The caller owns both; the encoder only appends.
- * @typedef {{store: unknown[], ranges: number[]}} SnapshotRecorder
+ * Where encodeValue records each message's snapshot as it encodes a list: `record(item,
+ * store, 0)` (js/snapshot.js's, passed in so that a bundle without the estimate cache, the
+ * memory tool's, holds none of it) appends it to `store`, message i's at `ranges[2i]` to
+ * `ranges[2i + 1]` (-1, -1 for an item that is not an object). The caller owns both arrays;
+ * the encoder only appends.
+ * @typedef {{store: unknown[], ranges: number[], record: (value: unknown, store: unknown[], depth: number) => void}} SnapshotRecorder
  */
 
 /**
@@ -221,7 +222,7 @@ export function encodeValue(scratch, value, recorder) {
    * from memory again), and its range.
    */
   function writeRecordedItems(list, n) {
-    const { store, ranges } = /** @type {SnapshotRecorder} */ (recorder);
+    const { store, ranges, record } = /** @type {SnapshotRecorder} */ (recorder);
     for (let i = 0; i < n; i++) {
       const item = list[i];
       keys.push(i);

@@ -224,7 +224,7 @@ export class EstimateCache {
    * encoder's SnapshotRecorder, js/encode.js): the cache's own store, appended to.
    * @returns {import('./encode.js').SnapshotRecorder}
    */
-  recorder() { return { store: this.store, ranges: [] }; }
+  recorder() { return { store: this.store, ranges: [], record }; }
 
   /**
    * Prices `messages` from figures computed elsewhere in the same pass over them (a

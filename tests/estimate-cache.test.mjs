@@ -256,7 +256,7 @@ describe('a micro-compaction plan fills the cache from its own pass', () => {
     ];
     const lists = [odd, ...fixtureNames.map((name) => { const raw = load(name); return Array.isArray(raw) ? raw : raw.messages; })];
     const check = (messages) => {
-      const recorder = { store: [], ranges: [] };
+      const recorder = { store: [], ranges: [], record };
       try { planMicroCompactWithFigures(messages, { profile: 'safe' }, recorder); } catch { return false; } // a fixture of invalid input
       assert.equal(recorder.ranges.length, 2 * messages.length);
       messages.forEach((m, i) => {
