@@ -74,6 +74,9 @@ export function resolvePolicy(policy) {
     return spec;
   }
   if (!policy || typeof policy !== 'object') throw optionError('a policy is a name or an object {micro?, compactor?, contextEditing?}');
+  // (a misspelt part would make a policy that manages nothing, priced as "no management")
+  optionsObject(policy, 'policy', ['name', 'label', 'micro', 'compactor', 'contextEditing']);
+  if (policy.contextEditing !== undefined) optionsObject(policy.contextEditing, 'policy contextEditing', NUMBER_KEYS.contextEditing);
   const name = typeof policy.name === 'string' ? policy.name : 'custom';
   return { label: name, ...policy, name };
 }

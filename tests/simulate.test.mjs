@@ -230,6 +230,11 @@ describe('policies and summaries', () => {
     await assert.rejects(simulate([], { policies: ['micro:often=1'] }), { code: 'invalid-option' });
     await assert.rejects(simulate([], { ttl: '2h' }), { code: 'invalid-option' });
     await assert.rejects(simulate({ nope: 1 }), { code: 'invalid-input' });
+    // A misspelt part made a policy that manages nothing, billed as "no management" under its label.
+    await assert.rejects(simulate([], { policies: [{ label: 'batched', compactr: { threshold: 80000 } }] }),
+      (e) => e.code === 'invalid-option' && /policy: unknown option "compactr"/.test(e.message));
+    await assert.rejects(simulate([], { policies: [{ contextEditing: { trigger: 100000, keepRecent: 3 } }] }),
+      (e) => e.code === 'invalid-option' && /unknown option "keepRecent"; known: trigger, keep, clearAtLeast/.test(e.message));
   });
 });
 
