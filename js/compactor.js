@@ -25,11 +25,11 @@ const queues = new WeakMap();
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
-/** What one compact() call takes. */
-const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 const OPTION_NAMES = new Set(['summarize', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
   'fallback', 'thinking', 'onWarn', 'onArchive']);
+/** What one compact() call takes. */
+const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 
 function wholeNumber(value, name, fallback) {
   if (value === undefined) return fallback;

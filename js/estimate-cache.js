@@ -107,13 +107,12 @@ export class EstimateCache {
     /** Entries by a string leaf of their message (leafOf), for new objects holding the same values. */
     /** @type {Map<string, Entry[]>} */
     this.byLeaf = new Map();
-    // Entries not filed in byLeaf yet. Filing reads a leaf of each message and hashes it (most
-    // of what recording a message costs), and only a message the WeakMap does not know needs
-    // the index: so entries are filed at the first such lookup, not when they are recorded. A
-    // conversation that keeps its objects (the Compactor's) never pays for it.
-    // A lookup finds only entries of earlier calls: a call's own entries are filed after it
-    // (two messages of one list holding the same values need no shared entry), so the first
-    // call on a conversation, which records every message, never files any.
+    // Entries not filed in byLeaf yet. Filing reads a leaf of each message and hashes it (more
+    // than recording the message costs), and only a message the WeakMap does not know needs
+    // the index, so entries are filed at the first lookup by leaf of a later call, never as
+    // they are recorded: a call looks up only entries of earlier calls (two messages of one
+    // list holding the same values need no shared entry). The first call on a conversation
+    // files nothing, and a conversation that keeps its objects (the Compactor's) never does.
     /** @type {Entry[]} */
     this.unindexed = [];
     /** How many of `unindexed` came from earlier calls (set as a call starts). */

@@ -6,8 +6,8 @@
  * items; a plain object is OBJECT, its key count, then per key the key and its value; binary
  * data is the object and its byte length; an object with toJSON is what toJSON returned; an
  * object of another prototype is OBJECT, its key count and its own keys and values. `record`
- * writes it, `matches` reads it, and the encoder (encode.js) writes it for each message of a
- * list in the same walk that encodes the list, by these same rules.
+ * writes it and `matches` reads it; the encoder (encode.js) calls `record` on each message of
+ * a list right after encoding it, when the Compactor's first call asks it to.
  */
 const MAX_DEPTH = 512;
 /** The markers of an array and of an object in a snapshot. */
