@@ -23,6 +23,12 @@ let wasm = null;
 let scratch = null;
 let pending = null;
 
+/**
+ * What a shared options object holds, so `{profile, format}` can be passed to every function:
+ * a function that does not count (serialize, validate) takes `profile` and ignores it.
+ */
+const SHARED_OPTIONS = ['profile', 'format'];
+
 const TEXT_CHUNK = 1 << 20; // UTF-16 units per crossing for long strings: bounds the scratch size
 
 function ready() {
@@ -171,7 +177,7 @@ export function estimateEach(messages, options, wholeFormatOf) {
  * @returns {string}
  */
 export function serialize(messages, options) {
-  const o = optionsObject(options, 'serialize', ['format']);
+  const o = optionsObject(options, 'serialize', SHARED_OPTIONS);
   const format = formatIndex(o.format);
   messagesArray(messages, 'serialize');
   return withDoc(messages, (w, doc) =>
@@ -388,7 +394,7 @@ export function digest(messages, options) {
  *   severity: 'error' | 'warning'}[]}}
  */
 export function validate(messages, options) {
-  const o = optionsObject(options, 'validate', ['format']);
+  const o = optionsObject(options, 'validate', SHARED_OPTIONS);
   const format = formatIndex(o.format);
   const value = isArray(messages) ? messages : messages === undefined ? null : messages;
   const report = withDoc(value, (w, doc) =>

@@ -111,7 +111,7 @@ export declare class EstimateCache {
 
 /** The transcript a summarizer reads: "[role]" sections, "[tool_use:NAME] {json}",
  * "[tool_result:NAME] text", a blank line between messages. */
-export declare function serialize<M extends MessageLike>(messages: readonly M[], options?: { format?: Format | 'auto' }): string;
+export declare function serialize<M extends MessageLike>(messages: readonly M[], options?: { format?: Format | 'auto'; /** Taken and ignored, so a shared {profile, format} fits. */ profile?: Profile }): string;
 
 export interface MicroOptions {
   /** Tool-result turns kept whole, counted from the end (3). */
@@ -164,7 +164,7 @@ export interface Problem {
 }
 
 /** Every provider rule the conversation breaks. */
-export declare function validate<M extends MessageLike>(messages: readonly M[], options?: { format?: Format | 'auto' }):
+export declare function validate<M extends MessageLike>(messages: readonly M[], options?: { format?: Format | 'auto'; /** Taken and ignored, so a shared {profile, format} fits. */ profile?: Profile }):
   { ok: boolean; format: Format | 'unknown'; problems: Problem[] };
 
 /** The format of a list of messages; plain text conversations are 'openai'. */

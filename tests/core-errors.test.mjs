@@ -93,7 +93,7 @@ test.describe('invalid options', () => {
     const msgs = loadFixture('coding-session.anthropic');
     const misspelt = [
       ['estimateTokens', () => estimateTokens(msgs, { profle: 'safe' }), 'profle'],
-      ['serialize', () => serialize(msgs, { profile: 'safe' }), 'profile'],
+      ['serialize', () => serialize(msgs, { keepRecent: 3 }), 'keepRecent'],
       ['microCompact', () => microCompact(msgs, { keepRecnt: 10 }), 'keepRecnt'],
       ['microCompact', () => microCompact(msgs, { exclude_tools: ['bash'] }), 'exclude_tools'],
       ['planMicroCompact', () => planMicroCompact(msgs, { keepTail: 2 }), 'keepTail'],
@@ -109,6 +109,18 @@ test.describe('invalid options', () => {
     }
     assert.match(expectError(() => microCompact(msgs, { keepRecnt: 10 }), 'invalid-option').message,
       /known: keepRecent, excludeTools, clearAtLeast, trigger, profile, format, thinking$/);
+  });
+
+  test('one shared {profile, format} object is taken by every function, those that do not count included', () => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const shared = { profile: 'safe', format: 'anthropic' };
+    assert.equal(serialize(msgs, shared), serialize(msgs));
+    assert.deepEqual(validate(msgs, shared), validate(msgs));
+    assert.ok(estimateTokens(msgs, shared) > 0);
+    assert.ok(planMicroCompact(msgs, shared).milliBefore > 0);
+    assert.ok(digest(msgs, shared).length > 0);
+    assert.ok(planCompaction(msgs, shared).middle.length > 0);
+    assert.equal(new EstimateCache(shared).tokens(msgs), estimateTokens(msgs, shared));
   });
 
   test('the async entry points refuse unknown options too, before reading the conversation', async () => {
