@@ -139,17 +139,25 @@ export function estimateMilli(input, o) {
  * whether it holds tool results, and whether it holds the provider's own compaction (the
  * provider reads from the last one on). A list whose messages mix formats is read in the format of
  * the whole conversation when `wholeFormatOf` is given. Reads `messages`, never keeps it.
+ * With `recorder`, each message's snapshot is recorded as the messages are encoded.
  * @param {unknown[]} messages
  * @param {{profile?: string, format?: string}} [options]
  * @param {unknown[]} [wholeFormatOf] the conversation these messages belong to
+ * @param {import('./encode.js').SnapshotRecorder} [recorder] appended to, never kept
  * @returns {{milli: number, results: number, hasResults: boolean, compaction: boolean}[]}
  */
-export function estimateEach(messages, options, wholeFormatOf) {
+export function estimateEach(messages, options, wholeFormatOf, recorder) {
   const o = optionsObject(options, 'estimateEachMilli', ['profile', 'format']);
   const profile = profileIndex(o.profile);
   const given = formatIndex(o.format);
   messagesArray(messages, 'estimateEachMilli');
-  const each = (format, askWhole) => withDoc(messages, (w, doc) => {
+  const mark = recorder ? recorder.store.length : 0;
+  const each = (format, askWhole) => {
+    // (read a second time in the whole conversation's format: recorded once, from the start)
+    if (recorder) { recorder.store.length = mark; recorder.ranges.length = 0; }
+    return eachIn(format, askWhole);
+  };
+  const eachIn = (format, askWhole) => withDoc(messages, (w, doc) => {
     if (askWhole && format === 0 && FORMAT_NAMES[w.x.mfw_doc_detect(doc)] === 'unknown') return null;
     const out = w.alloc(24 * Math.max(1, messages.length));
     try {
@@ -160,7 +168,7 @@ export function estimateEach(messages, options, wholeFormatOf) {
     } finally {
       w.free(out);
     }
-  });
+  }, recorder);
   const figures = each(given, !!wholeFormatOf && wholeFormatOf !== messages);
   if (figures) return figures;
   // These messages alone mix formats: only the whole conversation tells (a rare, slower path);

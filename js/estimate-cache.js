@@ -375,9 +375,10 @@ export class EstimateCache {
       // Plain messages price alike in every format; structured ones carry the evidence that
       // detection reads, so the new messages are read in the format they show.
       const options = { profile: this.profile, format: this.format };
+      const recorded = this.recorder(); // each new message's snapshot, taken as it is encoded
       let each;
       try {
-        each = estimateEach(fresh, options, messages);
+        each = estimateEach(fresh, options, messages, recorded);
       } catch (error) {
         // An error names the position of the bad message in the list that was read, here the
         // new ones alone: read the whole list once more (a rare path) for an error that names
@@ -385,7 +386,8 @@ export class EstimateCache {
         if (fresh.length !== n) estimateEach(messages, options, messages);
         throw error;
       }
-      for (let k = 0; k < fresh.length; k++) out[at[k]] = this.entryOf(fresh[k], each[k], known[k]);
+      const { ranges } = recorded;
+      for (let k = 0; k < fresh.length; k++) out[at[k]] = this.entryOf(fresh[k], each[k], known[k], ranges[2 * k], ranges[2 * k + 1]);
       this.compactStore();
     }
     return out;

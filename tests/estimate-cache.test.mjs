@@ -269,6 +269,17 @@ describe('a micro-compaction plan fills the cache from its own pass', () => {
       return true;
     };
     assert.equal(check(odd), true, 'the odd values are a conversation the plan reads');
+    // The cache's own reads record as they encode too (estimateEach), here over every odd value.
+    const cache = new EstimateCache({ profile: 'safe' });
+    assert.equal(cache.tokens(odd), estimateTokens(odd, { profile: 'safe' }));
+    odd.forEach((m, i) => {
+      const entry = cache.previous[i];
+      const expected = [];
+      record(m, expected, 0);
+      assert.deepStrictEqual(cache.store.slice(entry.from, entry.to), expected, `cache entry ${i}`);
+    });
+    assert.equal(cache.tokens(odd), estimateTokens(odd, { profile: 'safe' }));
+    assert.equal(cache.lastEstimated, 0, 'every recorded snapshot matches its message on the next call');
     for (const messages of lists) if (Array.isArray(messages) && messages.length) check(messages);
     // An enumerable key inherited by every object: the snapshot has it (for-in does), JSON does not.
     Object.defineProperty(Object.prototype, 'inheritedByAll', { value: { deep: 1 }, enumerable: true, configurable: true });
