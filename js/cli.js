@@ -161,6 +161,22 @@ function simulationTable(report) {
   ].join('\n');
 }
 
+/** The flags each command reads. */
+const FLAGS = {
+  estimate: ['format', 'profile', 'json'],
+  serialize: ['format'],
+  validate: ['format', 'json'],
+  micro: ['format', 'profile', 'keep-recent', 'exclude-tools', 'output', 'json'],
+  compact: ['format', 'profile', 'keep-recent', 'exclude-tools', 'threshold', 'keep-tail', 'force', 'instructions', 'language',
+    'summarizer', 'base-url', 'model', 'timeout', 'output', 'json'],
+  simulate: ['pricing', 'model', 'ttl', 'policy', 'window', 'turn-seconds', 'cache-match', 'chart', 'json'],
+};
+
+/** --exclude-tools A,B as a list. */
+function toolList(text) {
+  return text ? text.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+}
+
 async function main(argv) {
   let parsed;
   try {
@@ -182,8 +198,11 @@ async function main(argv) {
   const { values, positionals } = parsed;
   if (values.help) { process.stdout.write(HELP); return 0; }
   const [command, file] = positionals;
-  const commands = ['estimate', 'serialize', 'micro', 'compact', 'validate', 'simulate'];
-  if (!commands.includes(command)) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; see --help` : 'no command; see --help');
+  if (!Object.prototype.hasOwnProperty.call(FLAGS, command)) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}; see --help` : 'no command; see --help');
+  // A flag the command does not read would be ignored without a word (--keep-recent on estimate).
+  for (const flag of Object.keys(values)) {
+    if (!FLAGS[command].includes(flag)) throw new UsageError(`--${flag} does not apply to ${command}; see --help`);
+  }
   if (!file) throw new UsageError(`${command} needs a FILE (or - for stdin)`);
   if (positionals.length > 2) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[2])}`);
   const common = { format: values.format, profile: values.profile };
@@ -216,7 +235,7 @@ async function main(argv) {
     case 'micro': {
       const report = microCompact(messages, {
         ...common, keepRecent: number(values['keep-recent'], 'keep-recent'),
-        excludeTools: values['exclude-tools'] ? values['exclude-tools'].split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+        excludeTools: toolList(values['exclude-tools']),
       });
       await output(values, input, messages);
       if (values.json) json({ report, messages });
@@ -241,6 +260,7 @@ async function main(argv) {
       const keepTail = number(values['keep-tail'], 'keep-tail');
       const compactor = new Compactor({
         ...common, summarize: makeSummarizer(values), threshold, keepRecent: number(values['keep-recent'], 'keep-recent'),
+        excludeTools: toolList(values['exclude-tools']),
         keepTail: keepTail === undefined ? undefined : { tokens: keepTail }, language: values.language,
         instructions: values.instructions, timeoutMs: number(values.timeout, 'timeout') ?? 120000,
         onWarn: (message, error) => process.stderr.write(`midfold: ${message}${error && error.message ? ` (${error.message})` : ''}\n`),

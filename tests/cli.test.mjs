@@ -249,3 +249,29 @@ test('--help names every profile and the defaults: bareagent for estimate and mi
   for (const p of ['bareagent', 'o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'safe']) assert.match(option, new RegExp(`\\b${p}\\b`), p);
   assert.match(option.replace(/\s+/g, ' '), /bareagent for estimate and micro .*safe for compact/);
 });
+
+test('a flag the command does not read is a usage error (exit 2), not ignored', async () => {
+  for (const [args, flag] of [[['estimate', SESSION, '--keep-recent', '5'], 'keep-recent'], [['serialize', SESSION, '--json'], 'json'],
+    [['micro', SESSION, '--threshold', '1000'], 'threshold'], [['simulate', SESSION, '--keep-tail', '2000'], 'keep-tail']]) {
+    const r = await run(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, new RegExp(`--${flag} does not apply to ${args[0]}`));
+    assert.equal(r.stdout, '');
+  }
+});
+
+test('compact --exclude-tools keeps those tools\' results, as micro does (it was ignored)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'midfold-cli-'));
+  try {
+    const out = join(dir, 'out.json');
+    const r = await run(['compact', SESSION, '--force', '--keep-tail', '200', '--exclude-tools', 'bash', '-o', out, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const { report } = JSON.parse(r.stdout);
+    assert.ok(report.micro.edits.length > 0, 'other results were cleared');
+    assert.ok(report.micro.edits.every((e) => e.tool !== 'bash'), JSON.stringify(report.micro.edits));
+    const plain = await run(['compact', SESSION, '--force', '--keep-tail', '200', '--json']);
+    assert.ok(JSON.parse(plain.stdout).report.micro.edits.some((e) => e.tool === 'bash'), 'without the flag a bash result is cleared');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
