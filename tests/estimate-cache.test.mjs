@@ -57,6 +57,50 @@ test('a session of 300 turns grown a turn at a time: each call reads only the ne
   }
 });
 
+/** mulberry32: a small seeded generator, so the random walk below is the same on every run. */
+function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test('a seeded random walk of growth and edits: the Compactor\'s check and a cache always price what estimateTokens prices', async () => {
+  const random = seeded(20261201);
+  const pick = (n) => Math.floor(random() * n);
+  const messages = [{ role: 'user', content: '请修复登录接口的超时问题，并跑通全部测试。' }];
+  let next = 0;
+  for (; next < 20; next++) messages.push(...turn(next));
+  const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 10_000_000, microTrigger: 9_000_000 });
+  const cache = new EstimateCache({ profile: 'safe' });
+  const turnAt = () => 1 + 2 * pick((messages.length - 1) >> 1); // the assistant message of a whole turn
+  const ops = [
+    [40, 'append a turn', () => messages.push(...turn(next++))],
+    [8, 'rewrite a tool result', () => { const i = turnAt() + 1; messages[i].content[0].content = `第${next}次：已修复。\n`.repeat(1 + pick(5)); }],
+    [5, 'add a text block', () => messages[turnAt()].content.unshift({ type: 'text', text: `Thinking again about step ${pick(99)}.` })],
+    [5, 'swap two turns', () => { const a = turnAt(), b = turnAt(); [messages[a], messages[a + 1], messages[b], messages[b + 1]] = [messages[b], messages[b + 1], messages[a], messages[a + 1]]; }],
+    [5, 'remove a turn', () => { if (messages.length > 5) messages.splice(turnAt(), 2); }],
+    [5, 'replace a message by an equal copy', () => { const i = pick(messages.length); messages[i] = structuredClone(messages[i]); }],
+    [5, 'the same text as a new string', () => { const i = turnAt(); const b = messages[i].content[0]; if (b.type === 'text') b.text = [b.text.slice(0, 3), b.text.slice(3)].join(''); }],
+    [3, 'rebuild every object (a framework prompt)', () => { const copy = structuredClone(messages); messages.length = 0; messages.push(...copy); }],
+    [3, 'truncate and regrow', () => { messages.length = Math.max(1, 1 + 2 * pick((messages.length - 1) >> 1)); messages.push(...turn(next++)); }],
+    [3, 'rename a key', () => { const b = messages[turnAt()].content.at(-1); if (b.type === 'tool_use') { b.arguments = b.input; delete b.input; } }],
+  ];
+  const total = ops.reduce((n, [w]) => n + w, 0);
+  for (let step = 0; step < 300; step++) {
+    let r = pick(total), op = ops[0];
+    for (const o of ops) { if (r < o[0]) { op = o; break; } r -= o[0]; }
+    op[2]();
+    const expected = estimateTokens(messages, { profile: 'safe' });
+    assert.equal(cache.tokens(messages), expected, `step ${step}: ${op[1]} (cache)`);
+    const report = await compactor.compact(messages);
+    assert.equal(report.tokensBefore, expected, `step ${step}: ${op[1]} (Compactor)`);
+  }
+});
+
 /** Every kind of edit a caller can make to a conversation between two calls. */
 const mutations = {
   'a tool result string replaced': (m) => { m[2].content[0].content = 'short'; },
