@@ -22,7 +22,13 @@ export const OBJECT = Symbol('object');
 
 /**
  * Compares the object `value` with the snapshot from position `at`; returns the position
- * after it, or -1 at the first difference.
+ * after it, or -1 at the first difference. Reads both, keeps neither (a getter of `value`
+ * may throw: the caller catches it).
+ * @param {object} value
+ * @param {unknown[]} snap
+ * @param {number} at
+ * @param {number} depth nesting so far (0 for a message)
+ * @returns {number}
  */
 export function matches(value, snap, at, depth) {
   if (depth > MAX_DEPTH) return -1;
@@ -78,7 +84,14 @@ function matchesOther(value, snap, at, depth) {
   return at;
 }
 
-/** Appends the snapshot of the object `value` to `snap` (the layout `matches` reads). */
+/**
+ * Appends the snapshot of `value` to `snap` (the layout `matches` reads). Only appends to the
+ * caller's `snap`; keeps there `value`'s leaves (strings and other primitives, functions,
+ * binary objects), never its plain objects or arrays.
+ * @param {unknown} value
+ * @param {unknown[]} snap
+ * @param {number} depth nesting so far (0 for a message)
+ */
 export function record(value, snap, depth) {
   if (value === null || typeof value !== 'object') { snap.push(value); return; }
   if (depth > MAX_DEPTH) { snap.push(OBJECT, -1); return; } // never matches: the estimator reports the depth
