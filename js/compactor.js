@@ -25,9 +25,9 @@ const queues = new WeakMap();
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
-const OPTION_NAMES = new Set(['summarize', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
+const OPTION_NAMES = ['summarize', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
-  'fallback', 'thinking', 'onWarn', 'onArchive']);
+  'fallback', 'thinking', 'onWarn', 'onArchive'];
 /** What one compact() call takes. */
 const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 
@@ -84,9 +84,7 @@ export class Compactor {
     if (!options || typeof options !== 'object') throw optionError('Compactor: options with a summarize function are required');
     if (typeof options.summarize !== 'function') throw optionError('Compactor: summarize must be a function (digestSummarizer() needs no model)');
     // A misspelt option would otherwise be ignored without a word (excludeTool, threshhold).
-    for (const name of Object.keys(options)) {
-      if (!OPTION_NAMES.has(name)) throw optionError(`Compactor: unknown option ${JSON.stringify(name)}`);
-    }
+    optionsObject(options, 'Compactor', OPTION_NAMES);
     this.summarize = options.summarize;
     this.threshold = wholeNumber(options.threshold, 'threshold', 50000);
     this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
@@ -160,9 +158,7 @@ export class Compactor {
   compact(messages, options = {}) {
     if (!Array.isArray(messages)) return Promise.reject(new MidfoldError('invalid-input', 'compact: messages must be an array'));
     if (!options || typeof options !== 'object') return Promise.reject(optionError('compact: options must be an object'));
-    for (const name of Object.keys(options)) {
-      if (!COMPACT_OPTIONS.includes(name)) return Promise.reject(optionError(`compact: unknown option ${JSON.stringify(name)}; known: ${COMPACT_OPTIONS.join(', ')}`));
-    }
+    try { optionsObject(options, 'compact', COMPACT_OPTIONS); } catch (e) { return Promise.reject(e); }
     if (options.instructions !== undefined && typeof options.instructions !== 'string')
       return Promise.reject(optionError('compact: instructions must be a string'));
     if (options.usage !== undefined) {

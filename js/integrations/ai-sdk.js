@@ -9,6 +9,7 @@
  * (LanguageModelV3 in ai 6, LanguageModelV4 in ai 7), so one entry serves both majors.
  */
 import { MidfoldError } from '../errors.js';
+import { optionsObject } from '../options.js';
 import { Compactor } from '../compactor.js';
 import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { ConversationStates } from '../state/conversation-states.js';
@@ -154,10 +155,7 @@ export function midfoldMiddleware(options) {
  */
 export async function compactUIMessages(messages, options) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactUIMessages: options with a compactor are required');
-  for (const name of Object.keys(options)) {
-    if (!['compactor', 'state', 'force', 'signal'].includes(name))
-      throw new MidfoldError('invalid-option', `compactUIMessages: unknown option ${JSON.stringify(name)}; known: compactor, state, force, signal`);
-  }
+  optionsObject(options, 'compactUIMessages', ['compactor', 'state', 'force', 'signal']);
   const compactor = options.compactor instanceof Compactor ? options.compactor
     : new Compactor({ format: 'ai-sdk-ui', ...(options.compactor || {}) });
   if (options.state !== undefined && !(options.state instanceof SessionState))

@@ -20,6 +20,7 @@ import { MidfoldError } from '../errors.js';
 import { Wasm, instantiate } from '../wasm.js';
 import { Scratch, encodeValue } from '../encode.js';
 import { memoryStore, utf8Length } from './stores.js';
+import { optionsObject } from '../options.js';
 
 const MAX_ROUNDS = 8; // view of a directory takes three steps; nothing takes more than four
 
@@ -193,10 +194,7 @@ const MEMORY_OPTIONS = ['store', 'maxFileBytes', 'maxFiles', 'maxViewBytes'];
 export function createMemoryToolWith(options = {}, load) {
   if (options === null || typeof options !== 'object')
     throw new MidfoldError('invalid-option', 'createMemoryTool(options): options must be an object');
-  for (const name of Object.keys(options)) {
-    if (!MEMORY_OPTIONS.includes(name))
-      throw new MidfoldError('invalid-option', `createMemoryTool: unknown option ${JSON.stringify(name)}; known: ${MEMORY_OPTIONS.join(', ')}`);
-  }
+  optionsObject(options, 'createMemoryTool', MEMORY_OPTIONS);
   const store = checkStore(options.store);
   const limits = {
     maxFileBytes: wholeNumber(options.maxFileBytes, 'maxFileBytes', 1 << 20, 1, 0x7fffffff),
