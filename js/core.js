@@ -155,20 +155,19 @@ export function estimateEach(messages, options, wholeFormatOf, recorder) {
   const each = (format, askWhole) => {
     // (read a second time in the whole conversation's format: recorded once, from the start)
     if (recorder) { recorder.store.length = mark; recorder.ranges.length = 0; }
-    return eachIn(format, askWhole);
+    return withDoc(messages, (w, doc) => {
+      if (askWhole && format === 0 && FORMAT_NAMES[w.x.mfw_doc_detect(doc)] === 'unknown') return null;
+      const out = w.alloc(24 * Math.max(1, messages.length));
+      try {
+        w.check(w.x.mfw_doc_estimate_each(doc, format, profile, out, messages.length, w.err));
+        const view = new DataView(w.memory.buffer);
+        return Array.from({ length: messages.length }, (_, i) =>
+          figuresOf(view.getFloat64(out + 24 * i, true), view.getFloat64(out + 24 * i + 8, true), view.getFloat64(out + 24 * i + 16, true)));
+      } finally {
+        w.free(out);
+      }
+    }, recorder);
   };
-  const eachIn = (format, askWhole) => withDoc(messages, (w, doc) => {
-    if (askWhole && format === 0 && FORMAT_NAMES[w.x.mfw_doc_detect(doc)] === 'unknown') return null;
-    const out = w.alloc(24 * Math.max(1, messages.length));
-    try {
-      w.check(w.x.mfw_doc_estimate_each(doc, format, profile, out, messages.length, w.err));
-      const view = new DataView(w.memory.buffer);
-      return Array.from({ length: messages.length }, (_, i) =>
-        figuresOf(view.getFloat64(out + 24 * i, true), view.getFloat64(out + 24 * i + 8, true), view.getFloat64(out + 24 * i + 16, true)));
-    } finally {
-      w.free(out);
-    }
-  }, recorder);
   const figures = each(given, !!wholeFormatOf && wholeFormatOf !== messages);
   if (figures) return figures;
   // These messages alone mix formats: only the whole conversation tells (a rare, slower path);
