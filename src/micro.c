@@ -288,30 +288,27 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             plan->skipped = frees > 0;
         }
         plan->milli_after = before;
-        mf_view_free(&view);
-        *out = plan;
-        return MF_OK;
-    }
-    for (size_t k = 0; k < found; k++) {
-        mf_micro_edit *e = &plan->edits[plan->count];
-        if (k != plan->count) *e = plan->edits[k];
-        uint64_t frees;
-        if (!price_marker(&box->arena, &cands[k], e, options->profile, &frees)) goto nomem;
-        if (frees == 0) continue; /* as short as its marker already: keep it */
-        plan->count++;
-        plan->chars_cleared += e->chars;
-        saved += frees;
-    }
-    uint64_t after = before - saved;
-    plan->milli_after = after;
-    uint64_t tokens_after = mf_ceil_tokens(after);
-    bool too_little = options->clear_at_least &&
-                      (tokens_after >= tokens_before || tokens_before - tokens_after < options->clear_at_least);
-    if (plan->count && too_little) {
-        plan->count = 0;
-        plan->chars_cleared = 0;
-        plan->milli_after = before;
-        plan->skipped = 1;
+    } else {
+        for (size_t k = 0; k < found; k++) {
+            mf_micro_edit *e = &plan->edits[plan->count];
+            if (k != plan->count) *e = plan->edits[k];
+            uint64_t frees;
+            if (!price_marker(&box->arena, &cands[k], e, options->profile, &frees)) goto nomem;
+            if (frees == 0) continue; /* as short as its marker already: keep it */
+            plan->count++;
+            plan->chars_cleared += e->chars;
+            saved += frees;
+        }
+        uint64_t after = before - saved, tokens_after = mf_ceil_tokens(after);
+        plan->milli_after = after;
+        bool too_little = options->clear_at_least &&
+                          (tokens_after >= tokens_before || tokens_before - tokens_after < options->clear_at_least);
+        if (plan->count && too_little) {
+            plan->count = 0;
+            plan->chars_cleared = 0;
+            plan->milli_after = before;
+            plan->skipped = 1;
+        }
     }
     mf_view_free(&view);
     *out = plan;
