@@ -105,6 +105,30 @@ function binaryLength(v) {
   return n > 0xffffffff ? 0xffffffff : n; // the length field is a u32; sizes past 4 GiB are past every limit
 }
 
+/** The brand checks of the boxed primitives: each valueOf throws on any other object. */
+const UNBOX = {
+  String: String.prototype.valueOf, Number: Number.prototype.valueOf,
+  Boolean: Boolean.prototype.valueOf, BigInt: BigInt.prototype.valueOf,
+};
+
+/**
+ * 'String', 'Number', 'Boolean' or 'BigInt' for a boxed primitive of any realm (JSON.stringify
+ * reads its internal slot, so `instanceof` would miss one made in a vm context or a frame),
+ * else undefined. The tag only picks which brand check to run: a spoofed Symbol.toStringTag
+ * fails it.
+ */
+function boxedKind(v) {
+  const tag = Object.prototype.toString.call(v).slice(8, -1);
+  const valueOf = Object.hasOwn(UNBOX, tag) ? UNBOX[tag] : undefined;
+  if (valueOf === undefined) return undefined;
+  try {
+    valueOf.call(v);
+    return tag;
+  } catch {
+    return undefined;
+  }
+}
+
 function pathOf(keys) {
   let path = 'input';
   for (const k of keys) path += typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`;
@@ -150,22 +174,26 @@ export function encodeValue(scratch, value, recorder) {
       default: putTag(scratch, 0); return; // undefined, function, symbol inside an array
     }
     if (v === null) { putTag(scratch, 0); return; }
-    // Binary data before toJSON (a Buffer's toJSON would spell out every byte).
-    const bytes = binaryLength(v);
-    if (bytes >= 0) {
-      scratch.ensure(5);
-      scratch.u8[scratch.ptr + scratch.pos] = 7;
-      putCount(scratch, scratch.pos + 1, bytes);
-      scratch.pos += 5;
-      return;
-    }
-    // As JSON.stringify: toJSON() once (not again on what it returns, which may be `this`),
-    // then boxed primitives by their value (new String('a') is "a", not {"0": "a"}).
-    if (!fromToJSON && typeof v.toJSON === 'function') { write(v.toJSON(), true); return; }
-    if (v instanceof String) { write(String(v)); return; }
-    if (v instanceof Number) { write(Number(v)); return; }
-    if (v instanceof Boolean) { write(Boolean.prototype.valueOf.call(v)); return; }
-    if (v instanceof BigInt) return fail('unsupported-value', 'a BigInt cannot be encoded as JSON');
+    // A plain object or array (nearly every value of a conversation) is neither binary data
+    // nor a boxed primitive: only toJSON is looked for.
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== Array.prototype) {
+      // Binary data before toJSON (a Buffer's toJSON would spell out every byte).
+      const bytes = binaryLength(v);
+      if (bytes >= 0) {
+        scratch.ensure(5);
+        scratch.u8[scratch.ptr + scratch.pos] = 7;
+        putCount(scratch, scratch.pos + 1, bytes);
+        scratch.pos += 5;
+        return;
+      }
+      if (!fromToJSON && typeof v.toJSON === 'function') { write(v.toJSON(), true); return; }
+      const boxed = boxedKind(v);
+      if (boxed === 'String') { write(String(v)); return; }
+      if (boxed === 'Number') { write(Number(v)); return; }
+      if (boxed === 'Boolean') { write(Boolean.prototype.valueOf.call(v)); return; }
+      if (boxed === 'BigInt') return fail('unsupported-value', 'a BigInt cannot be encoded as JSON');
+    } else if (!fromToJSON && typeof v.toJSON === 'function') { write(v.toJSON(), true); return; }
     if (ancestors.length >= MAX_DEPTH) {
       // Only now look for a cycle (cheap while nesting is sane): name where it closes.
       ancestors.push(v);

@@ -318,6 +318,21 @@ test.describe('estimateTokens(any JSON value)', () => {
     const content = { toJSON: () => 'abcdefgh' };
     assert.equal(estimateTokens([{ role: 'user', content }]), 6);
   });
+  test('values of every prototype are read as JSON.stringify reads them (from another realm, with a null prototype, an array with toJSON)', async () => {
+    const vm = await import('node:vm');
+    // Another realm's plain objects, boxed values and buffers are not this realm's Object.prototype's.
+    const foreign = vm.runInNewContext('({ o: { k: "v" }, s: new String("boxed text"), n: new Number(42), list: [1, "two"] })');
+    assert.equal(estimateTokens(foreign), estimateTokens({ o: { k: 'v' }, s: 'boxed text', n: 42, list: [1, 'two'] }));
+    const bytes = vm.runInNewContext('new Uint8Array(4000)');
+    assert.equal(estimateTokens({ image: bytes }), estimateTokens({ image: new Uint8Array(4000) }));
+    const bare = Object.assign(Object.create(null), { role: 'user', content: 'a null prototype' });
+    assert.equal(estimateTokens([bare]), estimateTokens([{ role: 'user', content: 'a null prototype' }]));
+    const spoofed = Object.assign(Object.create(null), { [Symbol.toStringTag]: 'String', a: 'an object that only says it is a String' });
+    assert.equal(estimateTokens(spoofed), estimateTokens({ a: 'an object that only says it is a String' }));
+    assert.throws(() => estimateTokens({ n: vm.runInNewContext('Object(7n)') }), { code: 'unsupported-value' });
+    const shown = Object.assign(['hidden', 'items'], { toJSON: () => 'what toJSON says' });
+    assert.equal(estimateTokens({ shown }), estimateTokens({ shown: 'what toJSON says' }));
+  });
   test('estimating never changes the input', () => {
     const msgs = loadFixture('coding-session.anthropic');
     const before = structuredClone(msgs);
