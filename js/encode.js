@@ -93,8 +93,13 @@ function putCount(s, at, count) {
   u8[p + 3] = count >>> 24;
 }
 
-/** The byte length of binary data (typed arrays, DataView, ArrayBuffer), else -1. */
-function binaryLength(v) {
+/**
+ * The byte length of binary data (typed arrays, DataView, ArrayBuffer, SharedArrayBuffer, of
+ * any realm), else -1. The snapshot (snapshot.js) tells binary data apart by the same test.
+ * @param {object} v
+ * @returns {number}
+ */
+export function binaryLength(v) {
   let n = -1;
   if (ArrayBuffer.isView(v)) n = v.byteLength;
   else {

@@ -9,6 +9,8 @@
  * writes it and `matches` reads it; the encoder (encode.js) calls `record` on each message of
  * a list right after encoding it, when the Compactor's first call asks it to.
  */
+import { binaryLength } from './encode.js';
+
 const MAX_DEPTH = 512;
 /** The markers of an array and of an object in a snapshot. */
 export const ARRAY = Symbol('array');
@@ -68,9 +70,8 @@ function matchesMember(k, v, snap, at, depth) {
 
 /** Binary data, objects with toJSON, objects of other prototypes (rare: kept off the hot path). */
 function matchesOther(value, snap, at, depth) {
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
-    return snap[at] === value && snap[at + 1] === value.byteLength ? at + 2 : -1;
-  }
+  const bytes = binaryLength(value);
+  if (bytes >= 0) return snap[at] === value && snap[at + 1] === bytes ? at + 2 : -1;
   if (typeof value.toJSON === 'function') {
     const json = value.toJSON();
     if (typeof json !== 'object' || json === null) return snap[at] === json ? at + 1 : -1;
@@ -121,7 +122,8 @@ export function record(value, snap, depth) {
 
 /** Binary data, objects with toJSON, objects of other prototypes (as matchesOther reads them). */
 function recordOther(value, snap, depth) {
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) { snap.push(value, value.byteLength); return; }
+  const bytes = binaryLength(value);
+  if (bytes >= 0) { snap.push(value, bytes); return; }
   if (typeof value.toJSON === 'function') { record(value.toJSON(), snap, depth + 1); return; }
   const keys = Object.keys(value);
   snap.push(OBJECT, keys.length);

@@ -263,6 +263,21 @@ describe('the list of the last call is a fast path, never a source of stale figu
     assert.equal(cache.lastEstimated, 0);
   });
 
+  test("another realm's buffers (a worker's, a vm context's) are binary data too: a replaced one is read again", async () => {
+    const vm = await import('node:vm');
+    const foreign = (n) => vm.runInNewContext(`new ArrayBuffer(${n})`);
+    const messages = [{ role: 'user', content: [{ type: 'file', data: foreign(40_000), mediaType: 'application/pdf' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'It is a two-page contract.' }] }];
+    const cache = new EstimateCache({ format: 'ai-sdk' });
+    const priced = () => assert.equal(cache.tokens(messages), estimateTokens(messages, { format: 'ai-sdk' }));
+    priced();
+    messages[0].content[0].data = foreign(4_000_000);
+    priced();
+    assert.equal(cache.lastEstimated, 1);
+    priced();
+    assert.equal(cache.lastEstimated, 0);
+  });
+
   test('clear() forgets everything', () => {
     const messages = [{ role: 'user', content: 'hello' }, ...turn(1)];
     const cache = new EstimateCache();
