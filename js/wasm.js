@@ -2,6 +2,7 @@
  * wasm.js — an instantiated module and the conventions of its exports (wasm/bridge_common.h):
  * memory views that survive growth, the error record, result buffers.
  */
+import { binaryLength } from './encode.js';
 import { MidfoldError, STATUS_CODES } from './errors.js';
 
 const ERROR_BYTES = 168; // struct mfw_error: u32 code, u32 position, char message[160]
@@ -32,7 +33,7 @@ export async function instantiate(source, fn = 'init') {
       if (!(e instanceof TypeError)) throw e;
       ({ instance } = await WebAssembly.instantiate(await fallback.arrayBuffer(), IMPORTS));
     }
-  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+  } else if (source !== null && typeof source === 'object' && binaryLength(source) >= 0) { // bytes of any realm
     ({ instance } = await WebAssembly.instantiate(source, IMPORTS));
   } else {
     throw new MidfoldError('invalid-option', `${fn}(source): expected a WebAssembly.Module, bytes, a Response or a URL`);

@@ -48,3 +48,15 @@ test('a page bundled from the main entry that never imports the memory tool carr
   assert.match(text, /midfold\.wasm/);
   assert.doesNotMatch(text, /midfold-memory|memory_20250818/);
 });
+
+test("a module's bytes from another realm (a vm context's ArrayBuffer or Uint8Array) instantiate like this realm's", async () => {
+  const { instantiate } = await import('../js/wasm.js');
+  const vm = await import('node:vm');
+  const bytes = readFileSync(path.join(ROOT, 'wasm', 'midfold.wasm'));
+  const buffer = vm.runInNewContext(`new ArrayBuffer(${bytes.length})`);
+  new Uint8Array(buffer).set(bytes);
+  const view = vm.runInNewContext(`new Uint8Array(${bytes.length})`);
+  view.set(bytes);
+  for (const source of [buffer, view]) assert.equal(typeof (await instantiate(source)).exports.mfw_doc_estimate, 'function');
+  await assert.rejects(instantiate({ byteLength: 8 }), (e) => e instanceof MidfoldError && e.code === 'invalid-option');
+});
