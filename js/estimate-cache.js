@@ -366,11 +366,14 @@ export class EstimateCache {
       if (entry === undefined && i < before) grown = false;
       if (entry === undefined && !(grown && i >= before) && typeof m === 'object' && m !== null) entry = this.known(m);
       if (entry !== undefined && entry.priced) out[i] = entry;
-      else { fresh.push(m); at.push(i); known.push(entry); }
+      else {
+        // (a caller about to read the whole history anyway stops the walk as soon as it knows)
+        if (fresh.length === maxFresh) { this.lastEstimated = 0; return null; }
+        fresh.push(m); at.push(i); known.push(entry);
+      }
     }
     if (out.length > n) out.length = n;
-    this.lastEstimated = fresh.length > maxFresh ? 0 : fresh.length;
-    if (fresh.length > maxFresh) return null;
+    this.lastEstimated = fresh.length;
     if (fresh.length) {
       // Plain messages price alike in every format; structured ones carry the evidence that
       // detection reads, so the new messages are read in the format they show.
