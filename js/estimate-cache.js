@@ -90,6 +90,8 @@ export class EstimateCache {
   clear() {
     /** @type {WeakMap<object, Entry>} */
     this.entries = new WeakMap();
+    /** True until an entry is remembered: a first fill() then looks nothing up. */
+    this.holdsNone = true;
     /** The last call's entries by index (each names its message): the next call's fast path. */
     this.previous = [];
     /** The last derivedEach list's entries, kept alive with their values in the same way. */
@@ -247,7 +249,7 @@ export class EstimateCache {
       const m = messages[i];
       // An entry the message still matches (one shared with its original, one holding derived
       // values) is priced in place rather than replaced.
-      const known = m !== null && typeof m === 'object' ? this.known(m) : undefined;
+      const known = !this.holdsNone && m !== null && typeof m === 'object' ? this.known(m) : undefined;
       out[i] = this.entryOf(m, figures[i], known, ranges === undefined ? -1 : ranges[2 * i], ranges === undefined ? -1 : ranges[2 * i + 1]);
     }
     this.compactStore();
@@ -334,6 +336,7 @@ export class EstimateCache {
         entry.to = this.store.length;
       }
       this.entries.set(message, entry);
+      this.holdsNone = false;
       this.unindexed.push(entry);
     }
     return entry;
