@@ -95,8 +95,9 @@ function putCount(s, at, count) {
 
 /**
  * The byte length of binary data (typed arrays, DataView, ArrayBuffer, SharedArrayBuffer, of
- * any realm), else -1. The snapshot (snapshot.js) tells binary data apart by the same test.
- * @param {object} v
+ * any realm), else -1 (for any other value, primitives included). The snapshot (snapshot.js)
+ * and init's source check (wasm.js) tell binary data apart by the same test.
+ * @param {unknown} v
  * @returns {number}
  */
 export function binaryLength(v) {
@@ -182,23 +183,24 @@ export function encodeValue(scratch, value, recorder) {
     // A plain object or array (nearly every value of a conversation) is neither binary data
     // nor a boxed primitive: only toJSON is looked for.
     const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== Array.prototype) {
-      // Binary data before toJSON (a Buffer's toJSON would spell out every byte).
-      const bytes = binaryLength(v);
-      if (bytes >= 0) {
-        scratch.ensure(5);
-        scratch.u8[scratch.ptr + scratch.pos] = 7;
-        putCount(scratch, scratch.pos + 1, bytes);
-        scratch.pos += 5;
-        return;
-      }
-      if (!fromToJSON && typeof v.toJSON === 'function') { write(v.toJSON(), true); return; }
-      const boxed = boxedKind(v);
-      if (boxed === 'String') { write(String(v)); return; }
-      if (boxed === 'Number') { write(Number(v)); return; }
-      if (boxed === 'Boolean') { write(Boolean.prototype.valueOf.call(v)); return; }
-      if (boxed === 'BigInt') return fail('unsupported-value', 'a BigInt cannot be encoded as JSON');
-    } else if (!fromToJSON && typeof v.toJSON === 'function') { write(v.toJSON(), true); return; }
+    const plain = proto === Object.prototype || proto === Array.prototype;
+    // Binary data before toJSON (a Buffer's toJSON would spell out every byte).
+    const bytes = plain ? -1 : binaryLength(v);
+    if (bytes >= 0) {
+      scratch.ensure(5);
+      scratch.u8[scratch.ptr + scratch.pos] = 7;
+      putCount(scratch, scratch.pos + 1, bytes);
+      scratch.pos += 5;
+      return;
+    }
+    // As JSON.stringify: toJSON() once (not again on what it returns, which may be `this`),
+    // then boxed primitives by their value (new String('a') is "a", not {"0": "a"}).
+    if (!fromToJSON && typeof v.toJSON === 'function') { write(v.toJSON(), true); return; }
+    const boxed = plain ? undefined : boxedKind(v);
+    if (boxed === 'String') { write(String(v)); return; }
+    if (boxed === 'Number') { write(Number(v)); return; }
+    if (boxed === 'Boolean') { write(Boolean.prototype.valueOf.call(v)); return; }
+    if (boxed === 'BigInt') return fail('unsupported-value', 'a BigInt cannot be encoded as JSON');
     if (ancestors.length >= MAX_DEPTH) {
       // Only now look for a cycle (cheap while nesting is sane): name where it closes.
       ancestors.push(v);

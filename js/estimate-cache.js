@@ -90,7 +90,7 @@ export class EstimateCache {
   clear() {
     /** @type {WeakMap<object, Entry>} */
     this.entries = new WeakMap();
-    /** True until an entry is remembered: a first fill() then looks nothing up. */
+    /** True until an entry is remembered: until then known() looks nothing up (a first fill()). */
     this.holdsNone = true;
     /** The last call's entries by index (each names its message): the next call's fast path. */
     this.previous = [];
@@ -127,18 +127,18 @@ export class EstimateCache {
     const n = this.settled;
     for (let i = 0; i < n; i++) {
       const e = pending[i];
-      if (e.message !== null && e.generation === this.generation) this.index(e.message, e, this.byLeaf);
+      if (e.message !== null && e.generation === this.generation) this.index(e.message, e);
     }
     pending.splice(0, n);
     this.settled = 0;
   }
 
-  /** Files `entry` under its message's leaf in `byLeaf` (a call and its result share an id: a few per leaf). */
-  index(message, entry, byLeaf) {
+  /** Files `entry` under its message's leaf in the leaf index (a call and its result share an id: a few per leaf). */
+  index(message, entry) {
     const leaf = leafOf(message);
     if (leaf === undefined) return;
-    const list = byLeaf.get(leaf);
-    if (list === undefined) { byLeaf.set(leaf, [entry]); return; }
+    const list = this.byLeaf.get(leaf);
+    if (list === undefined) { this.byLeaf.set(leaf, [entry]); return; }
     if (list.includes(entry)) return;
     list.unshift(entry);
     if (list.length > LEAF_CANDIDATES) list.length = LEAF_CANDIDATES;
@@ -151,6 +151,7 @@ export class EstimateCache {
    * remembered for `message` too.
    */
   known(message) {
+    if (this.holdsNone) return undefined;
     let entry = this.entries.get(message);
     if (entry !== undefined) return this.holds(entry, message) ? entry : undefined;
     if (this.settled) this.indexPending();
@@ -249,7 +250,7 @@ export class EstimateCache {
       const m = messages[i];
       // An entry the message still matches (one shared with its original, one holding derived
       // values) is priced in place rather than replaced.
-      const known = !this.holdsNone && m !== null && typeof m === 'object' ? this.known(m) : undefined;
+      const known = m !== null && typeof m === 'object' ? this.known(m) : undefined;
       out[i] = this.entryOf(m, figures[i], known, ranges === undefined ? -1 : ranges[2 * i], ranges === undefined ? -1 : ranges[2 * i + 1]);
     }
     this.compactStore();

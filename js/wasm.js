@@ -33,7 +33,7 @@ export async function instantiate(source, fn = 'init') {
       if (!(e instanceof TypeError)) throw e;
       ({ instance } = await WebAssembly.instantiate(await fallback.arrayBuffer(), IMPORTS));
     }
-  } else if (source !== null && typeof source === 'object' && binaryLength(source) >= 0) { // bytes of any realm
+  } else if (binaryLength(source) >= 0) { // bytes of any realm
     ({ instance } = await WebAssembly.instantiate(source, IMPORTS));
   } else {
     throw new MidfoldError('invalid-option', `${fn}(source): expected a WebAssembly.Module, bytes, a Response or a URL`);
