@@ -39,7 +39,10 @@ Options:
                       high); --threshold and --keep-tail are in its tokens
   --keep-recent N     tool-result turns kept whole (default 3)
   --exclude-tools A,B tools whose results are never cleared
-  --threshold N       compact above N tokens (default 50000)
+  --threshold N       compact above N tokens (default 50000; 150000 with
+                      --pricing deepseek)
+  --pricing P         compact: whose prompt cache the requests use (anthropic |
+                      openai | deepseek); sets the default threshold
   --keep-tail N       recent tokens kept verbatim (default threshold/5)
   --force             compact even below the threshold (like /compact); when the
                       tail budget holds the whole conversation, the tail shrinks
@@ -167,7 +170,7 @@ const FLAGS = {
   serialize: ['format'],
   validate: ['format', 'json'],
   micro: ['format', 'profile', 'keep-recent', 'exclude-tools', 'output', 'json'],
-  compact: ['format', 'profile', 'keep-recent', 'exclude-tools', 'threshold', 'keep-tail', 'force', 'instructions', 'language',
+  compact: ['format', 'profile', 'keep-recent', 'exclude-tools', 'pricing', 'threshold', 'keep-tail', 'force', 'instructions', 'language',
     'summarizer', 'base-url', 'model', 'timeout', 'output', 'json'],
   simulate: ['pricing', 'model', 'ttl', 'policy', 'window', 'turn-seconds', 'cache-match', 'chart', 'json'],
 };
@@ -259,7 +262,7 @@ async function main(argv) {
       const threshold = number(values.threshold, 'threshold');
       const keepTail = number(values['keep-tail'], 'keep-tail');
       const compactor = new Compactor({
-        ...common, summarize: makeSummarizer(values), threshold, keepRecent: number(values['keep-recent'], 'keep-recent'),
+        ...common, summarize: makeSummarizer(values), pricing: values.pricing, threshold, keepRecent: number(values['keep-recent'], 'keep-recent'),
         excludeTools: toolList(values['exclude-tools']),
         keepTail: keepTail === undefined ? undefined : { tokens: keepTail }, language: values.language,
         instructions: values.instructions, timeoutMs: number(values.timeout, 'timeout') ?? 120000,

@@ -19,13 +19,26 @@ import { optionsObject, stringList } from './options.js';
 const MICRO_TRIGGER_SHARE = 0.8;
 const CLEAR_AT_LEAST_SHARE = 0.4;
 
+// The default threshold by the provider whose prompt cache the requests go through (the
+// `pricing` option), chosen with `midfold simulate` over generated sessions of 20 to 500
+// turns, three seeds each (tests/bench/simulate.mjs --thresholds; README, "What it costs").
+// Where a cached read costs a tenth of an uncached token (Anthropic, OpenAI's GPT-5 family),
+// 50,000. Where it costs a fiftieth (DeepSeek V4 Flash; a thirtieth on Pro), a clearing
+// rewrites all that follows it at the full price and saves a fiftieth per token per turn
+// after it, so it is repaid only some 50 turns later: any threshold up to 130,000 billed
+// more than no management (up to 1.18x) on sessions that ended soon after one; 150,000
+// billed at most as much on every session, and those models' window is 1M tokens.
+const DEFAULT_THRESHOLD = { anthropic: 50000, openai: 50000, deepseek: 150000 };
+/** The names `pricing` takes (the integrations map a model's provider to one). */
+export const PRICING_NAMES = Object.freeze(Object.keys(DEFAULT_THRESHOLD));
+
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
 
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
-const OPTION_NAMES = ['summarize', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
+const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
   'fallback', 'thinking', 'onWarn', 'onArchive'];
 /** What one compact() call takes. */
@@ -54,7 +67,11 @@ export class Compactor {
    *   messages: unknown[], format: string, language: string}) => Promise<string | {text: string}>} options.summarize
    *   writes the summary; `messages` (the originals being folded) and `format` are extras
    *   that model-based summarizers can ignore.
-   * @param {number} [options.threshold] compact above this many estimated tokens (50,000)
+   * @param {'anthropic' | 'openai' | 'deepseek'} [options.pricing] whose prompt cache the
+   *   requests use; it sets the default threshold (DEFAULT_THRESHOLD: 150,000 for DeepSeek,
+   *   whose cached reads cost a fiftieth, 50,000 otherwise)
+   * @param {number} [options.threshold] compact above this many estimated tokens (50,000;
+   *   see `pricing`)
    * @param {number} [options.keepRecent] tool-result turns micro-compaction keeps whole (3)
    * @param {string[]} [options.excludeTools] tools whose results micro-compaction never clears
    * @param {'batched' | 'every-turn'} [options.policy] 'batched' (default): micro-compaction
@@ -86,7 +103,10 @@ export class Compactor {
     // A misspelt option would otherwise be ignored without a word (excludeTool, threshhold).
     optionsObject(options, 'Compactor', OPTION_NAMES);
     this.summarize = options.summarize;
-    this.threshold = wholeNumber(options.threshold, 'threshold', 50000);
+    if (options.pricing !== undefined && !PRICING_NAMES.includes(options.pricing))
+      throw optionError(`pricing must be one of ${PRICING_NAMES.map((name) => `'${name}'`).join(', ')}, or left out`);
+    this.pricing = options.pricing;
+    this.threshold = wholeNumber(options.threshold, 'threshold', DEFAULT_THRESHOLD[this.pricing || 'anthropic']);
     this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
     this.excludeTools = options.excludeTools === undefined ? undefined : [...stringList(options.excludeTools, 'excludeTools')];
     if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn')

@@ -222,7 +222,12 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** Any summarizer: one of midfold's adapters (BaseSummarize), digestSummarizer(), or the
    * host's own, which also gets the messages being folded. */
   summarize: Summarize<M>;
-  /** Compact above this many estimated tokens (50,000). */
+  /** Whose prompt cache the requests use; it sets the default threshold: 150,000 for
+   * 'deepseek' (V4: cached reads at a fiftieth to a thirtieth of the price, so a long context
+   * costs little to keep and a clearing takes ~50 turns to repay; a 1M window), 50,000 for
+   * 'anthropic' and 'openai' (a tenth) and when left out. */
+  pricing?: 'anthropic' | 'openai' | 'deepseek';
+  /** Compact above this many estimated tokens (50,000; 150,000 with pricing 'deepseek'). */
   threshold?: number;
   /** Tool-result turns micro-compaction keeps whole (3). */
   keepRecent?: number;

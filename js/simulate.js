@@ -317,12 +317,14 @@ function resolvePricing(options) {
 // ---------------------------------------------------------------- one policy's replay
 
 /** A policy's conversation, managed before each call. */
-function runner(spec, profile, prices, summaries) {
+function runner(spec, profile, prices, summaries, provider) {
   let ctx = [];
   let compactor = null;
   if (spec.compactor) {
     const summarize = digestSummarizer();
+    // The Compactor is told whose cache it works for, as a user of that provider would tell it.
     compactor = new Compactor({
+      pricing: provider,
       ...spec.compactor,
       summarize: async (request) => {
         const text = await summarize(request);
@@ -399,7 +401,7 @@ export async function simulate(session, options = {}) {
   const results = [];
   for (const spec of policies) {
     const summaries = [];
-    const run = runner(spec, profile, prices, summaries);
+    const run = runner(spec, profile, prices, summaries, pricing.provider);
     const cache = CACHES[pricing.caching](pricing, model, ttl, match);
     const memo = new WeakMap();
     const perTurn = [];

@@ -278,6 +278,27 @@ describe("the Compactor's defaults (batched micro-compaction)", () => {
   });
 });
 
+describe("the Compactor's defaults by provider (pricing)", () => {
+  test("pricing 'deepseek' raises the default threshold to 150,000, and the micro gate with it; an explicit threshold wins", () => {
+    const of = (options) => { const c = new Compactor({ summarize: digestSummarizer(), ...options }); return [c.threshold, c.microTrigger, c.clearAtLeast, c.keepTailTokens]; };
+    assert.deepEqual(of({}), [50000, 40000, 20000, 10000]);
+    assert.deepEqual(of({ pricing: 'anthropic' }), [50000, 40000, 20000, 10000]);
+    assert.deepEqual(of({ pricing: 'openai' }), [50000, 40000, 20000, 10000]);
+    assert.deepEqual(of({ pricing: 'deepseek' }), [150000, 120000, 60000, 30000]);
+    assert.deepEqual(of({ pricing: 'deepseek', threshold: 50000 }), [50000, 40000, 20000, 10000]);
+    assert.throws(() => of({ pricing: 'DeepSeek' }), (e) => e.code === 'invalid-option' && /pricing must be one of 'anthropic', 'openai', 'deepseek'/.test(e.message));
+  });
+
+  test('under DeepSeek prices a 30-turn session bills no more than no management; the 50k threshold billed 5.5 % more', async () => {
+    // Seed 1: at 50k the clearings at turns 18 and 28 of 31 are not repaid before the end (a hit costs 2 % of a miss).
+    const report = await simulate(agentSession(30, 1), { pricing: 'deepseek', policies: ['none', 'defaults', 'compactor:threshold=50k'] });
+    const [none, defaults, at50k] = report.results.map((r) => r.billedTokens);
+    assert.ok(defaults <= none, `defaults ${defaults} <= no management ${none}`);
+    assert.ok(at50k > 1.05 * none, `50k ${at50k} > 1.05 x ${none}`);
+    assert.equal(report.results[1].turnsOverWindow, 0);
+  });
+});
+
 describe('CLI and chart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'midfold-sim-'));
   const file = join(dir, 'session.json');

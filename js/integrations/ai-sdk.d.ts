@@ -4,7 +4,9 @@ import type { Compactor, CompactorOptions, CompactReport, SessionState } from '.
 
 export { SessionState } from '../index.js';
 
-/** The Compactor's options (its `format` is set for you), plus the carried state and a report hook. */
+/** The Compactor's options (its `format` is set for you), plus the carried state and a report hook. Unless
+ * `pricing` or `threshold` is set, the model's provider sets `pricing` (an 'anthropic.*', 'openai.*' or
+ * 'deepseek.*' provider id, or a gateway id 'deepseek/…'), and with it the default threshold. */
 export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'> {
   /** The state carried across steps/calls (default: one in memory per conversation, found by its content
    * (conversationKey); the 256 most recently used). Pass one to share it or to give it a store. */
@@ -18,7 +20,7 @@ export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'>
  * state; resolves to `{ messages }` when they changed, `{}` otherwise.
  */
 export declare function compactStep(options: AISDKCompactionOptions):
-  <M>(step: { messages: M[]; abortSignal?: AbortSignal; steps?: ReadonlyArray<{ usage?: { inputTokens?: number } }> }) => Promise<{ messages?: M[] }>;
+  <M>(step: { messages: M[]; model?: unknown; abortSignal?: AbortSignal; steps?: ReadonlyArray<{ usage?: { inputTokens?: number } }> }) => Promise<{ messages?: M[] }>;
 
 /** A language-model middleware (V3 for ai 6; `specificationVersion: 'v4'` for ai 7's types). */
 export declare function midfoldMiddleware<V extends 'v3' | 'v4' = 'v3'>(options: AISDKCompactionOptions & { specificationVersion?: V }): {

@@ -10,7 +10,7 @@
  */
 import { MidfoldError } from '../errors.js';
 import { optionsObject } from '../options.js';
-import { Compactor } from '../compactor.js';
+import { Compactor, PRICING_NAMES } from '../compactor.js';
 import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { ConversationStates } from '../state/conversation-states.js';
 
@@ -28,17 +28,69 @@ function inputUsage(usage) {
   return Number.isInteger(n) && n >= 0 ? { inputTokens: n } : undefined;
 }
 
-/** Splits the integration's options into the Compactor's and the carried state. */
+/**
+ * The Compactor `pricing` an AI SDK model names: its provider id ('deepseek.chat' is
+ * 'deepseek', 'anthropic.messages' 'anthropic'), or for a gateway model (or an id string,
+ * which ai resolves through the gateway) the creator part of 'deepseek/deepseek-v4-flash'.
+ * Undefined for any other provider, whose cache prices midfold has no table for.
+ */
+function pricingOf(model) {
+  const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
+  const id = typeof model === 'string' ? model : provider === 'gateway' && typeof model.modelId === 'string' ? model.modelId : '';
+  const family = id ? id.split('/')[0] : provider.split('.')[0];
+  return PRICING_NAMES.includes(family) ? family : undefined;
+}
+
+/**
+ * Splits the integration's options into the Compactor's and the carried state. Unless the
+ * host sets `pricing` or `threshold`, the model's provider chooses the default threshold
+ * (DeepSeek's cheap cached reads make a later compaction cheaper): one Compactor per
+ * provider family seen, built on its first call.
+ */
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
   const { state, onReport, specificationVersion, ...compactorOptions } = options;
   if (state !== undefined && !(state instanceof SessionState)) throw new MidfoldError('invalid-option', `${fnName}: state must be a SessionState`);
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${fnName}: onReport must be a function`);
+  // Built now, so a bad option fails here and not on the first call.
   const compactor = new Compactor({ format, ...compactorOptions });
+  const byModel = compactorOptions.pricing === undefined && compactorOptions.threshold === undefined;
+  const compactors = new Map([[undefined, compactor]]);
+  const compactorFor = (model) => {
+    const pricing = byModel ? pricingOf(model) : undefined;
+    if (!compactors.has(pricing)) compactors.set(pricing, new Compactor({ format, ...compactorOptions, pricing }));
+    return compactors.get(pricing);
+  };
   // Without a state from the host, each conversation gets one of its own (found by content).
   const states = state ? null : new ConversationStates();
   const stateOf = (messages) => (states ? states.of(messages) : state);
-  return { compactor, stateOf, onReport, specificationVersion };
+  return { compactorFor, stateOf, onReport, specificationVersion };
+}
+
+/** A step's `response.messages`, or null. */
+function responseMessages(step) {
+  return step && step.response && Array.isArray(step.response.messages) ? step.response.messages : null;
+}
+
+/** True when two response messages are the same message (ai 6 hands out deep copies). */
+function sameMessage(a, b) {
+  try { return JSON.stringify(a) === JSON.stringify(b); } catch { return false; }
+}
+
+/**
+ * How many messages at the end of a step's history the previous step wrote (its assistant
+ * message and tool results). ai 7 gives each step its own `response.messages`; ai 6 gives each
+ * step every response message so far (a deep copy), so there the previous step wrote what its
+ * list adds to the one before it. Counting ai 6's whole list made the provider's count cover the
+ * first message alone, and every later message was estimated again on top of it: the estimate
+ * doubled and a loop folded at about half its threshold.
+ */
+function answeredByLastStep(steps) {
+  const last = Array.isArray(steps) ? responseMessages(steps[steps.length - 1]) : null;
+  if (!last) return 0;
+  const before = responseMessages(steps[steps.length - 2]);
+  const cumulative = before !== null && before.length > 0 && last.length > before.length && sameMessage(last[0], before[0]);
+  return cumulative ? last.length - before.length : last.length;
 }
 
 function report(onReport, value) {
@@ -61,17 +113,16 @@ function report(onReport, value) {
  * @returns {(step: {messages: unknown[], abortSignal?: AbortSignal}) => Promise<{messages?: unknown[]}>}
  */
 export function compactStep(options) {
-  const { compactor, stateOf, onReport } = setUp(options, 'ai-sdk', 'compactStep');
+  const { compactorFor, stateOf, onReport } = setUp(options, 'ai-sdk', 'compactStep');
   return async function prepareStep(step) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
     // The previous step's usage is the provider's count for the messages that step was sent.
     const last = Array.isArray(step.steps) && step.steps.length ? step.steps[step.steps.length - 1] : undefined;
     const usage = inputUsage(last && last.usage);
     // The previous step was sent these messages less what it answered (when it changed nothing).
-    const answered = last && last.response && Array.isArray(last.response.messages) ? last.response.messages.length : 0;
-    if (usage) usage.count = step.messages.length - answered;
+    if (usage) usage.count = step.messages.length - answeredByLastStep(step.steps);
     const state = await stateOf(step.messages);
-    const { messages, report: r } = await compactHistory(compactor, step.messages, { state, signal: step.abortSignal, usage });
+    const { messages, report: r } = await compactHistory(compactorFor(step.model), step.messages, { state, signal: step.abortSignal, usage });
     report(onReport, r);
     return r.session && r.session.changed ? { messages } : {};
   };
@@ -95,7 +146,7 @@ export function compactStep(options) {
  * @param {object} options
  */
 export function midfoldMiddleware(options) {
-  const { compactor, stateOf, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
+  const { compactorFor, stateOf, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
   // The provider's counts for the prompts of recent answers, the most recent first. One wrapped
@@ -119,11 +170,11 @@ export function midfoldMiddleware(options) {
   }));
   return {
     specificationVersion,
-    async transformParams({ params }) {
+    async transformParams({ params, model }) {
       if (!params || !Array.isArray(params.prompt)) return params;
       const usage = answers.length ? answers.slice() : undefined;
       const state = await stateOf(params.prompt);
-      const { messages, report: r } = await compactHistory(compactor, params.prompt, { state, signal: params.abortSignal, usage });
+      const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage });
       report(onReport, r);
       return r.session && r.session.changed ? { ...params, prompt: messages } : params;
     },

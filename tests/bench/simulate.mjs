@@ -5,13 +5,20 @@
  * README's cost section and the Compactor's defaults come from. Prints markdown; nothing
  * is timed or asserted.
  *
- *   node tests/bench/simulate.mjs [--pricing anthropic|openai|deepseek] [--match breakpoints|prefix]
+ *   node tests/bench/simulate.mjs [--pricing anthropic|openai|deepseek] [--model M] [--match breakpoints|prefix]
  *                                 [--turns 30,100] [--seed 1] [--policies a,,b] [--sweep] [--no-bundled]
+ *   node tests/bench/simulate.mjs --thresholds 50,60,70 [--pricing P] [--model M] [--turns …] [--seeds 1,2,3]
  *
  * --sweep adds Compactor candidates (microTrigger / clearAtLeast / threshold); the last
  * table says whether midfold's defaults meet the targets (at most "no management" + 5 %
  * where that fits the 200k window, at most 0.8x the seed's policy from 100 turns on, never
  * over the window). --policies takes names or specs separated by ",,".
+ *
+ * --thresholds is how the Compactor's default threshold per provider was chosen
+ * (DEFAULT_THRESHOLD in js/compactor.js): for each threshold (in thousands, the Compactor's
+ * other defaults following it) and each generated session of each seed, what it bills as a
+ * multiple of what the targets compare it with: "no management" where that fits the
+ * window (target <= 1.05), else the seed's policy (target <= 0.8 from 100 turns on).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,7 +29,8 @@ import { machine, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    pricing: { type: 'string', default: 'anthropic' }, match: { type: 'string', default: 'breakpoints' },
+    pricing: { type: 'string', default: 'anthropic' }, model: { type: 'string' }, thresholds: { type: 'string' },
+    seeds: { type: 'string', default: '1,2,3' }, match: { type: 'string', default: 'breakpoints' },
     turns: { type: 'string', default: '30,100,300,500' }, policies: { type: 'string' }, seed: { type: 'string', default: '1' },
     sweep: { type: 'boolean', default: false }, 'no-bundled': { type: 'boolean', default: false },
   },
@@ -43,6 +51,10 @@ const SWEEP = [
 const policies = args.policies ? args.policies.split(',,') : ['none', 'seed', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', ...(args.sweep ? SWEEP : [])];
 
 await init();
+if (args.thresholds) {
+  await thresholdTable();
+  process.exit(0);
+}
 const sessions = [];
 if (!args['no-bundled']) for (const file of BUNDLED) sessions.push({ name: file.split('/').pop().replace('.json', ''), session: JSON.parse(fs.readFileSync(file, 'utf8')), long: false });
 for (const n of args.turns.split(',').filter(Boolean).map(Number)) sessions.push({ name: `generated, ${n} turns${args.seed === '1' ? '' : ` (seed ${args.seed})`}`, session: agentSession(n, Number(args.seed)), long: n >= 100 });
@@ -55,7 +67,7 @@ console.log('Billed input in base-price input tokens (summaries included); cache
 console.log("Before and after the new defaults: \"seed\" is the Compactor as it was (policy 'every-turn'), \"midfold's defaults\" the Compactor as it is now.\n");
 const checks = [];
 for (const { name, session, long } of sessions) {
-  const report = await simulate(session, { pricing: args.pricing, cacheMatch: args.match, policies });
+  const report = await simulate(session, { pricing: args.pricing, model: args.model, cacheMatch: args.match, policies });
   const rows = report.results.map((r) => [r.label, M(r.billedTokens), `${Math.round(r.cachedShare * 100)} %`, K(r.peakContext), K(r.meanContext),
     String(r.summaries), r.turnsOverWindow ? `${r.turnsOverWindow} (from turn ${r.firstTurnOverWindow + 1})` : '0']);
   console.log(`## ${name} (${report.turns} turns, ${report.provider} ${report.model})\n`);
@@ -73,4 +85,36 @@ for (const { name, session, long } of sessions) {
 if (checks.length) {
   console.log('## Targets for midfold\'s defaults\n');
   console.log(table(['session', 'defaults ÷ no management (fits window)', 'defaults ÷ seed', 'turns over window', 'met'], checks));
+}
+
+/** The --thresholds table: each threshold's bill against the target's reference, per session. */
+async function thresholdTable() {
+  const thresholds = args.thresholds.split(',').map(Number);
+  const rows = [];
+  const worst = thresholds.map(() => ({ short: 0, long: 0, over: 0 }));
+  let provider, model;
+  for (const seed of args.seeds.split(',').map(Number)) {
+    for (const n of args.turns.split(',').filter(Boolean).map(Number)) {
+      const report = await simulate(agentSession(n, seed), {
+        pricing: args.pricing, model: args.model, cacheMatch: args.match,
+        policies: ['none', 'seed', ...thresholds.map((t) => `compactor:threshold=${t}k`)],
+      });
+      ({ provider, model } = report);
+      const [none, seedPolicy, ...candidates] = report.results;
+      const fits = none.turnsOverWindow === 0;
+      const reference = fits ? none : seedPolicy;
+      rows.push([`seed ${seed}, ${n} turns`, fits ? 'no management' : 'seed', ...candidates.map((c, i) => {
+        const ratio = c.billedTokens / reference.billedTokens;
+        if (fits) worst[i].short = Math.max(worst[i].short, ratio);
+        else if (n >= 100) worst[i].long = Math.max(worst[i].long, ratio);
+        worst[i].over += c.turnsOverWindow;
+        return `${ratio.toFixed(3)}${c.turnsOverWindow ? ` (${c.turnsOverWindow} over)` : ''}`;
+      })]);
+    }
+  }
+  console.log(`# Compactor thresholds: ${provider} ${model}, ${args.match} cache matching (${machine().date.slice(0, 10)})\n`);
+  console.log('Billed input (summaries included) as a multiple of the reference; the Compactor\'s other defaults follow the threshold.\n');
+  rows.push(['worst: fits ÷ none (<= 1.05), longer ÷ seed (<= 0.8)', '', ...worst.map((w) => `${w.short.toFixed(3)} / ${w.long.toFixed(3)}`)]);
+  rows.push(['meets every target', '', ...worst.map((w) => (w.short <= 1.05 && w.long <= 0.8 && w.over === 0 ? 'yes' : 'NO'))]);
+  console.log(table(['session', 'reference', ...thresholds.map((t) => `${t}k`)], rows));
 }

@@ -1,0 +1,173 @@
+// midfoldMiddleware through the real DeepSeek provider of the AI SDK (@ai-sdk/deepseek 2 with ai 6, 3 with
+// ai 7) and, with the same middleware, the real OpenAI Chat provider: the model's provider sets the
+// Compactor's default threshold (150,000 for DeepSeek, whose cached reads cost a fiftieth; 50,000 otherwise),
+// and a DeepSeek V4 tool loop in thinking mode keeps every reasoning_content it must send back.
+//
+// The mock is a real HTTP server on 127.0.0.1 speaking Chat Completions (POST /chat/completions, DeepSeek's
+// path, and /v1/chat/completions). It rejects, with a 400 as DeepSeek does, what docs/provider-rules.md
+// ("DeepSeek: Chat Completions") lists: a tool message that answers no call of the assistant message before
+// it, a call left unanswered, and an assistant message with tool calls but no reasoning_content in thinking
+// mode. Every prompt comes back with a count in the 'deepseek' profile as `prompt_tokens`.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { z } from 'zod';
+import { init, digestSummarizer, estimateTokens } from 'midfold';
+import { midfoldMiddleware, compactStep } from 'midfold/ai-sdk';
+import { startMockLLM } from './helpers/mock-llm.mjs';
+
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const VERSIONS = [
+  { label: 'ai 6', ai: 'ai', deepseek: '@ai-sdk/deepseek', openai: '@ai-sdk/openai', spec: 'v3', skip: false },
+  { label: 'ai 7', ai: 'ai-v7', deepseek: '@ai-sdk/deepseek-v3', openai: '@ai-sdk/openai-v4', spec: 'v4',
+    skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
+];
+
+const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+
+let llm;
+let files;
+before(async () => {
+  await init();
+  llm = await startMockLLM({ respond: answer });
+  // The sources, in name order, until their reads pass 80,000 estimated tokens ('safe', the Compactor's
+  // profile): over the default 50,000 threshold and below DeepSeek's micro-compaction trigger (120,000).
+  files = [];
+  let tokens = 0;
+  for (const name of readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort()) {
+    if (tokens > 80000) break;
+    files.push(`src/${name}`);
+    tokens += estimateTokens(read(`src/${name}`), { profile: 'safe' });
+  }
+});
+after(() => llm.close());
+
+/** What DeepSeek rejects in a Chat Completions body (docs/provider-rules.md), as its 400 message; or null. */
+function rejection(body) {
+  const messages = body.messages;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.role === 'tool') {
+      let a = i - 1;
+      while (a >= 0 && messages[a].role === 'tool') a--;
+      const calls = a >= 0 && messages[a].role === 'assistant' ? (messages[a].tool_calls || []).map((c) => c.id) : [];
+      if (!calls.includes(m.tool_call_id)) return `messages[${i}]: Messages with role 'tool' must be a response to a preceding message with 'tool_calls'`;
+    }
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length) {
+      const answered = [];
+      for (let j = i + 1; j < messages.length && messages[j].role === 'tool'; j++) answered.push(messages[j].tool_call_id);
+      const missing = m.tool_calls.filter((c) => !answered.includes(c.id));
+      if (missing.length) return `messages[${i}]: An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (${missing[0].id})`;
+      if (body.model.startsWith('deepseek') && typeof m.reasoning_content !== 'string')
+        return 'The reasoning_content in the thinking mode must be passed back to the API.';
+    }
+  }
+  return null;
+}
+
+/** The scripted model: reads `files` one call a step (with its reasoning), then answers. */
+function answer(record) {
+  const body = record.body;
+  const problem = rejection(body);
+  if (problem) return { status: 400, json: { error: { message: problem, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
+  const lastTool = body.messages.findLast((m) => m.role === 'tool');
+  const step = lastTool ? Number(lastTool.tool_call_id.slice('call_'.length)) + 1 : 0;
+  const message = step < files.length
+    ? { role: 'assistant', content: '', reasoning_content: `Step ${step}: ${files[step]} holds the next part of the pairing logic.`,
+      tool_calls: [{ id: `call_${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: files[step] }) } }] }
+    : { role: 'assistant', content: 'Pairing happens in src/view.c.', reasoning_content: 'Every file is read.' };
+  return {
+    json: {
+      id: `chatcmpl-${record.path.length}-${step}`, object: 'chat.completion', created: 1764547200, model: body.model,
+      choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+      usage: { prompt_tokens: estimateTokens(body.messages, { profile: 'deepseek', format: 'openai' }), completion_tokens: 40, total_tokens: 0 },
+    },
+  };
+}
+
+test('the mock rejects what DeepSeek rejects: an orphan tool message, an unanswered call, a call without reasoning_content', async () => {
+  const call = { id: 'call_0', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/view.c"}' } };
+  const post = async (messages) => {
+    const res = await fetch(`${llm.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'deepseek-v4-flash', messages }) });
+    return [res.status, (await res.json()).error?.message];
+  };
+  const user = { role: 'user', content: 'Where are tool results paired?' };
+  assert.deepEqual(await post([user, { role: 'tool', tool_call_id: 'call_0', content: 'x' }]),
+    [400, "messages[1]: Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"]);
+  assert.equal((await post([user, { role: 'assistant', content: '', reasoning_content: 'r', tool_calls: [call] }, user]))[0], 400);
+  assert.deepEqual(await post([user, { role: 'assistant', content: '', tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_0', content: 'x' }]),
+    [400, 'The reasoning_content in the thinking mode must be passed back to the API.']);
+  assert.equal((await post([user, { role: 'assistant', content: '', reasoning_content: 'r', tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_0', content: 'x' }]))[0], 200);
+});
+
+for (const v of VERSIONS) {
+  describe(`midfoldMiddleware with ${v.deepseek} and ${v.openai} (${v.label})`, { skip: v.skip }, () => {
+    test('one middleware: the DeepSeek loop is sent whole at 80k tokens, the OpenAI one is cleared; every request is accepted', async () => {
+      const ai = await import(v.ai);
+      const deepseek = (await import(v.deepseek)).createDeepSeek({ baseURL: llm.url, apiKey: 'sk-test' });
+      const openai = (await import(v.openai)).createOpenAI({ baseURL: `${llm.url}/v1`, apiKey: 'sk-test' });
+      const reports = [];
+      // No pricing, no threshold: the model's provider chooses.
+      const middleware = midfoldMiddleware({ summarize: digestSummarizer(), keepRecent: 2, specificationVersion: v.spec, onReport: (r) => reports.push(r) });
+      const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+      const run = async (base) => {
+        reports.length = 0;
+        const from = llm.requests.length;
+        const result = await ai.generateText({
+          model: ai.wrapLanguageModel({ model: base, middleware }), tools, stopWhen: ai.stepCountIs(files.length + 1),
+          messages: [{ role: 'user', content: 'Where are tool results paired with their calls?' }],
+        });
+        const requests = llm.requests.slice(from);
+        assert.equal(result.text, 'Pairing happens in src/view.c.');
+        assert.equal(requests.length, files.length + 1);
+        return { requests, reports: [...reports] };
+      };
+
+      const ds = await run(deepseek('deepseek-v4-flash'));
+      const last = ds.requests.at(-1).body.messages;
+      assert.ok(estimateTokens(last, { profile: 'safe', format: 'openai' }) > 75000, 'the last DeepSeek request is past the default threshold');
+      assert.deepStrictEqual(ds.reports.map((r) => [r.compacted, r.micro.cleared]), ds.reports.map(() => [false, 0]), 'nothing cleared or folded');
+      // Sent whole, every request the one before plus what came after it: the prefix the cache holds.
+      for (let i = 1; i < ds.requests.length; i++) {
+        const before = ds.requests[i - 1].body.messages;
+        assert.deepStrictEqual(ds.requests[i].body.messages.slice(0, before.length), before);
+      }
+      const results = last.filter((m) => m.role === 'tool');
+      assert.deepStrictEqual(results.map((m) => m.content), files.map((f) => read(f)), 'every read verbatim');
+      assert.deepStrictEqual(last.filter((m) => m.tool_calls).map((m) => m.reasoning_content),
+        files.map((f, i) => `Step ${i}: ${f} holds the next part of the pairing logic.`), 'every reasoning_content sent back');
+
+      const oa = await run(openai.chat('gpt-5.4'));
+      assert.ok(oa.reports.some((r) => r.micro.cleared > 0 || r.compacted), 'the OpenAI loop was cleared at the default threshold');
+      const sent = oa.requests.at(-1).body.messages;
+      assert.ok(estimateTokens(sent, { profile: 'safe', format: 'openai' }) < 60000, 'and its last request is well under 80k');
+      assert.deepStrictEqual(sent.at(-1).content, read(files.at(-1)), 'the pending result is verbatim');
+    });
+
+    test('compactStep (prepareStep) reads the step\'s model the same way, and anchors each step on the one before', async () => {
+      const ai = await import(v.ai);
+      const deepseek = (await import(v.deepseek)).createDeepSeek({ baseURL: llm.url, apiKey: 'sk-test' });
+      const openai = (await import(v.openai)).createOpenAI({ baseURL: `${llm.url}/v1`, apiKey: 'sk-test' });
+      const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+      const run = async (model) => {
+        const reports = [];
+        const from = llm.requests.length;
+        await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(files.length + 1), messages: [{ role: 'user', content: 'Where are tool results paired with their calls?' }],
+          prepareStep: compactStep({ summarize: digestSummarizer(), keepRecent: 2, onReport: (r) => reports.push(r) }) });
+        // A request the mock rejects is a 400, which generateText throws.
+        const requests = llm.requests.slice(from);
+        assert.equal(requests.length, files.length + 1);
+        return { cleared: reports.some((r) => r.micro.cleared > 0 || r.compacted), reports, requests };
+      };
+      const ds = await run(deepseek('deepseek-v4-flash'));
+      assert.equal(ds.cleared, false);
+      // The previous step's count (the mock's, in the 'deepseek' profile) covers what that step was sent; only the
+      // newer messages are estimated on top. ai 6 hands each step every response message so far: counting all of
+      // them as the last step's put the count on the first message alone, and the estimate came out 1.9x.
+      const sent = estimateTokens(ds.requests.at(-1).body.messages, { profile: 'safe', format: 'openai' });
+      const ratio = ds.reports.at(-1).tokensBefore / sent;
+      assert.ok(ratio > 0.8 && ratio < 1.2, `the last step's estimate is ${ratio.toFixed(2)}x what it was sent`);
+      assert.equal((await run(openai.chat('gpt-5.4'))).cleared, true);
+    });
+  });
+}
