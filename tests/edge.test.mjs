@@ -15,6 +15,7 @@ import { defaultSummary, startMockLLM } from './helpers/mock-llm.mjs';
 import { ROOT, capnpString, localModules, midfoldModules, startWorkerd, workerdBinary, workerdEntryFiles } from './helpers/workerd.mjs';
 import { longSession } from './helpers/long-session.mjs';
 import { init, Compactor, estimateTokens, microCompact, validate } from '../js/node.js';
+import { pricingOf } from '../web-demo/edge/pricing.js';
 
 const WASM = path.join(ROOT, 'wasm/midfold.wasm');
 const WORKER = path.join(ROOT, 'web-demo/edge/worker.js');
@@ -199,6 +200,9 @@ const config :Workerd.Config = (
     (name = "edge-decoy", worker = .edgeDecoy),
     (name = "edge-o200k", worker = .edgeO200k),
     (name = "edge-bad-profile", worker = .edgeBadProfile),
+    (name = "edge-default", worker = .edgeDefault),
+    (name = "edge-deepseek", worker = .edgeDeepseek),
+    (name = "edge-bad-pricing", worker = .edgeBadPricing),
     (name = "edge-open", worker = .edgeOpen),
     (name = "edge-token-only", worker = .edgeTokenOnly),
     (name = "edge-small", worker = .edgeSmall),
@@ -216,6 +220,9 @@ const config :Workerd.Config = (
     (name = "edge-decoy", address = "127.0.0.1:0", http = (), service = "edge-decoy"),
     (name = "edge-o200k", address = "127.0.0.1:0", http = (), service = "edge-o200k"),
     (name = "edge-bad-profile", address = "127.0.0.1:0", http = (), service = "edge-bad-profile"),
+    (name = "edge-default", address = "127.0.0.1:0", http = (), service = "edge-default"),
+    (name = "edge-deepseek", address = "127.0.0.1:0", http = (), service = "edge-deepseek"),
+    (name = "edge-bad-pricing", address = "127.0.0.1:0", http = (), service = "edge-bad-pricing"),
     (name = "edge-open", address = "127.0.0.1:0", http = (), service = "edge-open"),
     (name = "edge-token-only", address = "127.0.0.1:0", http = (), service = "edge-token-only"),
     (name = "edge-small", address = "127.0.0.1:0", http = (), service = "edge-small"),
@@ -232,6 +239,9 @@ ${workerConfig('edge', WORKER, tmp, edgeBindings, [], { sessions: 'disk' })}
 ${workerConfig('edgeDecoy', WORKER, tmp, [['UPSTREAM_URL', `http://127.0.0.2:${decoy.address().port}/v1`]])}
 ${workerConfig('edgeO200k', WORKER, tmp, [...edgeBindings, ['PROFILE', 'o200k']])}
 ${workerConfig('edgeBadProfile', WORKER, tmp, [...edgeBindings, ['PROFILE', 'gpt-17']])}
+${workerConfig('edgeDefault', WORKER, tmp, [['UPSTREAM_URL', upstream], ...keyed])}
+${workerConfig('edgeDeepseek', WORKER, tmp, [['UPSTREAM_URL', upstream], ...keyed, ['PRICING', 'deepseek']])}
+${workerConfig('edgeBadPricing', WORKER, tmp, [['UPSTREAM_URL', upstream], ...keyed, ['PRICING', 'deepseak']])}
 ${workerConfig('edgeOpen', WORKER, tmp, [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY]])}
 ${workerConfig('edgeTokenOnly', WORKER, tmp, [['UPSTREAM_URL', upstream], ['CLIENT_TOKEN', TOKENS[0]]])}
 ${workerConfig('edgeSmall', WORKER, tmp, [...edgeBindings, ['MAX_BODY_BYTES', String(SMALL_LIMIT)]], [], { sessions: true })}
@@ -384,6 +394,44 @@ test('PROFILE chooses the profile: the figures and the threshold are in its toke
   assert.equal(f.after, estimateTokens(expected, { profile: 'o200k' }));
   assert.notEqual(f.before, estimateTokens(messages, SAFE));
   assert.deepEqual(llm.requests[0].body.messages, expected);
+});
+
+test('PRICING sets the default threshold: a 70k-token loop is forwarded whole to a DeepSeek upstream (150,000), cleared by default (50,000)', async () => {
+  const messages = toolLoop(40, 6000);
+  const tokens = estimateTokens(messages, SAFE);
+  assert.ok(tokens > 60000 && tokens < 110000, `${tokens} tokens: over 50,000, under DeepSeek's micro trigger (120,000)`);
+  const auth = { authorization: `Bearer ${TOKENS[0]}` };
+  let res = await post(`${wd.url('edge-deepseek')}/v1/chat/completions`, { model: 'deepseek-v4-flash', messages }, auth);
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.deepEqual([figures(res).reason, figures(res).before, figures(res).after], ['below-threshold', tokens, tokens]);
+  assert.deepEqual(llm.requests[0].body.messages, messages, 'forwarded as it came: the cached prefix holds');
+  res = await post(`${wd.url('edge-default')}/v1/chat/completions`, { model: 'gpt-test', messages }, auth);
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.ok(figures(res).after < tokens / 2, `cleared at the default: ${figures(res).after} of ${tokens}`);
+  assert.notDeepEqual(llm.requests.at(-1).body.messages, messages);
+});
+
+test("unset, PRICING is read from the upstream's host: the providers' own API hosts only", () => {
+  assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com' }), 'deepseek');
+  assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com/v1/' }), 'deepseek');
+  assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.openai.com/v1' }), 'openai');
+  assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com', PRICING: null }), 'deepseek');
+  assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com', PRICING: ' openai ' }), 'openai');
+  assert.equal(pricingOf({ UPSTREAM_URL: 'http://127.0.0.1:8080/v1' }), undefined);
+  assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com.example.net/v1' }), undefined);
+  assert.equal(pricingOf({}), undefined);
+});
+
+test('an unknown PRICING is a 500 naming the known ones, and nothing reaches the upstream', async () => {
+  const res = await post(`${wd.url('edge-bad-pricing')}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+    { authorization: `Bearer ${TOKENS[0]}` });
+  assert.equal(res.status, 500);
+  const { error } = await res.json();
+  assert.equal(error.type, 'server_error');
+  assert.match(error.message, /pricing must be one of 'anthropic', 'openai', 'deepseek'/);
+  assert.equal(llm.requests.length, 0);
 });
 
 test('an unknown PROFILE is a 500 naming the known profiles, and nothing reaches the upstream', async () => {
@@ -858,7 +906,7 @@ test('the shipped config lists every module of the workerd entry and allows loop
   assert.match(text, /\(name = "SESSIONS", durableObjectNamespace = "SessionStore"\)/);
   assert.match(text, /durableObjectNamespaces = \[\s*\(className = "SessionStore", uniqueKey = "[\w-]+"\),\s*\]/);
   assert.match(text, /durableObjectStorage = \(inMemory = void\)/);
-  for (const name of ['UPSTREAM_URL', 'UPSTREAM_KEY', 'CLIENT_TOKEN', 'MAX_BODY_BYTES', 'THRESHOLD', 'PROFILE', 'SUMMARY_MODEL'])
+  for (const name of ['UPSTREAM_URL', 'UPSTREAM_KEY', 'CLIENT_TOKEN', 'MAX_BODY_BYTES', 'THRESHOLD', 'PRICING', 'PROFILE', 'SUMMARY_MODEL'])
     assert.match(text, new RegExp(`\\(name = "${name}", fromEnvironment = "${name}"\\)`));
   assert.match(text, /globalOutbound = "upstream"/);
   assert.match(text, /\(name = "upstream", network = \(allow = \["127\.0\.0\.1\/32"\]\)\)/);

@@ -9,7 +9,7 @@
 #
 # The worker's settings come from environment variables: UPSTREAM_URL (required),
 # CLIENT_TOKEN (required when UPSTREAM_KEY is set), UPSTREAM_KEY, MAX_BODY_BYTES,
-# THRESHOLD, PROFILE (default safe), SUMMARY_MODEL (see worker.js).
+# THRESHOLD, PRICING, PROFILE (default safe), SUMMARY_MODEL (see worker.js).
 #
 # Compaction state lives in the SessionStore Durable Object (binding SESSIONS), one object
 # per client token (named by the token's SHA-256), one value per conversation. Here it is
@@ -42,6 +42,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "worker.js", esModule = embed "worker.js"),
     (name = "auth.js", esModule = embed "auth.js"),
     (name = "body.js", esModule = embed "body.js"),
+    (name = "pricing.js", esModule = embed "pricing.js"),
     (name = "session-store.js", esModule = embed "session-store.js"),
     (name = "midfold", esModule = "export * from 'midfold/js/workerd.js';"),
     (name = "midfold/js/workerd.js", esModule = embed "../../js/workerd.js"),
@@ -81,6 +82,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "CLIENT_TOKEN", fromEnvironment = "CLIENT_TOKEN"),
     (name = "MAX_BODY_BYTES", fromEnvironment = "MAX_BODY_BYTES"),
     (name = "THRESHOLD", fromEnvironment = "THRESHOLD"),
+    (name = "PRICING", fromEnvironment = "PRICING"),
     (name = "PROFILE", fromEnvironment = "PROFILE"),
     (name = "SUMMARY_MODEL", fromEnvironment = "SUMMARY_MODEL"),
     (name = "SESSIONS", durableObjectNamespace = "SessionStore"),

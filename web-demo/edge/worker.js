@@ -23,7 +23,12 @@
  *                   own Authorization header goes upstream (when there is no CLIENT_TOKEN) or
  *                   none does (when there is: an upstream that needs no key)
  *   MAX_BODY_BYTES  larger request bodies get 413 before they are read whole (16 MiB)
- *   THRESHOLD       compact above this many estimated tokens (default 50000)
+ *   THRESHOLD       compact above this many estimated tokens (default 50000; 150000 when
+ *                   PRICING is deepseek)
+ *   PRICING         whose prompt cache the upstream has: anthropic, openai or deepseek. It
+ *                   sets the default THRESHOLD (DeepSeek's cached reads cost a fiftieth, so a
+ *                   clearing is repaid only ~50 turns later). Unset: read from UPSTREAM_URL's
+ *                   host (api.deepseek.com, api.openai.com, api.anthropic.com), else none
  *   PROFILE         the estimator profile: safe (default, the Compactor's), bareagent, o200k,
  *                   cl100k, deepseek, qwen or claude
  *   SUMMARY_MODEL   the model that writes summaries (default: the request's model)
@@ -48,12 +53,12 @@
 import { init, Compactor, MidfoldError, SessionState, compactHistory, conversationKey, openAISummarizer } from 'midfold';
 import { authenticate, clientTokens } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { pricingOf } from './pricing.js';
 import { durableObjectStore } from './session-store.js';
 
 export { SessionStore } from './session-store.js';
 
 const ROUTE = '/v1/chat/completions';
-const DEFAULT_THRESHOLD = 50000;
 const DEFAULT_PROFILE = 'safe'; // the Compactor's default: a compaction trigger must err high
 const SUMMARY_TIMEOUT_MS = 60000;
 // A Durable Object value holds at most 128 KiB: the state drops its oldest snapshots first.
@@ -109,7 +114,9 @@ async function chatCompletions(request, env, scope) {
   const upstreamAuth = authorization(env, request);
   let summarizer = null;
   const options = {
-    threshold: wholeNumber(env.THRESHOLD, DEFAULT_THRESHOLD),
+    // Unset, the Compactor's default for the upstream's pricing; not a whole number, a 500 below.
+    threshold: wholeNumber(env.THRESHOLD, undefined, String(env.THRESHOLD)),
+    pricing: pricingOf(env),
     // The x-midfold-tokens-* headers are this Compactor's own figures: they are in this profile's tokens.
     profile: env.PROFILE && String(env.PROFILE).trim() ? String(env.PROFILE).trim() : DEFAULT_PROFILE,
     timeoutMs: SUMMARY_TIMEOUT_MS,
@@ -131,7 +138,8 @@ async function chatCompletions(request, env, scope) {
   try {
     compactor = new Compactor(options);
   } catch (e) {
-    // A misconfigured worker (an unknown PROFILE) is the server's fault, not the client's.
+    // A misconfigured worker (an unknown PROFILE or PRICING, a THRESHOLD that is no whole
+    // number) is the server's fault, not the client's.
     if (e instanceof MidfoldError) return jsonError(500, `the worker is misconfigured: ${e.message}`, 'server_error');
     throw e;
   }
