@@ -1,7 +1,9 @@
 /* adapt_openai.c — OpenAI Chat Completions: content is a string, a list of parts or
  * null; an assistant's `tool_calls` carry JSON-string arguments (a custom tool's call its
  * free-form `custom.input`); each result is its own
- * `tool` message with `tool_call_id` (legacy `function_call` / role `function` too). */
+ * `tool` message with `tool_call_id` (legacy `function_call` / role `function` too).
+ * An assistant's `reasoning_content` (DeepSeek's chain of thought, also vLLM's and SGLang's)
+ * is its thinking, before the answer. */
 #include "adapt_common.h"
 
 static void read_part(mf_msg *msg, const mf_node *part, size_t index)
@@ -40,15 +42,27 @@ mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg)
     }
     const mf_node *calls = mf_get(msg->node, "tool_calls");
     const mf_node *legacy = mf_get(msg->node, "function_call");
+    /* DeepSeek V4 requires a tool-calling turn's reasoning_content back in every later request
+     * (docs/provider-rules.md), and it is read as input there: it is priced and shown. */
+    const mf_node *reasoning = msg->role == MF_ROLE_ASSISTANT ? mf_get_str(msg->node, "reasoning_content") : NULL;
+    if (reasoning && reasoning->len == 0) reasoning = NULL; /* the AI SDK sends "" when there is none */
     size_t ncalls = calls && calls->kind == MF_ARRAY ? calls->count : 0;
     size_t extra = ncalls + (legacy && legacy->kind == MF_OBJECT);
-    mf_status st;
-    if (!adapt_string_content(arena, msg, content, extra, &st)) {
-        size_t nparts = content && content->kind == MF_ARRAY ? content->count : 0;
-        if (!adapt_reserve(arena, msg, nparts + extra)) return MF_ERR_NOMEM;
+    bool string_content = content && content->kind == MF_STRING;
+    size_t nparts = string_content ? 1 : content && content->kind == MF_ARRAY ? content->count : 0;
+    if (!adapt_reserve(arena, msg, (reasoning != NULL) + nparts + extra)) return MF_ERR_NOMEM;
+    if (reasoning) {
+        mf_part *p = adapt_add(msg, MF_PART_THINKING, reasoning, SIZE_MAX);
+        p->text = reasoning->str;
+        p->text_len = reasoning->len;
+    }
+    if (string_content) {
+        mf_part *p = adapt_add(msg, MF_PART_TEXT, content, SIZE_MAX);
+        p->text = content->str;
+        p->text_len = content->len;
+        msg->string_content = true;
+    } else {
         for (size_t i = 0; i < nparts; i++) read_part(msg, &content->items[i], i);
-    } else if (st) {
-        return st;
     }
     /* Tool calls live outside `content`: their part index is their place in tool_calls. */
     for (size_t i = 0; i < ncalls; i++) {

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { init, digestSummarizer, estimateTokens } from 'midfold';
 import { midfoldMiddleware, compactStep } from 'midfold/ai-sdk';
 import { startMockLLM } from './helpers/mock-llm.mjs';
+import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const VERSIONS = [
@@ -42,33 +43,10 @@ before(async () => {
 });
 after(() => llm.close());
 
-/** What DeepSeek rejects in a Chat Completions body (docs/provider-rules.md), as its 400 message; or null. */
-function rejection(body) {
-  const messages = body.messages;
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    if (m.role === 'tool') {
-      let a = i - 1;
-      while (a >= 0 && messages[a].role === 'tool') a--;
-      const calls = a >= 0 && messages[a].role === 'assistant' ? (messages[a].tool_calls || []).map((c) => c.id) : [];
-      if (!calls.includes(m.tool_call_id)) return `messages[${i}]: Messages with role 'tool' must be a response to a preceding message with 'tool_calls'`;
-    }
-    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length) {
-      const answered = [];
-      for (let j = i + 1; j < messages.length && messages[j].role === 'tool'; j++) answered.push(messages[j].tool_call_id);
-      const missing = m.tool_calls.filter((c) => !answered.includes(c.id));
-      if (missing.length) return `messages[${i}]: An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (${missing[0].id})`;
-      if (body.model.startsWith('deepseek') && typeof m.reasoning_content !== 'string')
-        return 'The reasoning_content in the thinking mode must be passed back to the API.';
-    }
-  }
-  return null;
-}
-
 /** The scripted model: reads `files` one call a step (with its reasoning), then answers. */
 function answer(record) {
   const body = record.body;
-  const problem = rejection(body);
+  const problem = deepseekRejection(body);
   if (problem) return { status: 400, json: { error: { message: problem, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
   const lastTool = body.messages.findLast((m) => m.role === 'tool');
   const step = lastTool ? Number(lastTool.tool_call_id.slice('call_'.length)) + 1 : 0;

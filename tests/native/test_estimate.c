@@ -188,6 +188,13 @@ static void conversations(void)
                  estimate_of("[{\"role\": \"assistant\", \"content\": [{\"type\": \"thinking\", \"thinking\": \"Check the diff.\", "
                              "\"signature\": \"EqQBCkYIBBgCKkDx7fZ2\"}]}]", MF_FORMAT_AUTO),
                  4000 + (1250 + 250 + 750 + 250 + 1000 + 500));
+    CHECK_EQ_U64("DeepSeek's reasoning_content costs its text, like thinking",
+                 estimate_of("[{\"role\": \"assistant\", \"content\": \"ok\", \"reasoning_content\": \"Check the diff.\"}]",
+                             MF_FORMAT_AUTO),
+                 4000 + (1250 + 250 + 750 + 250 + 1000 + 500) + 500);
+    CHECK_EQ_U64("an empty reasoning_content (the AI SDK's when there is none) costs nothing",
+                 estimate_of("[{\"role\": \"assistant\", \"content\": \"ok\", \"reasoning_content\": \"\"}]", MF_FORMAT_AUTO),
+                 4000 + 500);
     CHECK_EQ_U64("the Anthropic session is estimated as an independent walker finds",
                  estimate_of(FX_SESSION_ANTHROPIC, MF_FORMAT_AUTO), 788750);
     CHECK_EQ_U64("the OpenAI session (arguments counted as their JSON text)",

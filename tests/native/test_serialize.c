@@ -146,6 +146,14 @@ static void other_blocks(void)
     SERIALIZES_TO("AI SDK reasoning is kept as [thinking] text",
                   "[{\"role\": \"assistant\", \"content\": [{\"type\": \"reasoning\", \"text\": \"Check the tests.\"}]}]",
                   MF_FORMAT_AUTO, "[assistant]\n[thinking] Check the tests.");
+    SERIALIZES_TO("DeepSeek's reasoning_content is [thinking] text, before the answer and the calls",
+                  "[{\"role\": \"user\", \"content\": \"为什么日期测试失败？\"},"
+                  " {\"role\": \"assistant\", \"content\": \"\", \"reasoning_content\": \"先看 src/dates.js 的时区处理。\","
+                  " \"tool_calls\": [{\"id\": \"call_0\", \"type\": \"function\", \"function\": {\"name\": \"read_file\","
+                  " \"arguments\": \"{\\\"path\\\":\\\"src/dates.js\\\"}\"}}]},"
+                  " {\"role\": \"tool\", \"tool_call_id\": \"call_0\", \"content\": \"export const tz = 0;\"}]",
+                  MF_FORMAT_AUTO, "[user]\n为什么日期测试失败？\n\n[assistant]\n[thinking] 先看 src/dates.js 的时区处理。\n\n"
+                  "[tool_use:read_file] {\"path\": \"src/dates.js\"}\n\n[user]\n[tool_result:read_file] export const tz = 0;");
     SERIALIZES_TO("an image is [image], a titled document [document: TITLE] (and its URL), an untitled one [document]",
                   "[{\"role\": \"user\", \"content\": [{\"type\": \"image\", \"source\": {\"type\": \"url\", \"url\": \"https://x/y.png\"}},"
                   " {\"type\": \"document\", \"title\": \"Q3 report\", \"source\": {\"type\": \"url\", \"url\": \"https://x/q3.pdf\"}},"
