@@ -12,7 +12,7 @@ import { MidfoldError } from './errors.js';
 import { applyEditsToCopy } from './apply.js';
 import { estimateTokens, planMicroCompact } from './core.js';
 import { optionsObject } from './options.js';
-import { Compactor, digestSummarizer } from './compactor.js';
+import { Compactor, PRICING_NAMES, digestSummarizer } from './compactor.js';
 import { PRICING } from './pricing/index.js';
 
 function optionError(message) { return new MidfoldError('invalid-option', message); }
@@ -322,9 +322,10 @@ function runner(spec, profile, prices, summaries, provider) {
   let compactor = null;
   if (spec.compactor) {
     const summarize = digestSummarizer();
-    // The Compactor is told whose cache it works for, as a user of that provider would tell it.
+    // The Compactor is told whose cache it works for, as a user of that provider would tell it
+    // (a price list of the host's own names a provider the Compactor has no default for).
     compactor = new Compactor({
-      pricing: provider,
+      pricing: PRICING_NAMES.includes(provider) ? provider : undefined,
       ...spec.compactor,
       summarize: async (request) => {
         const text = await summarize(request);

@@ -289,6 +289,14 @@ describe("the Compactor's defaults by provider (pricing)", () => {
     assert.throws(() => of({ pricing: 'DeepSeek' }), (e) => e.code === 'invalid-option' && /pricing must be one of 'anthropic', 'openai', 'deepseek'/.test(e.message));
   });
 
+  test("a price list of the host's own (provider 'acme') runs the Compactor with the default threshold", async () => {
+    const acme = { ...PRICING.anthropic, provider: 'acme' };
+    const report = await simulate(agentSession(30, 1), { pricing: acme, policies: ['defaults'] });
+    const anthropic = await simulate(agentSession(30, 1), { pricing: 'anthropic', policies: ['defaults'] });
+    assert.equal(report.provider, 'acme');
+    assert.equal(report.results[0].billedTokens, anthropic.results[0].billedTokens);
+  });
+
   test('under DeepSeek prices a 30-turn session bills no more than no management; the 50k threshold billed 5.5 % more', async () => {
     // Seed 1: at 50k the clearings at turns 18 and 28 of 31 are not repaid before the end (a hit costs 2 % of a miss).
     const report = await simulate(agentSession(30, 1), { pricing: 'deepseek', policies: ['none', 'defaults', 'compactor:threshold=50k'] });

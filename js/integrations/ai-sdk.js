@@ -72,9 +72,10 @@ function responseMessages(step) {
   return step && step.response && Array.isArray(step.response.messages) ? step.response.messages : null;
 }
 
-/** True when two response messages are the same message (ai 6 hands out deep copies). */
+/** True when two response messages are the same message (ai 6 hands out deep copies; bytes,
+ * an image a model wrote, are compared as base64, not as an object of one key per byte). */
 function sameMessage(a, b) {
-  try { return JSON.stringify(a) === JSON.stringify(b); } catch { return false; }
+  try { return canonicalJSON(a) === canonicalJSON(b); } catch { return false; }
 }
 
 /**
