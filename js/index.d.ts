@@ -152,7 +152,10 @@ export declare function microCompact<M extends MessageLike>(messages: M[], optio
 
 export interface Problem {
   code: 'not-a-message' | 'unknown-role' | 'bad-content' | 'unknown-block' | 'call-without-result'
-    | 'result-without-call' | 'result-not-first' | 'missing-id' | 'duplicate-id';
+    | 'result-without-call' | 'result-not-first' | 'missing-id' | 'duplicate-id'
+    /** Warning (Chat Completions): a tool-calling assistant message without the `reasoning_content`
+     * other assistant messages carry; DeepSeek's thinking mode answers it with a 400. */
+    | 'missing-reasoning';
   /** The message's index. */
   index: number;
   /** The block's index in content (tool_calls for OpenAI calls), when it is about one. */

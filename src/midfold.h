@@ -261,7 +261,9 @@ typedef enum mf_problem_code {
     MF_PROBLEM_RESULT_WITHOUT_CALL = 6, /* a tool result whose call is not right before it */
     MF_PROBLEM_RESULT_NOT_FIRST = 7,    /* Anthropic: tool_result after other blocks */
     MF_PROBLEM_MISSING_ID = 8,          /* a tool call or result without its id */
-    MF_PROBLEM_DUPLICATE_ID = 9         /* two tool calls with the same id */
+    MF_PROBLEM_DUPLICATE_ID = 9,        /* two tool calls with the same id */
+    MF_PROBLEM_MISSING_REASONING = 10   /* Chat Completions: a tool-calling assistant message without
+                                           the reasoning_content others carry (DeepSeek thinking mode) */
 } mf_problem_code;
 
 /* "not-a-message", "unknown-role", ... Static. */

@@ -28,6 +28,7 @@ const char *mf_problem_name(mf_problem_code code)
     case MF_PROBLEM_RESULT_NOT_FIRST: return "result-not-first";
     case MF_PROBLEM_MISSING_ID: return "missing-id";
     case MF_PROBLEM_DUPLICATE_ID: return "duplicate-id";
+    case MF_PROBLEM_MISSING_REASONING: return "missing-reasoning";
     }
     return "unknown";
 }
@@ -194,6 +195,31 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
             add(box, MF_PROBLEM_RESULT_WITHOUT_CALL, m, part->index,
                 "tool-approval-request \"%s\" names no tool call before it", part->id ? part->id : "", part->id_len);
     }
+}
+
+/* True when some assistant message of a Chat Completions list carries reasoning_content: the
+ * conversation was held in a thinking mode (DeepSeek's is on by default on V4). */
+static bool has_reasoning(const mf_view *v)
+{
+    if (v->format != MF_FORMAT_OPENAI) return false;
+    for (size_t m = 0; m < v->count; m++)
+        if (v->msgs[m].role == MF_ROLE_ASSISTANT && mf_get_str(v->msgs[m].node, "reasoning_content")) return true;
+    return false;
+}
+
+/* DeepSeek rejects (400, "The reasoning_content in the thinking mode must be passed back to the
+ * API") a tool-calling assistant message sent back without its reasoning_content; other
+ * OpenAI-compatible providers take it, so a warning: the host dropped what DeepSeek needs. */
+static void check_reasoning(report_box *box, const mf_view *v, size_t m)
+{
+    const mf_msg *msg = &v->msgs[m];
+    if (msg->role != MF_ROLE_ASSISTANT || mf_get_str(msg->node, "reasoning_content")) return;
+    for (size_t p = 0; p < msg->count; p++)
+        if (msg->parts[p].kind == MF_PART_TOOL_CALL) {
+            warn(box, MF_PROBLEM_MISSING_REASONING, m, SIZE_MAX, "an assistant message with tool calls and no "
+                 "reasoning_content, while others carry it: DeepSeek's thinking mode rejects it%s", "", 0);
+            return;
+        }
 }
 
 /* The messages that answer the calls of assistant message `a`: [*from, *to). Anthropic:
@@ -417,10 +443,12 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             pair_cache_init(&cache);
             /* Message by message, so problems come out in message order. */
             bool items = view.format == MF_FORMAT_OPENAI_RESPONSES; /* pairs by call_id, not adjacency */
+            bool reasoning = has_reasoning(&view);
             mf_responses_pairs pairs;
             if (items && !mf_responses_pairs_init(&pairs, &view, &box->arena)) box->failed = true;
             for (size_t m = 0; m < view.count && !box->failed; m++) {
                 check_shape(box, &view, m);
+                if (reasoning) check_reasoning(box, &view, m);
                 if (items) mf_responses_check_item(&pairs, &view, m, report_sink, box);
                 /* A UIMessage tool part is its own call and result: no pairs across messages. */
                 else if (view.format == MF_FORMAT_AISDK_UI) check_ui_ids(box, &view, m, &seen);

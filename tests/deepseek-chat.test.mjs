@@ -87,3 +87,15 @@ test('a /compact keeps the tail\'s reasoning verbatim, and the openai client\'s 
   assert.equal(llm.requests.at(-1).path, '/chat/completions');
   assert.deepStrictEqual(llm.requests.at(-1).body.messages, messages);
 });
+
+test('validate warns where a host dropped a tool call\'s reasoning_content, the 400 DeepSeek would answer', async () => {
+  const messages = toolLoop();
+  delete messages[4].reasoning_content; // the second step's, as a client that keeps only role, content and tool_calls
+  const report = validate(messages);
+  assert.equal(report.ok, true, 'a warning: other OpenAI-compatible providers take it');
+  assert.deepEqual(report.problems.map((p) => [p.code, p.index, p.severity]), [['missing-reasoning', 4, 'warning']]);
+  assert.match(report.problems[0].message, /DeepSeek's thinking mode rejects it/);
+  const client = new OpenAI({ baseURL: llm.url, apiKey: 'sk-test', maxRetries: 0 });
+  await assert.rejects(client.chat.completions.create({ model: 'deepseek-v4-flash', messages }),
+    (e) => e.status === 400 && /reasoning_content in the thinking mode must be passed back/.test(e.message));
+});

@@ -150,6 +150,24 @@ static void pairing(void)
     CHECK("OpenAI: a tool message after a user message answers nothing",
           only_problem("[" USER("hi") ", {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"a.txt\"}]",
                        MF_FORMAT_OPENAI, MF_PROBLEM_RESULT_WITHOUT_CALL, 1, NO_PART));
+    /* DeepSeek's thinking mode: a tool-calling turn's reasoning_content goes back with it. */
+#define DS_CALL(id, reasoning) "{\"role\": \"assistant\", \"content\": \"\", " reasoning "\"tool_calls\": [{\"id\": \"" id "\", " \
+    "\"type\": \"function\", \"function\": {\"name\": \"ls\", \"arguments\": \"{}\"}}]}, " \
+    "{\"role\": \"tool\", \"tool_call_id\": \"" id "\", \"content\": \"a.txt\"}"
+    v = validate("[" USER("列出文件") ", " DS_CALL("c1", "\"reasoning_content\": \"先列目录。\", ") ", "
+                 DS_CALL("c2", "") "]", MF_FORMAT_AUTO);
+    CHECK("OpenAI: a tool call without the reasoning_content the others carry is a warning at its message",
+          v && v->count == 1 && has_problem(v, MF_PROBLEM_MISSING_REASONING, 3, NO_PART) &&
+          v->problems[0].severity == MF_SEVERITY_WARNING);
+    mf_validation_free(v);
+    v = validate("[" USER("列出文件") ", " DS_CALL("c1", "") ", " USER("再来") "]", MF_FORMAT_AUTO);
+    CHECK("OpenAI: without any reasoning_content nothing is missing", v && v->count == 0);
+    mf_validation_free(v);
+    v = validate("[" USER("列出文件") ", " DS_CALL("c1", "\"reasoning_content\": \"先列目录。\", ") ", "
+                 DS_CALL("c2", "\"reasoning_content\": \"\", ") "]", MF_FORMAT_AUTO);
+    CHECK("OpenAI: an empty reasoning_content (the AI SDK's when there is none) is passed back", v && v->count == 0);
+    mf_validation_free(v);
+#undef DS_CALL
     CHECK("AI SDK: a tool-result answering no call is reported at its part",
           only_problem("[{\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"text\": \"Done.\"}]}, "
                        "{\"role\": \"tool\", \"content\": [{\"type\": \"tool-result\", \"toolCallId\": \"c9\", \"toolName\": \"ls\", "
