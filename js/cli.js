@@ -150,7 +150,8 @@ const kilo = (v) => `${Math.round(v / 1000)}k`;
 function simulationTable(report) {
   const head = ['policy', 'input cost', 'cached', 'peak', 'mean', 'summaries (cost)', 'over window'];
   const rows = report.results.map((r) => [
-    r.label, usd(r.inputUsd), `${(r.cachedShare * 100).toFixed(1)} %`, kilo(r.peakContext), kilo(r.meanContext),
+    // The defaults follow the pricing (150k under DeepSeek's): say which ran.
+    r.name === 'defaults' && r.compactor ? `${r.label} at ${kilo(r.compactor.threshold)}` : r.label, usd(r.inputUsd), `${(r.cachedShare * 100).toFixed(1)} %`, kilo(r.peakContext), kilo(r.meanContext),
     `${r.summaries} (${usd(r.summaryUsd)})`, r.turnsOverWindow ? `${r.turnsOverWindow} turns` : '0']);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

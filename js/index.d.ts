@@ -493,6 +493,9 @@ export interface SimulateResult {
   turnsOverWindow: number;
   /** The first such turn (0-based), or -1. */
   firstTurnOverWindow: number;
+  /** For a policy with a Compactor: its settings as resolved (the defaults follow `pricing`:
+   * under 'deepseek' prices the threshold is 150,000). */
+  compactor?: { threshold: number; microTrigger: number; clearAtLeast: number; keepRecent: number };
   perTurn: SimulateTurn[];
 }
 

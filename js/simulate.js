@@ -337,6 +337,9 @@ function runner(spec, profile, prices, summaries, provider) {
     });
   }
   return {
+    /** The Compactor's settings as it resolved them (its defaults follow the pricing), or undefined. */
+    compactor: compactor ? { threshold: compactor.threshold, microTrigger: compactor.microTrigger, clearAtLeast: compactor.clearAtLeast,
+      keepRecent: compactor.keepRecent } : undefined,
     /** The request for this turn, after `added` (owned copies) joined the conversation. */
     async request(added, memo) {
       for (const m of added) ctx.push(m);
@@ -455,6 +458,7 @@ export async function simulate(session, options = {}) {
       summaryOutputTokens: summaries.reduce((a, s) => a + s.output, 0),
       turnsOverWindow: over,
       firstTurnOverWindow: firstOver,
+      ...(run.compactor ? { compactor: run.compactor } : {}),
       perTurn,
     });
   }

@@ -304,6 +304,9 @@ describe("the Compactor's defaults by provider (pricing)", () => {
     assert.ok(defaults <= none, `defaults ${defaults} <= no management ${none}`);
     assert.ok(at50k > 1.05 * none, `50k ${at50k} > 1.05 x ${none}`);
     assert.equal(report.results[1].turnsOverWindow, 0);
+    assert.deepEqual(report.results.map((r) => r.compactor), [undefined,
+      { threshold: 150000, microTrigger: 120000, clearAtLeast: 60000, keepRecent: 3 },
+      { threshold: 50000, microTrigger: 40000, clearAtLeast: 20000, keepRecent: 3 }], 'each result says what its Compactor ran with');
   });
 });
 
