@@ -56,3 +56,7 @@ const format: Format = detectFormat(messages);
 const bare: Message = { content: 'no role' };
 
 void [text, format, bare];
+
+// @ts-expect-error: pricing names a provider whose cache prices midfold knows
+new Compactor({ summarize: digestSummarizer(), pricing: 'deepseak' });
+new Compactor({ summarize: digestSummarizer(), pricing: 'deepseek' });
