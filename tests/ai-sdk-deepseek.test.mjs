@@ -122,6 +122,32 @@ for (const v of VERSIONS) {
       assert.deepStrictEqual(sent.at(-1).content, read(files.at(-1)), 'the pending result is verbatim');
     });
 
+    test('folded at an explicit threshold, every request is accepted and each kept turn sends back its own reasoning', async () => {
+      const ai = await import(v.ai);
+      const deepseek = (await import(v.deepseek)).createDeepSeek({ baseURL: llm.url, apiKey: 'sk-test' });
+      const reports = [];
+      // File reads are never cleared here, so past the threshold the middle is folded.
+      const middleware = midfoldMiddleware({ summarize: digestSummarizer(), threshold: 30000, excludeTools: ['read_file'], specificationVersion: v.spec, onReport: (r) => reports.push(r) });
+      const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+      const from = llm.requests.length;
+      const result = await ai.generateText({
+        model: ai.wrapLanguageModel({ model: deepseek('deepseek-v4-flash'), middleware }), tools, stopWhen: ai.stepCountIs(files.length + 1),
+        messages: [{ role: 'user', content: 'Where are tool results paired with their calls?' }],
+      });
+      assert.equal(result.text, 'Pairing happens in src/view.c.'); // a 400 would have thrown
+      assert.ok(reports.some((r) => r.compacted), 'the middle was folded');
+      const folded = llm.requests.slice(from).filter((r) => r.body.messages.some((m) => m.role === 'user' && String(m.content).startsWith('[Context Compressed]')));
+      assert.ok(folded.length > 0);
+      for (const r of folded) {
+        const calls = r.body.messages.filter((m) => m.tool_calls);
+        assert.ok(calls.length > 0, 'the pending call is kept');
+        for (const m of calls) {
+          const step = Number(m.tool_calls[0].id.slice('call_'.length));
+          assert.equal(m.reasoning_content, `Step ${step}: ${files[step]} holds the next part of the pairing logic.`);
+        }
+      }
+    });
+
     test('compactStep (prepareStep) reads the step\'s model the same way, and anchors each step on the one before', async () => {
       const ai = await import(v.ai);
       const deepseek = (await import(v.deepseek)).createDeepSeek({ baseURL: llm.url, apiKey: 'sk-test' });
