@@ -167,7 +167,8 @@ for (const v of VERSIONS) {
       assert.equal(ds.cleared, false);
       // The previous step's count (the mock's, in the 'deepseek' profile) covers what that step was sent; only the
       // newer messages are estimated on top. ai 6 hands each step every response message so far: counting all of
-      // them as the last step's put the count on the first message alone, and the estimate came out 1.9x.
+      // them as the last step's put the count on the first message alone, and the estimate came out about twice
+      // the real one.
       const sent = estimateTokens(ds.requests.at(-1).body.messages, { profile: 'safe', format: 'openai' });
       const ratio = ds.reports.at(-1).tokensBefore / sent;
       assert.ok(ratio > 0.8 && ratio < 1.2, `the last step's estimate is ${ratio.toFixed(2)}x what it was sent`);
