@@ -203,6 +203,7 @@ const config :Workerd.Config = (
     (name = "edge-default", worker = .edgeDefault),
     (name = "edge-deepseek", worker = .edgeDeepseek),
     (name = "edge-bad-pricing", worker = .edgeBadPricing),
+    (name = "edge-bad-threshold", worker = .edgeBadThreshold),
     (name = "edge-open", worker = .edgeOpen),
     (name = "edge-token-only", worker = .edgeTokenOnly),
     (name = "edge-small", worker = .edgeSmall),
@@ -223,6 +224,7 @@ const config :Workerd.Config = (
     (name = "edge-default", address = "127.0.0.1:0", http = (), service = "edge-default"),
     (name = "edge-deepseek", address = "127.0.0.1:0", http = (), service = "edge-deepseek"),
     (name = "edge-bad-pricing", address = "127.0.0.1:0", http = (), service = "edge-bad-pricing"),
+    (name = "edge-bad-threshold", address = "127.0.0.1:0", http = (), service = "edge-bad-threshold"),
     (name = "edge-open", address = "127.0.0.1:0", http = (), service = "edge-open"),
     (name = "edge-token-only", address = "127.0.0.1:0", http = (), service = "edge-token-only"),
     (name = "edge-small", address = "127.0.0.1:0", http = (), service = "edge-small"),
@@ -242,6 +244,7 @@ ${workerConfig('edgeBadProfile', WORKER, tmp, [...edgeBindings, ['PROFILE', 'gpt
 ${workerConfig('edgeDefault', WORKER, tmp, [['UPSTREAM_URL', upstream], ...keyed])}
 ${workerConfig('edgeDeepseek', WORKER, tmp, [['UPSTREAM_URL', upstream], ...keyed, ['PRICING', 'deepseek']])}
 ${workerConfig('edgeBadPricing', WORKER, tmp, [['UPSTREAM_URL', upstream], ...keyed, ['PRICING', 'deepseak']])}
+${workerConfig('edgeBadThreshold', WORKER, tmp, [['UPSTREAM_URL', upstream], ...keyed, ['THRESHOLD', '50k']])}
 ${workerConfig('edgeOpen', WORKER, tmp, [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY]])}
 ${workerConfig('edgeTokenOnly', WORKER, tmp, [['UPSTREAM_URL', upstream], ['CLIENT_TOKEN', TOKENS[0]]])}
 ${workerConfig('edgeSmall', WORKER, tmp, [...edgeBindings, ['MAX_BODY_BYTES', String(SMALL_LIMIT)]], [], { sessions: true })}
@@ -424,13 +427,17 @@ test("unset, PRICING is read from the upstream's host: the providers' own API ho
   assert.equal(pricingOf({}), undefined);
 });
 
-test('an unknown PRICING is a 500 naming the known ones, and nothing reaches the upstream', async () => {
-  const res = await post(`${wd.url('edge-bad-pricing')}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] },
-    { authorization: `Bearer ${TOKENS[0]}` });
-  assert.equal(res.status, 500);
-  const { error } = await res.json();
-  assert.equal(error.type, 'server_error');
-  assert.match(error.message, /pricing must be one of 'anthropic', 'openai', 'deepseek'/);
+test('an unknown PRICING, or a THRESHOLD that is no whole number, is a 500 saying so, and nothing reaches the upstream', async () => {
+  for (const [service, reason] of [['edge-bad-pricing', /pricing must be one of 'anthropic', 'openai', 'deepseek'/],
+    ['edge-bad-threshold', /threshold must be a whole number/]]) {
+    const res = await post(`${wd.url(service)}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+      { authorization: `Bearer ${TOKENS[0]}` });
+    assert.equal(res.status, 500);
+    const { error } = await res.json();
+    assert.equal(error.type, 'server_error');
+    assert.match(error.message, /^the worker is misconfigured: /);
+    assert.match(error.message, reason);
+  }
   assert.equal(llm.requests.length, 0);
 });
 
