@@ -8,7 +8,7 @@ import { MidfoldError } from './errors.js';
 import { applyEdits, applyEditsToCopy } from './apply.js';
 import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact, planMicroCompactWithFigures } from './core.js';
 import { summaryMessages } from './summary-messages.js';
-import { dropKeptThinking, inFlightThinking, thinkingPolicy } from './thinking.js';
+import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from './thinking.js';
 import { EstimateCache } from './estimate-cache.js';
 import { optionsObject, stringList } from './options.js';
 
@@ -242,7 +242,12 @@ export class Compactor {
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
-    const applyMicro = () => { applyEdits(messages, micro.edits); if (micro.edits.length) this.usage = null; };
+    // (applied at a turn boundary: the later turns' signed thinking follows a changed prefix and goes)
+    const applyMicro = () => {
+      applyEdits(messages, micro.edits);
+      if (micro.edits.length) this.usage = null;
+      return this.thinking === 'prefix-bound' ? dropThinkingAfterEdits(messages, micro.edits) : 0;
+    };
 
     // A signed tool loop in flight binds its thinking to everything before it: any fold or
     // clearing now would make the next request fail, so both wait for the turn boundary.
@@ -251,8 +256,8 @@ export class Compactor {
       return { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
     }
     if (!options.force && tokensAfterMicro <= this.threshold) {
-      applyMicro();
-      return { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro };
+      const thinkingRemoved = applyMicro();
+      return { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) };
     }
     const view = micro.edits.length ? applyEditsToCopy(messages, micro.edits) : messages;
     const focus = [this.instructions, options.instructions].filter(Boolean).join('\n');
@@ -272,8 +277,8 @@ export class Compactor {
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
     });
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
-      applyMicro();
-      return { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro };
+      const thinkingRemoved = applyMicro();
+      return { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) };
     }
 
     // The rebuild writes into the caller's array: find out now, before paying for a summary.

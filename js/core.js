@@ -12,7 +12,7 @@ import { MidfoldError } from './errors.js';
 import { Wasm, instantiate } from './wasm.js';
 import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { applyEdits } from './apply.js';
-import { inFlightThinking, thinkingPolicy } from './thinking.js';
+import { dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from './thinking.js';
 import { FORMAT_NAMES, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
@@ -301,7 +301,10 @@ function planMicro(messages, options, withFigures, recorder, fn) {
 export function microCompact(messages, options) {
   const plan = planMicro(messages, options, false, undefined, 'microCompact');
   applyEdits(messages, plan.edits);
-  return microReport(plan);
+  // The turns after the first edit now follow a changed prefix: their signed thinking goes.
+  const thinkingRemoved = thinkingPolicy(options && options.thinking) === 'prefix-bound' ? dropThinkingAfterEdits(messages, plan.edits) : 0;
+  const report = microReport(plan);
+  return thinkingRemoved ? { ...report, thinkingRemoved } : report;
 }
 
 /** The report of an applied micro-compaction plan. */

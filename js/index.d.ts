@@ -143,6 +143,10 @@ export interface MicroReport {
   skipped: boolean;
   /** Set when the thinking policy held the clearing back until the turn boundary. */
   deferred?: 'in-flight-thinking';
+  /** ('prefix-bound') Signed thinking parts removed from the assistant messages after the first
+   * edit: their prefix changed, which the newer Anthropic models reject; finished turns may go
+   * without it. Not counted in tokensAfter. */
+  thinkingRemoved?: number;
   edits: MicroEdit[];
 }
 
@@ -277,7 +281,8 @@ export interface CompactReport {
   deferred?: 'in-flight-thinking';
   /** A forced compaction whose tail budget held the whole conversation cut the tail to half of it. */
   tailShrunk?: boolean;
-  /** Signed thinking parts dropped from the kept turns after the fold (policy 'prefix-bound'). */
+  /** Signed thinking parts dropped (policy 'prefix-bound'): from the kept turns after a fold, or,
+   * after a clearing alone, from the assistant messages after its first edit (their prefix changed). */
   thinkingRemoved?: number;
   tokensBefore: number;
   tokensAfter: number;

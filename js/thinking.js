@@ -34,19 +34,36 @@ export function thinkingPolicy(value) {
 const isObject = (v) => v !== null && typeof v === 'object';
 const partsOf = (m) => (isObject(m) && Array.isArray(m.content) ? m.content : isObject(m) && Array.isArray(m.parts) ? m.parts : []);
 
+/**
+ * True for an OpenRouter `reasoning_details` list that holds signed or encrypted reasoning
+ * (Claude's and Gemini's, which OpenRouter hands back to them): an entry with a `signature`,
+ * or a `reasoning.encrypted` one with its `data`. Plain `reasoning.text` / `reasoning.summary`
+ * entries without a signature are text nobody checks.
+ */
+function hasSignedDetails(details) {
+  return Array.isArray(details) && details.some((d) => isObject(d) &&
+    ((typeof d.signature === 'string' && d.signature !== '') || (d.type === 'reasoning.encrypted' && typeof d.data === 'string' && d.data !== '')));
+}
+
 /** True for a content part that carries a provider's signature over thinking. */
 function isSignedThinkingPart(part) {
   if (!isObject(part)) return false;
   if (part.type === 'thinking' || part.type === 'redacted_thinking') return true; // Anthropic: always signed
   if (part.type === 'reasoning' || part.type === 'redacted-reasoning') {
     // AI SDK parts: Anthropic's signature rides in providerOptions (ModelMessage, V3/V4 prompts) or
-    // providerMetadata (UIMessage); a reasoning part without one is plain text the provider never checks.
+    // providerMetadata (UIMessage), OpenRouter's in its reasoning_details there; a reasoning part
+    // with neither is plain text the provider never checks.
     const meta = part.providerOptions || part.providerMetadata;
     const a = isObject(meta) && isObject(meta.anthropic) ? meta.anthropic : null;
-    return part.type === 'redacted-reasoning' || !!(a && (a.signature || a.redactedData));
+    const openrouter = isObject(meta) && isObject(meta.openrouter) ? meta.openrouter : null;
+    return part.type === 'redacted-reasoning' || !!(a && (a.signature || a.redactedData)) ||
+      !!(openrouter && hasSignedDetails(openrouter.reasoning_details));
   }
   return false;
 }
+
+/** True for a Chat Completions assistant message with signed OpenRouter reasoning_details. */
+const hasSignedReasoning = (m) => isObject(m) && hasSignedDetails(m.reasoning_details);
 
 const isCall = (p) => isObject(p) && (p.type === 'tool_use' || p.type === 'tool-call' ||
   (typeof p.type === 'string' && p.type.startsWith('tool-') && p.type !== 'tool-result') || p.type === 'dynamic-tool');
@@ -74,29 +91,61 @@ export function inFlightThinking(messages) {
   let i = messages.length - 1;
   while (i >= 0 && isResultCarrier(messages[i])) i--;
   if (i < 0 || !isObject(messages[i]) || messages[i].role !== 'assistant') return -1;
-  const parts = partsOf(messages[i]);
-  const answered = i < messages.length - 1 || Array.isArray(messages[i].parts); // UIMessage: results live inside
-  if (!answered || !parts.some(isCall) || !parts.some(isSignedThinkingPart)) return -1;
+  const m = messages[i];
+  const parts = partsOf(m);
+  const answered = i < messages.length - 1 || Array.isArray(m.parts); // UIMessage: results live inside
+  // (Chat Completions: the calls are tool_calls, OpenRouter's signed reasoning its reasoning_details)
+  const calls = parts.some(isCall) || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
+  if (!answered || !calls || !(parts.some(isSignedThinkingPart) || hasSignedReasoning(m))) return -1;
   return i;
 }
 
 /**
  * Removes signed thinking from the assistant messages messages[from..) except `keep` (an
  * index, or -1), in place: each such message gets a new content (or parts) array without them;
- * a message that held nothing else is removed (the provider merges the turns around it).
- * Returns how many parts were removed. Reasoning items are never touched.
+ * a message that held nothing else is removed (the provider merges the turns around it), or,
+ * with `keepLength` (micro-compaction keeps the array's length), left as it was. Returns how
+ * many parts (or OpenRouter reasoning_details entries) were removed. Reasoning items are never
+ * touched.
  */
-export function dropKeptThinking(messages, from, keep = -1) {
+export function dropKeptThinking(messages, from, keep = -1, keepLength = false) {
   let removed = 0;
   for (let i = messages.length - 1; i >= from; i--) {
     const m = messages[i];
     if (i === keep || !isObject(m) || m.role !== 'assistant') continue;
+    if (hasSignedReasoning(m)) {
+      // OpenRouter's Chat Completions: the reasoning rides beside the content, as
+      // reasoning_details (and its text as `reasoning`).
+      const empty = (m.content === null || m.content === undefined || m.content === '') && !(Array.isArray(m.tool_calls) && m.tool_calls.length);
+      if (empty && keepLength) continue;
+      removed += m.reasoning_details.length;
+      delete m.reasoning_details;
+      delete m.reasoning;
+      if (empty) messages.splice(i, 1);
+      continue;
+    }
     const key = Array.isArray(m.content) ? 'content' : Array.isArray(m.parts) ? 'parts' : null;
     if (!key || !m[key].some(isSignedThinkingPart)) continue;
     const rest = m[key].filter((p) => !isSignedThinkingPart(p));
+    if (rest.length === 0 && keepLength) continue;
     removed += m[key].length - rest.length;
     if (rest.length === 0) messages.splice(i, 1);
     else m[key] = rest;
   }
   return removed;
+}
+
+/**
+ * After micro-compaction edits (at a turn boundary: in flight it waits), the signed thinking of
+ * every later assistant message follows a changed prefix, which the newer Anthropic models
+ * reject (prefix binding); the thinking of finished turns may be left out, so it is. The
+ * messages before the first edit keep theirs. Returns how many parts were removed.
+ * @param {unknown[]} messages the conversation, edits applied
+ * @param {{message: number}[]} edits
+ */
+export function dropThinkingAfterEdits(messages, edits) {
+  if (!edits.length) return 0;
+  let first = Infinity;
+  for (const e of edits) first = Math.min(first, e.message);
+  return dropKeptThinking(messages, first + 1, -1, true);
 }

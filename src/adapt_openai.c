@@ -3,7 +3,7 @@
  * free-form `custom.input`); each result is its own
  * `tool` message with `tool_call_id` (legacy `function_call` / role `function` too).
  * An assistant's `reasoning_content` (DeepSeek's chain of thought, also vLLM's and SGLang's)
- * is its thinking, before the answer. */
+ * or `reasoning` (OpenRouter's) is its thinking, before the answer. */
 #include "adapt_common.h"
 
 static void read_part(mf_msg *msg, const mf_node *part, size_t index)
@@ -43,8 +43,14 @@ mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg)
     const mf_node *calls = mf_get(msg->node, "tool_calls");
     const mf_node *legacy = mf_get(msg->node, "function_call");
     /* DeepSeek V4 requires a tool-calling turn's reasoning_content back in every later request
-     * (docs/provider-rules.md), and it is read as input there: it is priced and shown. */
-    const mf_node *reasoning = msg->role == MF_ROLE_ASSISTANT ? mf_get_str(msg->node, "reasoning_content") : NULL;
+     * (docs/provider-rules.md), and it is read as input there: it is priced and shown. OpenRouter
+     * (and newer vLLM) name the same text `reasoning`; OpenRouter's reasoning_details repeat it
+     * with signatures, so it is read once, from `reasoning`. */
+    const mf_node *reasoning = NULL;
+    if (msg->role == MF_ROLE_ASSISTANT) {
+        reasoning = mf_get_str(msg->node, "reasoning_content");
+        if (!reasoning || reasoning->len == 0) reasoning = mf_get_str(msg->node, "reasoning");
+    }
     if (reasoning && reasoning->len == 0) reasoning = NULL; /* the AI SDK sends "" when there is none */
     size_t ncalls = calls && calls->kind == MF_ARRAY ? calls->count : 0;
     size_t extra = ncalls + (legacy && legacy->kind == MF_OBJECT);

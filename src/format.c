@@ -45,7 +45,7 @@ static void message_evidence(const mf_node *msg, evidence *ev)
     const mf_node *role = mf_get_str(msg, "role");
     const mf_node *content = mf_get(msg, "content");
     if (mf_get(msg, "tool_calls") || mf_get(msg, "tool_call_id") || mf_get(msg, "function_call") ||
-        mf_get(msg, "reasoning_content")) /* DeepSeek's Chat Completions */
+        mf_get(msg, "reasoning_content") || mf_get(msg, "reasoning_details")) /* DeepSeek's, OpenRouter's */
         ev->openai++;
     if (mf_str_eq(role, "developer")) ev->developer++;
     if (mf_str_eq(role, "function")) ev->openai++;

@@ -148,6 +148,33 @@ describe('the thinking policy', () => {
     assert.equal(response.stop_reason, 'end_turn');
   });
 
+  test('at the turn boundary a clearing drops the thinking of the turns after its first edit; the provider accepts the next request', async () => {
+    const messages = await session({ inFlight: false });
+    messages.push({ role: 'user', content: 'Summarize what you found in one paragraph.' });
+    const unbound = structuredClone(messages);
+    const report = microCompact(messages, { keepRecent: 2 });
+    assert.ok(report.cleared > 0);
+    const first = Math.min(...report.edits.map((e) => e.message));
+    assert.ok(report.thinkingRemoved > 0);
+    const thinkingAt = (list) => list.flatMap((m, i) => (m.role === 'assistant' && m.content.some((b) => b.type === 'thinking') ? [i] : []));
+    assert.ok(thinkingAt(messages).length > 0 && thinkingAt(messages).every((i) => i < first), 'only the turns before the first edit keep theirs');
+    assert.equal(messages.length, unbound.length, 'micro-compaction keeps the array\'s length');
+    assert.equal((await send(messages)).stop_reason, 'end_turn');
+    // 'unbound' keeps them, and the provider that binds rejects the request.
+    microCompact(unbound, { keepRecent: 2, thinking: 'unbound' });
+    await assert.rejects(send(unbound), (e) => e.status === 400 && /prefix_binding_mismatch/.test(e.message));
+  });
+
+  test("the Compactor's batched clearing does the same, and its report counts what went", async () => {
+    const messages = await session({ inFlight: false });
+    messages.push({ role: 'user', content: 'Summarize what you found in one paragraph.' });
+    const report = await new Compactor({ summarize: digestSummarizer(), threshold: 1_000_000, microTrigger: 1000, clearAtLeast: 1000 }).compact(messages);
+    assert.equal(report.reason, 'below-threshold');
+    assert.ok(report.micro.cleared > 0);
+    assert.ok(report.thinkingRemoved > 0);
+    assert.equal((await send(messages)).stop_reason, 'end_turn');
+  });
+
   test("without dropping them ('unbound'), the same fold leaves thinking the binding provider rejects", async () => {
     const messages = await session({ inFlight: false });
     messages.push({ role: 'user', content: 'Summarize what you found in one paragraph.' });

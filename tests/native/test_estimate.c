@@ -192,6 +192,12 @@ static void conversations(void)
                  estimate_of("[{\"role\": \"assistant\", \"content\": \"ok\", \"reasoning_content\": \"Check the diff.\"}]",
                              MF_FORMAT_AUTO),
                  4000 + (1250 + 250 + 750 + 250 + 1000 + 500) + 500);
+    CHECK_EQ_U64("OpenRouter's reasoning costs its text once, beside the reasoning_details that repeat it",
+                 estimate_of("[{\"role\": \"assistant\", \"content\": \"ok\", \"reasoning\": \"Check the diff.\", "
+                             "\"reasoning_details\": [{\"type\": \"reasoning.text\", \"text\": \"Check the diff.\", "
+                             "\"signature\": \"EqQBCkYIBBgC\", \"format\": \"anthropic-claude-v1\", \"index\": 0}]}]",
+                             MF_FORMAT_AUTO),
+                 4000 + (1250 + 250 + 750 + 250 + 1000 + 500) + 500);
     CHECK_EQ_U64("an empty reasoning_content (the AI SDK's when there is none) costs nothing",
                  estimate_of("[{\"role\": \"assistant\", \"content\": \"ok\", \"reasoning_content\": \"\"}]", MF_FORMAT_AUTO),
                  4000 + 500);
