@@ -1,0 +1,72 @@
+// Claude with extended thinking through the AI SDK's Anthropic provider (3.x with ai 6, 4.x with ai 7), across
+// turns: the reasoning parts of finished turns go back with their signatures, which the newer models bind to the
+// conversation before them (docs/provider-rules.md). At the next user turn midfoldMiddleware's batched clearing
+// edits old results; the thinking of every later turn then follows a changed prefix, so it must go with the
+// clearing, or the strict provider (tests/helpers/strict-provider.mjs) answers prefix_binding_mismatch.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { z } from 'zod';
+import { init, digestSummarizer } from 'midfold';
+import { midfoldMiddleware } from 'midfold/ai-sdk';
+import { startStrictProvider } from './helpers/strict-provider.mjs';
+
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const VERSIONS = [
+  { label: 'ai 6', ai: 'ai', anthropic: '@ai-sdk/anthropic', spec: 'v3', skip: false },
+  { label: 'ai 7', ai: 'ai-v7', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4',
+    skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
+];
+const FILES = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().slice(0, 8).map((f) => `src/${f}`);
+const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+const THINKING = { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } };
+
+let provider;
+before(async () => { await init(); provider = await startStrictProvider(); });
+after(() => provider.close());
+
+/** Scripts a turn: one file read a step, each step thinking first, then an answer. */
+function script(reads) {
+  let step = 0;
+  provider.reply = () => {
+    const i = step++;
+    return i < reads.length
+      ? [{ type: 'thinking', thinking: `I need ${reads[i]} before I can answer.` }, { type: 'tool_use', id: `toolu_${reads[i].replace(/\W/g, '_')}`, name: 'read_file', input: { path: reads[i] } }]
+      : [{ type: 'thinking', thinking: 'I have read enough.' }, { type: 'text', text: `I read ${reads.length} files.` }];
+  };
+}
+
+for (const v of VERSIONS) {
+  describe(`midfoldMiddleware with ${v.anthropic} and extended thinking (${v.label})`, { skip: v.skip }, () => {
+    test('the clearing at the next turn drops the later turns\' signed reasoning, and the request is accepted', async () => {
+      const ai = await import(v.ai);
+      const anthropic = (await import(v.anthropic)).createAnthropic({ baseURL: `${provider.url}/v1`, apiKey: 'sk-ant-test' });
+      const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+      const history = [];
+      const turn = async (model, question, reads) => {
+        script(reads);
+        history.push({ role: 'user', content: question });
+        const result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(reads.length + 1), messages: history, providerOptions: THINKING });
+        // ai 6: the last step's response.messages holds every step's; ai 7: responseMessages does.
+        history.push(...(result.responseMessages ?? result.response.messages));
+        return result.text;
+      };
+      const base = anthropic('claude-opus-4-7');
+      assert.equal(await turn(base, 'Where are tool results paired with their calls?', FILES.slice(0, 4)), 'I read 4 files.');
+      assert.equal(await turn(base, 'And where are they estimated?', FILES.slice(4)), 'I read 4 files.');
+      assert.ok(history.some((m) => m.role === 'assistant' && m.content.some((p) => p.type === 'reasoning' && p.providerOptions?.anthropic?.signature)),
+        'the finished turns carry signed reasoning');
+
+      // The third turn goes through the middleware, whose batched clearing lands at its first call.
+      const reports = [];
+      const model = ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 1_000_000,
+        microTrigger: 1000, clearAtLeast: 1000, specificationVersion: v.spec, onReport: (r) => reports.push(r) }) });
+      assert.equal(await turn(model, 'Summarize both answers.', []), 'I read 0 files.'); // a 400 would have thrown
+      assert.ok(reports[0].micro.cleared > 0, 'old results were cleared');
+      assert.ok(reports[0].thinkingRemoved > 0, 'and the later turns\' reasoning went with them');
+      const sent = provider.requests.at(-1);
+      assert.equal(sent.status, 200);
+      assert.ok(sent.body.messages.some((m) => m.content.some((b) => b.type === 'thinking')), 'the turns before the first edit keep theirs');
+    });
+  });
+}
