@@ -11,7 +11,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { init, estimateTokens, detectFormat, microCompact, Compactor, digestSummarizer } from '../js/node.js';
-import { midfoldMiddleware } from '../js/integrations/ai-sdk.js';
+import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { providerError, signedDetails, signedReasoningRejection } from './helpers/openrouter-claude.mjs';
