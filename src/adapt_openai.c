@@ -6,6 +6,17 @@
  * or `reasoning` (OpenRouter's) is its thinking, before the answer. */
 #include "adapt_common.h"
 
+/* The readable text of an OpenRouter reasoning_details entry: a reasoning.text's `text`, a
+ * reasoning.summary's `summary`; NULL for an encrypted one (not read, as OpenAI's encrypted
+ * reasoning is not) or anything else. */
+static const mf_node *detail_text(const mf_node *detail)
+{
+    const mf_node *type = mf_get_str(detail, "type");
+    if (mf_str_eq(type, "reasoning.text")) return mf_get_str(detail, "text");
+    if (mf_str_eq(type, "reasoning.summary")) return mf_get_str(detail, "summary");
+    return NULL;
+}
+
 static void read_part(mf_msg *msg, const mf_node *part, size_t index)
 {
     const mf_node *type = mf_get_str(part, "type");
@@ -45,22 +56,33 @@ mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg)
     /* DeepSeek V4 requires a tool-calling turn's reasoning_content back in every later request
      * (docs/provider-rules.md), and it is read as input there: it is priced and shown. OpenRouter
      * (and newer vLLM) name the same text `reasoning`; OpenRouter's reasoning_details repeat it
-     * with signatures, so it is read once, from `reasoning`. */
-    const mf_node *reasoning = NULL;
+     * with signatures, so it is read once: from `reasoning`, or from the details without it. */
+    const mf_node *reasoning = NULL, *details = NULL;
     if (msg->role == MF_ROLE_ASSISTANT) {
         reasoning = mf_get_str(msg->node, "reasoning_content");
         if (!reasoning || reasoning->len == 0) reasoning = mf_get_str(msg->node, "reasoning");
+        if (reasoning && reasoning->len == 0) reasoning = NULL; /* the AI SDK sends "" when there is none */
+        details = reasoning ? NULL : mf_get(msg->node, "reasoning_details");
+        if (details && details->kind != MF_ARRAY) details = NULL;
     }
-    if (reasoning && reasoning->len == 0) reasoning = NULL; /* the AI SDK sends "" when there is none */
+    size_t nthinking = reasoning != NULL;
+    for (uint32_t i = 0; details && i < details->count; i++) nthinking += detail_text(&details->items[i]) != NULL;
     size_t ncalls = calls && calls->kind == MF_ARRAY ? calls->count : 0;
     size_t extra = ncalls + (legacy && legacy->kind == MF_OBJECT);
     bool string_content = content && content->kind == MF_STRING;
     size_t nparts = string_content ? 1 : content && content->kind == MF_ARRAY ? content->count : 0;
-    if (!adapt_reserve(arena, msg, (reasoning != NULL) + nparts + extra)) return MF_ERR_NOMEM;
+    if (!adapt_reserve(arena, msg, nthinking + nparts + extra)) return MF_ERR_NOMEM;
     if (reasoning) {
         mf_part *p = adapt_add(msg, MF_PART_THINKING, reasoning, SIZE_MAX);
         p->text = reasoning->str;
         p->text_len = reasoning->len;
+    }
+    for (uint32_t i = 0; details && i < details->count; i++) {
+        const mf_node *text = detail_text(&details->items[i]);
+        if (!text) continue;
+        mf_part *p = adapt_add(msg, MF_PART_THINKING, &details->items[i], SIZE_MAX);
+        p->text = text->str;
+        p->text_len = text->len;
     }
     if (string_content) {
         mf_part *p = adapt_add(msg, MF_PART_TEXT, content, SIZE_MAX);

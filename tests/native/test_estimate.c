@@ -198,6 +198,12 @@ static void conversations(void)
                              "\"signature\": \"EqQBCkYIBBgC\", \"format\": \"anthropic-claude-v1\", \"index\": 0}]}]",
                              MF_FORMAT_AUTO),
                  4000 + (1250 + 250 + 750 + 250 + 1000 + 500) + 500);
+    CHECK_EQ_U64("OpenRouter's reasoning_details without `reasoning`: their text and summary, not the encrypted entry",
+                 estimate_of("[{\"role\": \"assistant\", \"content\": \"ok\", \"reasoning_details\": ["
+                             "{\"type\": \"reasoning.text\", \"text\": \"Check the diff.\", \"signature\": \"EqQB\"}, "
+                             "{\"type\": \"reasoning.summary\", \"summary\": \"ok\"}, "
+                             "{\"type\": \"reasoning.encrypted\", \"data\": \"gAAAAABo\"}, 7]}]", MF_FORMAT_AUTO),
+                 4000 + (1250 + 250 + 750 + 250 + 1000 + 500) + 500 + 500);
     CHECK_EQ_U64("an empty reasoning_content (the AI SDK's when there is none) costs nothing",
                  estimate_of("[{\"role\": \"assistant\", \"content\": \"ok\", \"reasoning_content\": \"\"}]", MF_FORMAT_AUTO),
                  4000 + 500);
