@@ -1,5 +1,5 @@
 # midfold — build the wasm module, run the native and JS tests.
-#   make          build wasm/midfold.wasm and wasm/midfold-memory.wasm (fetches cJSON from
+#   make          build wasm/midfold.wasm, midfold-lite.wasm and midfold-memory.wasm (fetches cJSON from
 #                 Debian's archive first)
 #   make test     native tests under ASan+UBSan and valgrind, fuzz smoke, the node --test suites
 #                 (on a pinned Node 24 it installs into build/; make test-js NODE=node uses yours)
@@ -23,9 +23,11 @@ CJSON_FLAGS := -Dstrtod=mf_strtod -DCJSON_NESTING_LIMIT=1000
 CWARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-WASM_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse mfw_doc_free \
-  mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each mfw_doc_serialize mfw_doc_micro mfw_doc_validate mfw_doc_compact \
-  mfw_doc_digest
+# midfold-lite.wasm, the browser entry's default, is the full module without validation and
+# the digest (wasm/bridge_full.c): a page that estimates and compacts downloads 20 KB less.
+WASM_LITE_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse \
+  mfw_doc_free mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each mfw_doc_serialize mfw_doc_micro mfw_doc_compact
+WASM_EXPORTS := $(WASM_LITE_EXPORTS) mfw_doc_validate mfw_doc_digest
 # The memory tool is a module of its own (wasm/bridge_memory.c): only those who import
 # midfold/memory download it. Both link every object; the linker keeps what the exports reach.
 WASM_MEMORY_EXPORTS := mfw_alloc mfw_free mfw_memory_step
@@ -44,8 +46,9 @@ WASM_CFLAGS := -msimd128 -DNDEBUG -Isrc -I$(CJSON_DIR)
 WASM_LDFLAGS := -Oz -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 \
   -sABORTING_MALLOC=0 -sTOTAL_STACK=262144 -sINITIAL_MEMORY=4194304 -sMAXIMUM_MEMORY=2147483648
 WASM_CORE_OBJ := $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/cJSON.o
-WASM_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge.o
-WASM_MEMORY_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_memory.o
+WASM_LITE_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge.o
+WASM_OBJ := $(WASM_LITE_OBJ) $(BUILD)/wasm/bridge_full.o
+WASM_MEMORY_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o
 
 .PHONY: all wasm cjson deps test test-native test-valgrind test-js demo demo-cli bench clean fuzz fuzz-smoke fuzz-long
 
@@ -55,7 +58,7 @@ cjson: $(CJSON_DIR)/cJSON.c
 $(CJSON_DIR)/cJSON.c:
 	scripts/fetch-cjson.sh $(CJSON_DIR)
 
-wasm: wasm/midfold.wasm wasm/midfold-memory.wasm
+wasm: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-memory.wasm
 # After emcc's own wasm-opt -Oz, one more pass to a fixed point (binaryen's wasm-opt, which
 # emcc itself runs) saves another 0.3 KB gzipped at no measured cost in speed; the modules use
 # MVP instructions and SIMD only, and wasm-opt may add no others.
@@ -63,6 +66,9 @@ WASM_OPT ?= wasm-opt
 WASM_OPT_FLAGS := --mvp-features --enable-simd -Oz --converge
 wasm/midfold.wasm: $(WASM_OBJ)
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_EXPORTS)) $(WASM_OBJ) -o $@
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
+wasm/midfold-lite.wasm: $(WASM_LITE_OBJ)
+	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_LITE_EXPORTS)) $(WASM_LITE_OBJ) -o $@
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
 wasm/midfold-memory.wasm: $(WASM_MEMORY_OBJ)
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_MEMORY_EXPORTS)) $(WASM_MEMORY_OBJ) -o $@
@@ -72,7 +78,7 @@ $(BUILD)/wasm/%.o: src/%.c $(HDR) | $(CJSON_DIR)/cJSON.c
 	@command -v $(EMCC) >/dev/null || { echo "emcc missing: run scripts/install-deps.sh as root"; exit 1; }
 	@mkdir -p $(dir $@)
 	$(EMCC) $(if $(filter $*,$(WASM_HOT)),-O3,$(if $(filter $*,$(WASM_SMALL_HOT)),-Os,-Oz)) $(WASM_CFLAGS) -c $< -o $@
-$(BUILD)/wasm/bridge.o $(BUILD)/wasm/bridge_memory.o: $(BUILD)/wasm/%.o: wasm/%.c wasm/bridge_common.h $(HDR) | $(CJSON_DIR)/cJSON.c
+$(BUILD)/wasm/bridge.o $(BUILD)/wasm/bridge_full.o $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o: $(BUILD)/wasm/%.o: wasm/%.c wasm/bridge_common.h $(HDR) | $(CJSON_DIR)/cJSON.c
 	@mkdir -p $(dir $@)
 	$(EMCC) -Oz $(WASM_CFLAGS) -c $< -o $@
 $(BUILD)/wasm/cJSON.o: $(CJSON_DIR)/cJSON.c
@@ -130,7 +136,7 @@ NODE := $(NODE_PINNED)
 $(NODE_PINNED):
 	scripts/install-node.sh $(NODE_VERSION) $(BUILD)/node-$(NODE_VERSION)
 
-test-js: wasm/midfold.wasm wasm/midfold-memory.wasm $(filter $(NODE_PINNED),$(NODE))
+test-js: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-memory.wasm $(filter $(NODE_PINNED),$(NODE))
 	@echo "test-js: node --test on $(NODE) ($$($(NODE) --version))"
 	$(NODE) --test tests/*.test.mjs
 
@@ -156,4 +162,4 @@ bench: deps
 	node tests/bench/digest.mjs
 
 clean:
-	rm -rf $(BUILD) wasm/midfold.wasm wasm/midfold-memory.wasm
+	rm -rf $(BUILD) wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-memory.wasm

@@ -2,7 +2,7 @@
  * browser.js — midfold's entry for browsers and bundlers: fetches the .wasm that ships
  * beside this file (served as application/wasm for streaming compilation).
  */
-import { initWith } from './core.js';
+import { initFullWith, initWith } from './core.js';
 import { fetchSource } from './source-fetch.js';
 
 // The public part of core.js, by name: its other exports (initWith, microReport, …) are
@@ -13,18 +13,34 @@ export {
   detectFormat,
 } from './core.js';
 
-// (pure: a bundler drops it with the entry when a page imports nothing that uses it)
-const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../wasm/midfold.wasm', import.meta.url)));
+// (pure: a bundler drops them with the entry when a page imports nothing that uses them)
+// init() fetches the lite module: everything but validate() and digest(), 20 KB gzipped
+// less (wasm/bridge_full.c). initFull() fetches the full one.
+const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../wasm/midfold-lite.wasm', import.meta.url)));
+const resolveFull = /* @__PURE__ */ fetchSource(() => fetch(new URL('../wasm/midfold.wasm', import.meta.url)));
 
 /**
  * Loads the wasm module; call once and await before any other function. `source` may
- * be a WebAssembly.Module, bytes, a Response or a URL; by default the .wasm beside the
- * package is fetched.
+ * be a WebAssembly.Module, bytes, a Response or a URL; by default midfold-lite.wasm
+ * beside the package is fetched: every function but validate() and digest(), which need
+ * initFull(). digestSummarizer() and the Compactor's `fallback: 'digest'` load the full
+ * module themselves.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */
 export function init(source) {
-  return initWith(source, resolveSource);
+  return initWith(source, resolveSource, resolveFull);
+}
+
+/**
+ * Loads midfold.wasm, the full module (validate() and digest() too), in place of init()'s
+ * lite one, or first; resolves at once when it is loaded. `source` as for init(), by
+ * default midfold.wasm beside the package.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function initFull(source) {
+  return initFullWith(source, resolveFull);
 }
 export { Compactor, digestSummarizer } from './compactor.js';
 export { EstimateCache } from './estimate-cache.js';

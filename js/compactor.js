@@ -6,7 +6,7 @@
  */
 import { MidfoldError } from './errors.js';
 import { applyEdits, applyEditsToCopy } from './apply.js';
-import { detectFormat, digest, estimateTokens, microReport, planCompaction, planMicroCompact, planMicroCompactWithFigures } from './core.js';
+import { detectFormat, digest, ensureFull, estimateTokens, fullLoaded, microReport, planCompaction, planMicroCompact, planMicroCompactWithFigures } from './core.js';
 import { summaryMessages } from './summary-messages.js';
 import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from './thinking.js';
 import { EstimateCache } from './estimate-cache.js';
@@ -34,6 +34,8 @@ export const PRICING_NAMES = Object.freeze(Object.keys(DEFAULT_THRESHOLD));
 
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
+/** The functions digestSummarizer() made: a Compactor using one preloads the full module. */
+const digestSummarizers = new WeakSet();
 
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
@@ -207,6 +209,10 @@ export class Compactor {
   }
 
   async run(messages, options) {
+    // The digest needs the full module, which the browser's init() does not load. It is
+    // fetched at the first call, not when the summarizer fails: that is often because the
+    // network did.
+    if ((this.fallback === 'digest' || digestSummarizers.has(this.summarize)) && !fullLoaded()) ensureFull().catch(() => {});
     if (options.usage) {
       // (the array may have shrunk while an earlier call on it ran: the count is capped)
       const count = Math.min(options.usage.count ?? messages.length, messages.length);
@@ -299,7 +305,12 @@ export class Compactor {
       let fallbackText = '';
       if (this.fallback === 'digest' && reason !== 'aborted') {
         // An empty digest (nothing fits maxSummaryTokens) or a failing one is no summary either.
-        try { fallbackText = digest(middle, { ...common, maxTokens: this.maxSummaryTokens, language: plan.language }).trim(); } catch { /* unchanged */ }
+        try {
+          await ensureFull();
+          fallbackText = digest(middle, { ...common, maxTokens: this.maxSummaryTokens, language: plan.language }).trim();
+        } catch (e) {
+          if (e instanceof MidfoldError && e.code === 'init-failed') this.warn('midfold: the digest fallback could not load midfold.wasm', e);
+        }
       }
       if (fallbackText) {
         this.warn(`midfold: the summarizer failed (${reason}); using the digest instead`, failure.error);
@@ -423,12 +434,15 @@ function summaryAnswer(answer) {
  */
 export function digestSummarizer(options = {}) {
   const cap = optionsObject(options, 'digestSummarizer', ['maxTokens']).maxTokens;
-  return async function digestSummarize(request) {
+  const summarize = async function digestSummarize(request) {
     if (!request || !Array.isArray(request.messages))
       throw new MidfoldError('invalid-input', 'digestSummarizer needs request.messages (the Compactor passes them)');
+    await ensureFull(); // (in the browser, init() loaded the lite module, which has no digest)
     return digest(request.messages, {
       maxTokens: cap || request.maxTokens, language: request.language, profile: request.profile,
       format: request.format && request.format !== 'auto' ? request.format : undefined,
     });
   };
+  digestSummarizers.add(summarize);
+  return summarize;
 }

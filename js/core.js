@@ -22,6 +22,13 @@ let wasm = null;
 /** @type {Scratch | null} */
 let scratch = null;
 let pending = null;
+let pendingFull = null;
+/**
+ * How the entry finds the full module (validate, the digest) when the one loaded is the
+ * lite module, the browser's default (wasm/bridge_full.c). Set by the entry's init().
+ * @type {((source: unknown) => Promise<unknown>) | null}
+ */
+let fullSource = null;
 
 /**
  * What a shared options object holds, so `{profile, format}` can be passed to every function:
@@ -36,28 +43,91 @@ function ready() {
   return wasm;
 }
 
+/** ready(), for a function only the full module has. */
+function readyFull(fn) {
+  const w = ready();
+  if (!w.full)
+    throw new MidfoldError('not-initialized',
+      `${fn}() is in midfold's full module, and init() loaded the lite one (the browser's default): await initFull() instead, or before it`);
+  return w;
+}
+
+function loadFailure(e) {
+  return e instanceof MidfoldError ? e : new MidfoldError('init-failed', `midfold could not load its wasm module: ${e && e.message}`, { cause: e });
+}
+
 /**
  * Instantiates the module once (later calls return the same promise). `resolveSource`
- * turns the caller's argument (or undefined: the bundled .wasm) into a Module, bytes or
- * a Response; host entries provide it. Failure leaves midfold uninitialized so a later
+ * turns the caller's argument (or undefined: the entry's default .wasm) into a Module,
+ * bytes or a Response; host entries provide it, and `resolveFull` for the full module
+ * when their default is the lite one. Failure leaves midfold uninitialized so a later
  * call can retry.
  * @param {unknown} source
  * @param {(source: unknown) => Promise<unknown>} resolveSource
+ * @param {(source: unknown) => Promise<unknown>} [resolveFull]
  */
-export function initWith(source, resolveSource) {
+export function initWith(source, resolveSource, resolveFull = resolveSource) {
+  fullSource = resolveFull;
   if (wasm) return Promise.resolve();
+  if (pendingFull) return pendingFull;
   if (!pending) {
     pending = (async () => {
       const instance = await instantiate(await resolveSource(source));
-      wasm = new Wasm(instance);
-      scratch = new Scratch(wasm);
+      // initFull() may have finished first: the full module stays.
+      if (!wasm) install(new Wasm(instance));
     })().catch((e) => {
       pending = null;
-      throw e instanceof MidfoldError ? e : new MidfoldError('init-failed', `midfold could not load its wasm module: ${e && e.message}`, { cause: e });
+      throw loadFailure(e);
     });
   }
   return pending;
 }
+
+/**
+ * Makes sure the full module is the one in use: loads it (from `source`, or the entry's
+ * default) in place of the lite one, or resolves at once when it already is. Between
+ * calls nothing of the old instance is kept (documents live within one call), so the
+ * swap is invisible to callers.
+ * @param {unknown} source
+ * @param {(source: unknown) => Promise<unknown>} resolveFull
+ */
+export function initFullWith(source, resolveFull) {
+  fullSource = resolveFull;
+  if (wasm && wasm.full) return Promise.resolve();
+  if (!pendingFull) {
+    pendingFull = (async () => {
+      const instance = await instantiate(await resolveFull(source), 'initFull');
+      const w = new Wasm(instance);
+      if (!w.full)
+        throw new MidfoldError('invalid-option', 'initFull(source): the module given is the lite one (midfold-lite.wasm), not midfold.wasm');
+      install(w);
+    })().catch((e) => {
+      pendingFull = null;
+      throw loadFailure(e);
+    });
+  }
+  return pendingFull;
+}
+
+function install(w) {
+  wasm = w;
+  scratch = new Scratch(w);
+}
+
+/**
+ * For midfold's own async paths that need the full module (digestSummarizer, the
+ * Compactor's digest fallback): loads it from the entry's default if init() loaded the
+ * lite one. Rejects with 'not-initialized' before init().
+ * @returns {Promise<void>}
+ */
+export function ensureFull() {
+  if (wasm && wasm.full) return Promise.resolve();
+  if (!wasm && !pending && !pendingFull) return Promise.reject(new MidfoldError('not-initialized', 'call and await init() before using midfold'));
+  return (pending || Promise.resolve()).then(() => (wasm && wasm.full ? undefined : initFullWith(undefined, /** @type {any} */ (fullSource))));
+}
+
+/** True once the full module (validate, the digest) is the one in use. */
+export function fullLoaded() { return wasm !== null && wasm.full; }
 
 /** True once init() has finished. */
 export function isReady() { return wasm !== null; }
@@ -387,6 +457,7 @@ export function digest(messages, options) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   messagesArray(messages, 'digest');
+  readyFull('digest');
   return withDoc(messages, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_digest(doc, format, maxTokens, language, profile, outPtr, outLen, w.err),
       (p, n) => w.text(p, n)));
@@ -407,6 +478,7 @@ export function validate(messages, options) {
   const o = optionsObject(options, 'validate', SHARED_OPTIONS);
   const format = formatIndex(o.format);
   const value = isArray(messages) ? messages : messages === undefined ? null : messages;
+  readyFull('validate');
   const report = withDoc(value, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_validate(doc, format, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))));
   const problems = report.problems.map((p) => {

@@ -48,8 +48,17 @@ export declare class MidfoldError extends Error {
 }
 
 /** Loads the wasm module; await once before anything else (later calls return at once).
- * Defaults to the bundled .wasm; a Module, bytes, a Response or a URL may be given. */
+ * Defaults to the bundled .wasm; a Module, bytes, a Response or a URL may be given.
+ * In the browser the default is midfold-lite.wasm: everything but `validate` and `digest`
+ * (20 KB gzipped less); `digestSummarizer` and the Compactor's `fallback: 'digest'` load
+ * the full module by themselves. In Node and workerd the default is the full module. */
 export declare function init(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+
+/** Loads midfold.wasm, the full module (`validate` and `digest` too), in place of init()'s
+ * lite one or instead of init(); resolves at once when it is in use. The source as for
+ * init(); rejects with 'invalid-option' when it is the lite module. In Node and workerd,
+ * init() already loads it. */
+export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
 
 /** WebAssembly.Module where the program's lib declares it (DOM, webworker); nothing where it
  * does not (a Node project without the DOM lib: @types/node has no WebAssembly types). */
@@ -170,7 +179,8 @@ export interface Problem {
   severity: 'error' | 'warning';
 }
 
-/** Every provider rule the conversation breaks. */
+/** Every provider rule the conversation breaks. In the browser, after initFull() (init()'s lite module
+ * has no validation: 'not-initialized'). */
 export declare function validate<M extends MessageLike>(messages: readonly M[], options?: { format?: Format | 'auto'; /** Taken and ignored, so a shared {profile, format} fits. */ profile?: Profile }):
   { ok: boolean; format: Format | 'unknown'; problems: Problem[] };
 
@@ -207,7 +217,8 @@ export declare function planMicroCompact<M extends MessageLike>(messages: readon
 
 /** A deterministic model-free summary within maxTokens: the user's requests, constraints at their latest value,
  * the latest test state and errors with exit statuses, files and identifiers, decisions with their reasons,
- * conclusions, tool activity. */
+ * conclusions, tool activity. In the browser, after initFull() (init()'s lite module has no digest:
+ * 'not-initialized'; digestSummarizer() loads the full module by itself). */
 export declare function digest<M extends MessageLike>(messages: readonly M[], options?: {
   maxTokens?: number; language?: string; profile?: Profile; format?: Format | 'auto';
 }): string;

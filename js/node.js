@@ -1,7 +1,7 @@
 /**
  * node.js — midfold's entry for Node: finds the bundled .wasm next to the package.
  */
-import { initWith } from './core.js';
+import { initFullWith, initWith } from './core.js';
 import { nodeSource } from './source-node.js';
 
 // The public part of core.js, by name: its other exports (initWith, microReport, …) are
@@ -23,6 +23,16 @@ const resolveSource = nodeSource(new URL('../wasm/midfold.wasm', import.meta.url
  */
 export function init(source) {
   return initWith(source, resolveSource);
+}
+
+/**
+ * The same as init() here: the bundled module is the full one (validate() and digest()
+ * included); in the browser, init() loads the lite module and initFull() this one.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function initFull(source) {
+  return initFullWith(source, resolveSource);
 }
 export { Compactor, digestSummarizer } from './compactor.js';
 export { EstimateCache } from './estimate-cache.js';

@@ -54,6 +54,8 @@ export class Wasm {
     this.u8 = new Uint8Array(this.memory.buffer);
     this.err = this.alloc(ERROR_BYTES);
     this.slots = this.alloc(16); // out pointer, out length, out double
+    /** midfold.wasm, not midfold-lite.wasm: it validates and digests. */
+    this.full = typeof this.x.mfw_doc_digest === 'function';
   }
 
   /** The memory as bytes; a fresh view after any growth. */

@@ -10,7 +10,7 @@
  */
 import wasmModule from '../wasm/midfold.wasm';
 import { MidfoldError } from './errors.js';
-import { initWith } from './core.js';
+import { initFullWith, initWith } from './core.js';
 import { fetchSource } from './source-fetch.js';
 
 // The public part of core.js, by name: its other exports (initWith, microReport, …) are
@@ -40,6 +40,16 @@ export function init(source) {
       `${e.message} (workerd does not compile wasm from bytes at run time: call init() with no argument, or pass the WebAssembly.Module of \`import wasm from 'midfold/midfold.wasm'\`)`,
       { cause: e });
   });
+}
+
+/**
+ * The same as init() here: the bundled module is the full one (validate() and digest()
+ * included); in the browser, init() loads the lite module and initFull() this one.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function initFull(source) {
+  return initFullWith(source, resolveSource);
 }
 export { Compactor, digestSummarizer } from './compactor.js';
 export { EstimateCache } from './estimate-cache.js';

@@ -9,6 +9,7 @@ import http from 'node:http';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH, ROOT, launchChromium, startDemoServer } from './helpers/chromium.mjs';
+import { init, estimateTokens } from '../js/node.js';
 
 const OUTPUT = path.join(ROOT, 'tests/output');
 const SAMPLES = [
@@ -23,6 +24,7 @@ let browser;
 const offLoopback = [];
 
 before(async () => {
+  await init();
   mkdirSync(OUTPUT, { recursive: true });
   server = await startDemoServer();
 });
@@ -365,14 +367,28 @@ describe('the demo page in Chromium', () => {
     }
   });
 
-  test("the README's Browser snippet runs as written", async () => {
+  /** A fresh tab on a page of the demo's origin (under its CSP) where midfold is not loaded yet; every .wasm it fetches is listed. */
+  async function openBlank() {
+    const page = await browser.context.newPage();
+    const problems = [];
+    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`); });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    const wasm = [];
+    page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname); });
+    const response = await page.goto(new URL('/web-demo/style.css', server.url).href);
+    assert.equal(response.status(), 200);
+    assert.match(response.headers()['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval'/);
+    return { page, problems, wasm };
+  }
+
+  test("the README's Browser snippet runs as written, and fetches only the full module", async () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const section = readme.split(/^## Browser$/m)[1].split(/^## /m)[0];
     const code = /```js\n([\s\S]*?)```/.exec(section)[1];
     // The bare specifier is what a bundler resolves; here the served file stands in for it.
     const body = code.replace(/^import \{([^}]*)\} from 'midfold';$/m, "const {$1} = await import('/js/browser.js');");
     assert.notEqual(body, code, 'the snippet imports from midfold');
-    const { page, problems } = await openDemo();
+    const { page, problems, wasm } = await openBlank();
     const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
     const result = await page.evaluate(`(async (messages, meter) => {\n${body}\nreturn { report, value: meter.value, messages };\n})(${JSON.stringify(messages)}, {})`);
     assert.equal(result.report.reason, 'below-threshold');
@@ -383,6 +399,30 @@ describe('the demo page in Chromium', () => {
     assert.equal(result.value, result.report.tokensAfter);
     assert.equal(result.value, result.report.tokensBefore);
     assert.deepEqual(result.messages, messages);
+    assert.deepEqual(wasm, ['/wasm/midfold.wasm'], 'initFull() fetches the full module alone');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('a page that compacts with its own summarizer fetches midfold-lite.wasm only; validate() says to call initFull()', async () => {
+    const { page, problems, wasm } = await openBlank();
+    const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
+    const result = await page.evaluate(async (messages) => {
+      const { init, estimateTokens, validate, Compactor } = await import('/js/browser.js');
+      await init();
+      const before = estimateTokens(messages, { profile: 'safe' });
+      const summarize = async ({ messages: folded }) => `Worked through ${folded.length} earlier messages on the invoice export.`;
+      const report = await new Compactor({ summarize, keepTail: { tokens: 0 } }).compact(messages, { force: true });
+      let refused;
+      try { validate(messages); } catch (e) { refused = { code: e.code, message: e.message }; }
+      return { before, report, refused, length: messages.length };
+    }, messages);
+    assert.equal(result.before, estimateTokens(messages, { profile: 'safe' }), 'the same figure as Node, from the full module');
+    assert.equal(result.report.reason, 'compacted');
+    assert.ok(result.length < messages.length);
+    assert.equal(result.refused.code, 'not-initialized');
+    assert.match(result.refused.message, /initFull\(\)/);
+    assert.deepEqual(wasm, ['/wasm/midfold-lite.wasm']);
     assert.deepEqual(problems, []);
     await page.close();
   });

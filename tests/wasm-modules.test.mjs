@@ -1,5 +1,6 @@
-// The two wasm modules and who loads them: midfold.wasm (estimate, serialize, micro-compact,
-// validate, compact, digest) and midfold-memory.wasm (the memory tool), each importing only
+// The wasm modules and who loads them: midfold.wasm (estimate, serialize, micro-compact,
+// validate, compact, digest), midfold-lite.wasm (the same without validate and the digest:
+// the browser's default) and midfold-memory.wasm (the memory tool), each importing only
 // the no-op memory-growth hook; the memory tool's module is loaded by its first command,
 // never by init(); a page bundled without the memory tool holds none of it (what the browser
 // entry fetches and when: browser-download.test.mjs).
@@ -16,14 +17,41 @@ const compile = (file) => new WebAssembly.Module(readFileSync(path.join(ROOT, 'w
 const names = (list) => list.map((e) => `${e.module ? `${e.module}.` : ''}${e.name}:${e.kind}`).sort();
 
 test('each module imports only env.emscripten_notify_memory_growth and exports its own functions', () => {
-  const main = compile('midfold.wasm'), memory = compile('midfold-memory.wasm');
-  for (const m of [main, memory]) assert.deepEqual(names(WebAssembly.Module.imports(m)), ['env.emscripten_notify_memory_growth:function']);
+  const main = compile('midfold.wasm'), lite = compile('midfold-lite.wasm'), memory = compile('midfold-memory.wasm');
+  for (const m of [main, lite, memory]) assert.deepEqual(names(WebAssembly.Module.imports(m)), ['env.emscripten_notify_memory_growth:function']);
   const exported = (m) => WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n.startsWith('mfw_')).sort();
   assert.deepEqual(exported(memory), ['mfw_alloc', 'mfw_free', 'mfw_memory_step']);
   const core = exported(main);
   assert.ok(!core.includes('mfw_memory_step'), 'the memory tool is not in midfold.wasm');
   for (const f of ['mfw_doc_estimate', 'mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact', 'mfw_doc_digest', 'mfw_doc_validate'])
     assert.ok(core.includes(f), `midfold.wasm exports ${f}`);
+  assert.deepEqual(exported(lite), core.filter((f) => f !== 'mfw_doc_digest' && f !== 'mfw_doc_validate'),
+    'midfold-lite.wasm is midfold.wasm without validate and the digest');
+});
+
+test('the lite module estimates, plans and serializes exactly as the full one, in every format', async () => {
+  const { readdirSync } = await import('node:fs');
+  // Each module driven through the same core.js calls: core.js is loaded twice, once per module.
+  const run = async (file) => {
+    const core = await import(`../js/core.js?module=${file}`);
+    await core.initWith(undefined, async () => readFileSync(path.join(ROOT, 'wasm', file)));
+    return core;
+  };
+  const full = await run('midfold.wasm'), lite = await run('midfold-lite.wasm');
+  const { PROFILES } = await import('../js/options.js');
+  // Every conversation among the fixtures (Anthropic, OpenAI Chat and Responses, AI SDK, Chinese, thinking).
+  const files = readdirSync(path.join(ROOT, 'tests/fixtures'), { recursive: true }).filter((f) => f.endsWith('.json'))
+    .filter((f) => Array.isArray(JSON.parse(readFileSync(path.join(ROOT, 'tests/fixtures', f), 'utf8'))));
+  assert.ok(files.length >= 20, `${files.length} conversations`);
+  for (const f of files) {
+    const messages = JSON.parse(readFileSync(path.join(ROOT, 'tests/fixtures', f), 'utf8'));
+    for (const profile of PROFILES)
+      assert.equal(lite.estimateTokens(messages, { profile }), full.estimateTokens(messages, { profile }), `${f} (${profile})`);
+    assert.equal(lite.serialize(messages), full.serialize(messages), f);
+    assert.deepEqual(lite.planMicroCompact(messages, { keepRecent: 1 }), full.planMicroCompact(messages, { keepRecent: 1 }), f);
+    assert.deepEqual(lite.planCompaction(messages, { keepTailTokens: 200 }), full.planCompaction(messages, { keepTailTokens: 200 }), f);
+  }
+  assert.throws(() => lite.digest([]), /initFull/);
 });
 
 test('the memory tool loads its module at the first command; a failed initMemory can be retried', async () => {
@@ -45,7 +73,7 @@ test('a page bundled from the main entry that never imports the memory tool carr
     bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, logLevel: 'silent',
   });
   const text = r.outputFiles[0].text;
-  assert.match(text, /midfold\.wasm/);
+  assert.match(text, /midfold-lite\.wasm/);
   assert.doesNotMatch(text, /midfold-memory|memory_20250818/);
 });
 

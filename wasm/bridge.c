@@ -1,7 +1,9 @@
 /* bridge.c — the main wasm module's exports (prefix mfw_): the core's API in the shape
- * the JS wrapper calls it, with (pointer, length) arguments in linear memory. The memory
- * tool is a module of its own (bridge_memory.c), so a page that never uses it never
- * downloads it. The ownership rules across the boundary are in bridge_common.h. */
+ * the JS wrapper calls it, with (pointer, length) arguments in linear memory. Both
+ * wasm/midfold.wasm and wasm/midfold-lite.wasm (the browser's default) link it; the full
+ * module adds bridge_full.c's exports (validate, the digest). The memory tool is a module
+ * of its own (bridge_memory.c), so a page that never uses it never downloads it. The
+ * ownership rules across the boundary are in bridge_common.h. */
 #include <stdint.h>
 #include <string.h>
 
@@ -164,41 +166,6 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
     return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
 }
 
-/* Validates; the report is JSON text:
- *   {"format":"anthropic","problems":[{"code":"...","message":3,"part":0,"text":"..."}]}
- * with "part" -1 when the problem is about the whole message, and "warning":true on a
- * problem that does not make the conversation invalid. */
-EXPORT int mfw_doc_validate(const mf_doc *doc, int format, char **out_ptr, size_t *out_len, mfw_error *e)
-{
-    mf_error err;
-    mf_validation *v = NULL;
-    mf_status st = mf_doc_validate(doc, (mf_format)format, &v, &err);
-    if (st) return report(e, &err, st);
-    mf_buf b;
-    mf_buf_init(&b);
-    mf_buf_puts(&b, "{\"format\":\"");
-    mf_buf_puts(&b, mf_format_name(v->format));
-    mf_buf_puts(&b, "\",\"problems\":[");
-    for (size_t i = 0; i < v->count; i++) {
-        const mf_problem *p = &v->problems[i];
-        if (i) mf_buf_putc(&b, ',');
-        mf_buf_puts(&b, "{\"code\":\"");
-        mf_buf_puts(&b, mf_problem_name(p->code));
-        mf_buf_puts(&b, "\",\"message\":");
-        mf_buf_put_uint(&b, p->message);
-        mf_buf_puts(&b, ",\"part\":");
-        if (p->part == SIZE_MAX) mf_buf_puts(&b, "-1");
-        else mf_buf_put_uint(&b, p->part);
-        mf_buf_puts(&b, ",\"text\":");
-        mf_buf_put_json_string(&b, p->text, strlen(p->text));
-        if (p->severity == MF_SEVERITY_WARNING) mf_buf_puts(&b, ",\"warning\":true");
-        mf_buf_putc(&b, '}');
-    }
-    mf_buf_puts(&b, "]}");
-    mf_validation_free(v);
-    return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
-}
-
 static void put_index_list(mf_buf *b, const size_t *list, size_t n)
 {
     mf_buf_putc(b, '[');
@@ -263,13 +230,4 @@ EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_token
     mf_buf_puts(&b, plan->only_previous_summary ? ",\"onlyPreviousSummary\":true}" : ",\"onlyPreviousSummary\":false}");
     mf_compact_plan_free(plan);
     return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
-}
-
-/* The model-free digest of a conversation, as UTF-8 text at *out_ptr. */
-EXPORT int mfw_doc_digest(const mf_doc *doc, int format, uint32_t max_tokens, int language, int profile,
-                          char **out_ptr, size_t *out_len, mfw_error *e)
-{
-    mf_error err;
-    return report(e, &err, mf_doc_digest(doc, (mf_format)format, max_tokens, (mf_language)language,
-                                         (mf_profile)profile, out_ptr, out_len, &err));
 }

@@ -1,5 +1,6 @@
-/* bridge_common.h — what both wasm modules' bridges (bridge.c, bridge_memory.c) share:
- * the export attribute, the error record, allocation.
+/* bridge_common.h — what every wasm module's bridge (bridge.c, bridge_full.c,
+ * bridge_memory.c) shares: the export attribute and the error record. Allocation is
+ * bridge_alloc.c's, linked into every module.
  *
  * Ownership across the boundary:
  * - Buffers from mfw_alloc are the caller's until mfw_free.
@@ -36,10 +37,5 @@ static inline int report(mfw_error *out, const mf_error *err, mf_status st)
     }
     return (int)st;
 }
-
-/* Allocates `size` bytes of linear memory (0 on failure). Free with mfw_free. */
-EXPORT void *mfw_alloc(size_t size) { return mf_alloc(size); }
-/* Releases memory from mfw_alloc or a result buffer. 0 is fine. */
-EXPORT void mfw_free(void *ptr) { mf_dealloc(ptr); }
 
 #endif

@@ -3,7 +3,7 @@
 // WebAssembly core. No build step, no inline code (the page runs under a strict CSP).
 
 import {
-  init, estimateTokens, serialize, microCompact, validate, detectFormat, planCompaction,
+  initFull, estimateTokens, serialize, microCompact, validate, detectFormat, planCompaction,
   Compactor, digestSummarizer, openAISummarizer, anthropicSummarizer,
 } from '../js/browser.js';
 import { showCost } from './cost-chart.js';
@@ -752,7 +752,8 @@ async function main() {
   wire();
   const started = performance.now();
   try {
-    await init();
+    // The page validates and digests: the full module, not init()'s lite one.
+    await initFull();
   } catch (error) {
     document.body.dataset.state = 'error';
     $('engine').textContent = 'WebAssembly failed to load';

@@ -184,17 +184,20 @@ const versionOf = (name) => {
 /**
  * The pages of the download table: what each imports (resolved from the repository, as a
  * bundler resolves `midfold` to js/browser.js by its "browser" condition) and the .wasm it
- * fetches to do that work. midfold's whole entry fetches midfold.wasm at init(); its memory
- * module only at the first memory command, hence a row of its own.
+ * fetches to do that work. init() fetches midfold-lite.wasm, initFull() (validate, the
+ * digest) midfold.wasm; the memory module is fetched only at the first memory command,
+ * hence a row of its own.
  */
 function pages() {
   const has = (name) => versionOf(name) !== null;
   return [
     { name: 'midfold: a page that estimates and compacts (init, estimateTokens, microCompact, Compactor)',
-      code: "export { init, estimateTokens, microCompact, Compactor } from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
+      code: "export { init, estimateTokens, microCompact, Compactor } from './js/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
     { name: 'midfold: a page that only estimates (init, estimateTokens)',
-      code: "export { init, estimateTokens } from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
-    { name: "midfold: the whole browser entry (every export; the memory tool's module not yet fetched)",
+      code: "export { init, estimateTokens } from './js/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
+    { name: 'midfold: a page that also validates and digests (initFull, estimateTokens, validate, Compactor, digestSummarizer)',
+      code: "export { initFull, estimateTokens, validate, Compactor, digestSummarizer } from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
+    { name: "midfold: the whole browser entry (every export, after initFull(); the memory tool's module not yet fetched)",
       code: "export * from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
     { name: 'midfold/memory: the memory tool (createMemoryTool, memoryStore), at its first command',
       code: "export { createMemoryTool, memoryStore } from './js/memory/browser.js';", wasm: ['wasm/midfold-memory.wasm'] },
