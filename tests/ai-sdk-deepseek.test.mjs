@@ -16,21 +16,24 @@ import { init, digestSummarizer, estimateTokens } from 'midfold';
 import { midfoldMiddleware, compactStep } from 'midfold/ai-sdk';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
+import { startStrictProvider } from './helpers/strict-provider.mjs';
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const VERSIONS = [
-  { label: 'ai 6', ai: 'ai', deepseek: '@ai-sdk/deepseek', openai: '@ai-sdk/openai', spec: 'v3', skip: false },
-  { label: 'ai 7', ai: 'ai-v7', deepseek: '@ai-sdk/deepseek-v3', openai: '@ai-sdk/openai-v4', spec: 'v4',
+  { label: 'ai 6', ai: 'ai', deepseek: '@ai-sdk/deepseek', openai: '@ai-sdk/openai', anthropic: '@ai-sdk/anthropic', spec: 'v3', skip: false },
+  { label: 'ai 7', ai: 'ai-v7', deepseek: '@ai-sdk/deepseek-v3', openai: '@ai-sdk/openai-v4', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4',
     skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
 ];
 
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
 let llm;
+let anthropicAPI;
 let files;
 before(async () => {
   await init();
   llm = await startMockLLM({ respond: answer });
+  anthropicAPI = await startStrictProvider();
   // The sources, in name order, until their reads pass 80,000 estimated tokens ('safe', the Compactor's
   // profile): over the default 50,000 threshold and below DeepSeek's micro-compaction trigger (120,000).
   files = [];
@@ -41,7 +44,7 @@ before(async () => {
     tokens += estimateTokens(read(`src/${name}`), { profile: 'safe' });
   }
 });
-after(() => llm.close());
+after(() => Promise.all([llm.close(), anthropicAPI.close()]));
 
 /** The scripted model: reads `files` one call a step (with its reasoning), then answers. */
 function answer(record) {
@@ -173,6 +176,42 @@ for (const v of VERSIONS) {
       const ratio = ds.reports.at(-1).tokensBefore / sent;
       assert.ok(ratio > 0.8 && ratio < 1.2, `the last step's estimate is ${ratio.toFixed(2)}x what it was sent`);
       assert.equal((await run(openai.chat('gpt-5.4'))).cleared, true);
+    });
+
+    test("DeepSeek's Anthropic API through the Anthropic provider: the host it sends to, not the provider id, chooses DeepSeek's threshold", async () => {
+      const ai = await import(v.ai);
+      const { createAnthropic } = await import(v.anthropic);
+      // The provider believes it talks to the host in its base URL; its fetch takes every request to the strict
+      // Anthropic mock instead (the path after the base URL is kept: /v1/messages).
+      const at = (base) => createAnthropic({ baseURL: `${base}/v1`, apiKey: 'sk-test',
+        fetch: (url, init) => fetch(String(url).replace(base, anthropicAPI.url), init) });
+      const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+      const run = async (model) => {
+        let step = 0;
+        anthropicAPI.reply = () => {
+          const i = step++;
+          return i < files.length ? [{ type: 'tool_use', id: `toolu_${i}`, name: 'read_file', input: { path: files[i] } }]
+            : [{ type: 'text', text: 'Pairing happens in src/view.c.' }];
+        };
+        const reports = [];
+        const from = anthropicAPI.requests.length;
+        const result = await ai.generateText({
+          model: ai.wrapLanguageModel({ model, middleware: midfoldMiddleware({ summarize: digestSummarizer(), keepRecent: 2, specificationVersion: v.spec, onReport: (r) => reports.push(r) }) }),
+          tools, stopWhen: ai.stepCountIs(files.length + 1), messages: [{ role: 'user', content: 'Where are tool results paired with their calls?' }],
+          maxOutputTokens: 1024, // (the provider knows no limit for a DeepSeek model id and warns without one)
+        });
+        const requests = anthropicAPI.requests.slice(from);
+        assert.equal(result.text, 'Pairing happens in src/view.c.');
+        assert.deepEqual(requests.map((r) => r.status), requests.map(() => 200), 'every request accepted');
+        return { cleared: reports.some((r) => r.micro.cleared > 0 || r.compacted), last: requests.at(-1).body.messages };
+      };
+      // DeepSeek maps Claude model names onto its own models there, so the model id says nothing either.
+      for (const id of ['deepseek-v4-flash', 'claude-sonnet-4-5']) {
+        const ds = await run(at('https://api.deepseek.com/anthropic')(id));
+        assert.equal(ds.cleared, false, `${id} at api.deepseek.com: nothing cleared below 150,000`);
+        assert.ok(estimateTokens(ds.last, { profile: 'safe', format: 'anthropic' }) > 75000, 'the loop was sent whole');
+      }
+      assert.equal((await run(at('https://api.anthropic.com')('claude-sonnet-4-5'))).cleared, true, 'at api.anthropic.com: cleared at 50,000');
     });
   });
 }

@@ -28,14 +28,42 @@ function inputUsage(usage) {
   return Number.isInteger(n) && n >= 0 ? { inputTokens: n } : undefined;
 }
 
+/** Whose prompt cache a provider's own API host bills by (docs/cost.md). */
+const PRICING_BY_HOST = { 'api.deepseek.com': 'deepseek', 'api.anthropic.com': 'anthropic', 'api.openai.com': 'openai' };
+
 /**
- * The Compactor `pricing` an AI SDK model names: its provider id ('deepseek.chat' is
- * 'deepseek', 'anthropic.messages' 'anthropic'), or for a gateway model (or an id string,
- * which ai resolves through the gateway) the creator part of 'deepseek/deepseek-v4-flash'.
- * Undefined for any other provider, whose cache prices midfold has no table for.
+ * The host a first-party provider model sends its requests to, or '' when it does not
+ * say. Not part of the LanguageModel specification: @ai-sdk/anthropic keeps its base URL in
+ * `config.baseURL`, @ai-sdk/openai builds each URL with `config.url()` (both read in their
+ * dist code, ai 6 and 7 majors; tests/ai-sdk-deepseek.test.mjs fails if that changes).
+ * DeepSeek serves the Anthropic Messages API too (api.deepseek.com/anthropic, where it maps
+ * Claude model names onto its own models), so the provider id alone can name the wrong bill.
+ */
+function hostOf(model, provider) {
+  const config = model.config;
+  if (!config || typeof config !== 'object') return '';
+  try {
+    const url = provider.startsWith('anthropic.') ? config.baseURL
+      : provider.startsWith('openai.') && typeof config.url === 'function' ? config.url({ path: '/chat/completions', modelId: model.modelId })
+        : undefined;
+    return typeof url === 'string' ? new URL(url).hostname : '';
+  } catch {
+    return ''; // not a URL: the provider id decides
+  }
+}
+
+/**
+ * The Compactor `pricing` an AI SDK model names: the provider's own API host it sends to
+ * (api.deepseek.com is 'deepseek' whichever SDK speaks to it), else its provider id
+ * ('deepseek.chat' is 'deepseek', 'anthropic.messages' 'anthropic'), or for a gateway model
+ * (or an id string, which ai resolves through the gateway) the creator part of
+ * 'deepseek/deepseek-v4-flash'. Undefined for any other provider, whose cache prices midfold
+ * has no table for.
  */
 function pricingOf(model) {
   const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
+  const byHost = provider ? PRICING_BY_HOST[hostOf(model, provider)] : undefined;
+  if (byHost) return byHost;
   const id = typeof model === 'string' ? model : provider === 'gateway' && typeof model.modelId === 'string' ? model.modelId : '';
   const family = id ? id.split('/')[0] : provider.split('.')[0];
   return PRICING_NAMES.includes(family) ? family : undefined;
