@@ -48,7 +48,7 @@ function readyFull(fn) {
   const w = ready();
   if (!w.full)
     throw new MidfoldError('not-initialized',
-      `${fn}() is in midfold's full module, and init() loaded the lite one (the browser's default): await initFull() instead, or before it`);
+      `${fn}() needs midfold's full module, and the one loaded is the lite one (what init() loads in the browser): await initFull() first`);
   return w;
 }
 

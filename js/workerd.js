@@ -43,8 +43,9 @@ export function init(source) {
 }
 
 /**
- * The same as init() here: the bundled module is the full one (validate() and digest()
- * included); in the browser, init() loads the lite module and initFull() this one.
+ * init() here, whose bundled module is the full one (validate() and digest() included),
+ * except that it refuses the lite module as `source`; in the browser, init() loads the
+ * lite module and initFull() the full one.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */
