@@ -1,7 +1,9 @@
 // midfoldMiddleware through the real DeepSeek provider of the AI SDK (@ai-sdk/deepseek 2 with ai 6, 3 with
 // ai 7) and, with the same middleware, the real OpenAI Chat provider: the model's provider sets the
 // Compactor's default threshold (150,000 for DeepSeek, whose cached reads cost a fiftieth; 50,000 otherwise),
-// and a DeepSeek V4 tool loop in thinking mode keeps every reasoning_content it must send back.
+// and a DeepSeek V4 tool loop in thinking mode keeps every reasoning_content it must send back. DeepSeek
+// reached through @ai-sdk/anthropic (its Anthropic API, requests taken to the strict Anthropic mock by the
+// provider's fetch) or @ai-sdk/openai is priced by the host the model sends to, not by the provider id.
 //
 // The mock is a real HTTP server on 127.0.0.1 speaking Chat Completions (POST /chat/completions, DeepSeek's
 // path, and /v1/chat/completions). It rejects, with a 400 as DeepSeek does, what docs/provider-rules.md
@@ -212,6 +214,25 @@ for (const v of VERSIONS) {
         assert.ok(estimateTokens(ds.last, { profile: 'safe', format: 'anthropic' }) > 75000, 'the loop was sent whole');
       }
       assert.equal((await run(at('https://api.anthropic.com')('claude-sonnet-4-5'))).cleared, true, 'at api.anthropic.com: cleared at 50,000');
+    });
+
+    test('@ai-sdk/openai pointed at api.deepseek.com (Chat and Responses models) gets DeepSeek\'s threshold in compactStep', async () => {
+      const { createOpenAI } = await import(v.openai);
+      // The same 80,000-token tool loop as above, as ModelMessages: no request is made, the model is only read.
+      const loop = () => [{ role: 'user', content: 'Where are tool results paired with their calls?' }, ...files.flatMap((path, i) => [
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: { path } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${i}`, toolName: 'read_file', output: { type: 'text', value: read(path) } }] },
+      ])];
+      const changes = async (model) => {
+        const prepareStep = compactStep({ summarize: digestSummarizer(), keepRecent: 2 });
+        return 'messages' in await prepareStep({ model, stepNumber: files.length, steps: [], messages: loop() });
+      };
+      for (const base of ['https://api.deepseek.com', 'https://api.deepseek.com/v1']) {
+        const deepseek = createOpenAI({ baseURL: base, apiKey: 'sk-test' });
+        assert.equal(await changes(deepseek.chat('deepseek-v4-flash')), false, `${base}, Chat Completions`);
+        assert.equal(await changes(deepseek.responses('deepseek-v4-flash')), false, `${base}, Responses`);
+      }
+      assert.equal(await changes(createOpenAI({ apiKey: 'sk-test' }).chat('gpt-5.4')), true, 'api.openai.com: cleared at 50,000');
     });
   });
 }
