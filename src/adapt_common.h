@@ -32,6 +32,15 @@ static inline void adapt_str(const mf_node *obj, const char *key, const char **o
     *len = s ? s->len : 0;
 }
 
+/* Adds the string `content` as the message's TEXT part (room reserved by the caller). */
+static inline void adapt_add_string_content(mf_msg *msg, const mf_node *content)
+{
+    mf_part *p = adapt_add(msg, MF_PART_TEXT, content, SIZE_MAX);
+    p->text = content->str;
+    p->text_len = content->len;
+    msg->string_content = true;
+}
+
 /* Content given as one string becomes a single TEXT part. Returns true if handled. */
 static inline bool adapt_string_content(mf_arena *arena, mf_msg *msg, const mf_node *content, size_t extra,
                                         mf_status *st)
@@ -39,10 +48,7 @@ static inline bool adapt_string_content(mf_arena *arena, mf_msg *msg, const mf_n
     if (!content || content->kind != MF_STRING) return false;
     *st = MF_OK;
     if (!adapt_reserve(arena, msg, 1 + extra)) { *st = MF_ERR_NOMEM; return true; }
-    mf_part *p = adapt_add(msg, MF_PART_TEXT, content, SIZE_MAX);
-    p->text = content->str;
-    p->text_len = content->len;
-    msg->string_content = true;
+    adapt_add_string_content(msg, content);
     return true;
 }
 

@@ -17,6 +17,14 @@ static const mf_node *detail_text(const mf_node *detail)
     return NULL;
 }
 
+/* Adds a THINKING part for `node` whose text is the string `text` (room reserved). */
+static void add_thinking(mf_msg *msg, const mf_node *node, const mf_node *text)
+{
+    mf_part *p = adapt_add(msg, MF_PART_THINKING, node, SIZE_MAX);
+    p->text = text->str;
+    p->text_len = text->len;
+}
+
 static void read_part(mf_msg *msg, const mf_node *part, size_t index)
 {
     const mf_node *type = mf_get_str(part, "type");
@@ -72,26 +80,14 @@ mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg)
     bool string_content = content && content->kind == MF_STRING;
     size_t nparts = string_content ? 1 : content && content->kind == MF_ARRAY ? content->count : 0;
     if (!adapt_reserve(arena, msg, nthinking + nparts + extra)) return MF_ERR_NOMEM;
-    if (reasoning) {
-        mf_part *p = adapt_add(msg, MF_PART_THINKING, reasoning, SIZE_MAX);
-        p->text = reasoning->str;
-        p->text_len = reasoning->len;
-    }
+    if (reasoning) add_thinking(msg, reasoning, reasoning);
     for (uint32_t i = 0; details && i < details->count; i++) {
         const mf_node *text = detail_text(&details->items[i]);
-        if (!text) continue;
-        mf_part *p = adapt_add(msg, MF_PART_THINKING, &details->items[i], SIZE_MAX);
-        p->text = text->str;
-        p->text_len = text->len;
+        if (text) add_thinking(msg, &details->items[i], text);
     }
-    if (string_content) {
-        mf_part *p = adapt_add(msg, MF_PART_TEXT, content, SIZE_MAX);
-        p->text = content->str;
-        p->text_len = content->len;
-        msg->string_content = true;
-    } else {
+    if (string_content) adapt_add_string_content(msg, content);
+    else
         for (size_t i = 0; i < nparts; i++) read_part(msg, &content->items[i], i);
-    }
     /* Tool calls live outside `content`: their part index is their place in tool_calls. */
     for (size_t i = 0; i < ncalls; i++) {
         const mf_node *call = &calls->items[i];
