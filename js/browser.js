@@ -50,4 +50,5 @@ export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIRespo
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory/browser.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
 export { simulate } from './simulate.js';
+export { pricingOfURL } from './pricing/hosts.js';
 export { simulationChart } from './simulate-chart.js';

@@ -529,6 +529,12 @@ export interface SimulateReport {
   results: SimulateResult[];
 }
 
+/** The Compactor `pricing` a URL's host implies: 'deepseek' for api.deepseek.com (its Chat Completions and its
+ * Anthropic API at /anthropic alike), 'anthropic' for api.anthropic.com, 'openai' for api.openai.com; undefined for
+ * any other host (a gateway, a local server) and for what is not a URL. For a proxy: `new Compactor({summarize,
+ * pricing: pricingOfURL(upstream)})`. */
+export declare function pricingOfURL(url: string | URL): 'anthropic' | 'openai' | 'deepseek' | undefined;
+
 /** Replays a session (the final messages array, a request body {messages, system?, tools?},
  * or a Responses body {input, instructions?, tools?}) turn by turn under each policy and
  * prices every request with the provider's prompt caching. Never changes the session.

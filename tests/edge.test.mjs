@@ -420,6 +420,8 @@ test("unset, PRICING is read from the upstream's host: the providers' own API ho
   assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com' }), 'deepseek');
   assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com/v1/' }), 'deepseek');
   assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.openai.com/v1' }), 'openai');
+  assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com/anthropic' }), 'deepseek', "DeepSeek's Anthropic API");
+  assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.anthropic.com/v1' }), 'anthropic');
   assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com', PRICING: null }), 'deepseek');
   assert.equal(pricingOf({ UPSTREAM_URL: 'https://api.deepseek.com', PRICING: ' openai ' }), 'openai');
   assert.equal(pricingOf({ UPSTREAM_URL: 'http://127.0.0.1:8080/v1' }), undefined);

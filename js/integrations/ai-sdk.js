@@ -13,6 +13,7 @@ import { optionsObject } from '../options.js';
 import { Compactor, PRICING_NAMES } from '../compactor.js';
 import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { ConversationStates } from '../state/conversation-states.js';
+import { pricingOfURL } from '../pricing/hosts.js';
 
 /** How many recent answers' counts a middleware keeps for the calls that follow them. */
 const RECENT_ANSWERS = 16;
@@ -28,27 +29,23 @@ function inputUsage(usage) {
   return Number.isInteger(n) && n >= 0 ? { inputTokens: n } : undefined;
 }
 
-/** Whose prompt cache a provider's own API host bills by (docs/cost.md). */
-const PRICING_BY_HOST = { 'api.deepseek.com': 'deepseek', 'api.anthropic.com': 'anthropic', 'api.openai.com': 'openai' };
-
 /**
- * The host a first-party provider model sends its requests to, or '' when it does not
+ * The URL a first-party provider model sends its requests to, or undefined when it does not
  * say. Not part of the LanguageModel specification: @ai-sdk/anthropic keeps its base URL in
  * `config.baseURL`, @ai-sdk/openai builds each URL with `config.url()` (both read in their
  * dist code, ai 6 and 7 majors; tests/ai-sdk-deepseek.test.mjs fails if that changes).
  * DeepSeek serves the Anthropic Messages API too (api.deepseek.com/anthropic, where it maps
  * Claude model names onto its own models), so the provider id alone can name the wrong bill.
  */
-function hostOf(model, provider) {
+function endpointOf(model, provider) {
   const config = model.config;
-  if (!config || typeof config !== 'object') return '';
+  if (!config || typeof config !== 'object') return undefined;
   try {
-    const url = provider.startsWith('anthropic.') ? config.baseURL
+    return provider.startsWith('anthropic.') ? config.baseURL
       : provider.startsWith('openai.') && typeof config.url === 'function' ? config.url({ path: '/chat/completions', modelId: model.modelId })
         : undefined;
-    return typeof url === 'string' ? new URL(url).hostname : '';
   } catch {
-    return ''; // not a URL: the provider id decides
+    return undefined; // a url() that wants other arguments: the provider id decides
   }
 }
 
@@ -62,7 +59,7 @@ function hostOf(model, provider) {
  */
 function pricingOf(model) {
   const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
-  const byHost = provider ? PRICING_BY_HOST[hostOf(model, provider)] : undefined;
+  const byHost = provider ? pricingOfURL(endpointOf(model, provider)) : undefined;
   if (byHost) return byHost;
   const id = typeof model === 'string' ? model : provider === 'gateway' && typeof model.modelId === 'string' ? model.modelId : '';
   const family = id ? id.split('/')[0] : provider.split('.')[0];

@@ -59,6 +59,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/simulate.js", esModule = embed "../../js/simulate.js"),
     (name = "midfold/js/simulate-chart.js", esModule = embed "../../js/simulate-chart.js"),
     (name = "midfold/js/pricing/index.js", esModule = embed "../../js/pricing/index.js"),
+    (name = "midfold/js/pricing/hosts.js", esModule = embed "../../js/pricing/hosts.js"),
     (name = "midfold/js/pricing/anthropic.js", esModule = embed "../../js/pricing/anthropic.js"),
     (name = "midfold/js/pricing/openai.js", esModule = embed "../../js/pricing/openai.js"),
     (name = "midfold/js/pricing/deepseek.js", esModule = embed "../../js/pricing/deepseek.js"),

@@ -2,10 +2,10 @@
  * pricing.js — whose prompt cache the proxy's upstream has, for the Compactor's `pricing`
  * option (it sets the default THRESHOLD: 150,000 for DeepSeek, whose cached reads cost a
  * fiftieth, 50,000 otherwise). PRICING says it; unset, the upstream's host does for the
- * providers' own API hosts; any other upstream (a local server, a gateway) has none.
+ * providers' own API hosts (midfold's pricingOfURL); any other upstream (a local server, a
+ * gateway) has none.
  */
-
-const PRICING_BY_HOST = { 'api.deepseek.com': 'deepseek', 'api.openai.com': 'openai', 'api.anthropic.com': 'anthropic' };
+import { pricingOfURL } from 'midfold';
 
 /**
  * PRICING (trimmed), else the one UPSTREAM_URL's host names, else undefined. The Compactor
@@ -16,9 +16,5 @@ const PRICING_BY_HOST = { 'api.deepseek.com': 'deepseek', 'api.openai.com': 'ope
 export function pricingOf(env) {
   // An unset variable of the shipped config's fromEnvironment bindings arrives as null.
   if (env.PRICING !== undefined && env.PRICING !== null && String(env.PRICING).trim() !== '') return String(env.PRICING).trim();
-  try {
-    return PRICING_BY_HOST[new URL(String(env.UPSTREAM_URL)).hostname];
-  } catch {
-    return undefined;
-  }
+  return pricingOfURL(env.UPSTREAM_URL);
 }
