@@ -124,6 +124,7 @@ export class Compactor {
     this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', 0);
     if (options.fallback !== undefined && options.fallback !== 'digest') throw optionError("fallback must be 'digest' or left out");
     this.fallback = options.fallback;
+    this.preloadedFull = false; // (run(): the full module's background fetch was started)
     if (options.instructions !== undefined && typeof options.instructions !== 'string') throw optionError('instructions must be a string');
     this.instructions = options.instructions;
     this.language = options.language;
@@ -211,8 +212,12 @@ export class Compactor {
   async run(messages, options) {
     // The digest needs the full module, which the browser's init() does not load. It is
     // fetched at the first call, not when the summarizer fails: that is often because the
-    // network did.
-    if ((this.fallback === 'digest' || digestSummarizers.has(this.summarize)) && !fullLoaded()) ensureFull().catch(() => {});
+    // network did. Once per Compactor: a module that cannot be fetched is not asked for again
+    // on every turn (the digest itself still tries when it is needed).
+    if (!this.preloadedFull && (this.fallback === 'digest' || digestSummarizers.has(this.summarize)) && !fullLoaded()) {
+      this.preloadedFull = true;
+      ensureFull().catch(() => {});
+    }
     if (options.usage) {
       // (the array may have shrunk while an earlier call on it ran: the count is capped)
       const count = Math.min(options.usage.count ?? messages.length, messages.length);

@@ -40,13 +40,18 @@ test('a full module that cannot be fetched fails the digest summarizer alone: th
   missing.add('wasm/midfold.wasm');
   const messages = session();
   const before = JSON.stringify(messages);
-  const report = await new midfold.Compactor({ summarize: midfold.digestSummarizer(), keepTail: { tokens: 0 }, onWarn() {} })
-    .compact(messages, { force: true });
+  const compactor = new midfold.Compactor({ summarize: midfold.digestSummarizer(), keepTail: { tokens: 0 }, onWarn() {} });
+  const report = await compactor.compact(messages, { force: true });
   assert.equal(report.compacted, false);
   assert.equal(report.reason, 'summarizer-error');
   assert.equal(report.error.code, 'init-failed');
   assert.equal(JSON.stringify(messages), before);
   assert.ok(midfold.estimateTokens(messages) > 0, 'the lite module is still in use');
+  // The later checks below the threshold do not ask for the missing module again, turn after turn.
+  const asked = fetched.length;
+  for (let turn = 0; turn < 3; turn++) assert.equal((await compactor.compact(messages)).reason, 'below-threshold');
+  await new Promise((r) => setTimeout(r, 0)); // (a background fetch starts within the microtasks before this)
+  assert.equal(fetched.length, asked);
   missing.clear();
 });
 
