@@ -60,16 +60,42 @@ static uint64_t code_points_of(const uint64_t *counts)
     return n;
 }
 
+/* The features a text has (count > 0), in feature order, and where the boundary features
+ * start among them: a text holds a dozen kinds or so of the 54, and 'safe' prices it five
+ * times, so the products are taken over these alone (short texts, ids and names, are most
+ * of a conversation's texts, and there this pricing cost as much as their feature pass). */
+typedef struct {
+    uint8_t at[MF_FEATURE_COUNT];
+    int count, first_scaled;
+} present_features;
+
+static void find_present(const uint64_t *counts, present_features *out)
+{
+    /* written unconditionally, kept by moving on: no branch to mispredict per feature */
+    int n = 0;
+    for (int f = 0; f < MF_F_BND; f++) {
+        out->at[n] = (uint8_t)f;
+        n += counts[f] != 0;
+    }
+    out->first_scaled = n;
+    for (int f = MF_F_BND; f < MF_FEATURE_COUNT; f++) {
+        out->at[n] = (uint8_t)f;
+        n += counts[f] != 0;
+    }
+    out->count = n;
+}
+
 /* Milli-tokens of feature counts (the rule of tools/calibrate/model.mjs priceMilli): whole
  * features' products summed, plus the boundary features' products summed and divided by
  * their scale, rounded up, plus the length weight times `root` (the square root of the
  * code points), rounded up. sqrt and the product are IEEE double operations, correctly
- * rounded in C as in JS, so both give the same milli-token. */
-static uint64_t dot(const uint32_t *w, const uint64_t *counts, double root)
+ * rounded in C as in JS, so both give the same milli-token. Features absent from
+ * `present` have a count of 0 and add nothing. */
+static uint64_t dot(const uint32_t *w, const uint64_t *counts, const present_features *present, double root)
 {
     uint64_t sum = 0, scaled = 0;
-    for (int f = 0; f < MF_F_BND; f++) sum += counts[f] * w[f];
-    for (int f = MF_F_BND; f < MF_FEATURE_COUNT; f++) scaled += counts[f] * w[f];
+    for (int i = 0; i < present->first_scaled; i++) sum += counts[present->at[i]] * w[present->at[i]];
+    for (int i = present->first_scaled; i < present->count; i++) scaled += counts[present->at[i]] * w[present->at[i]];
     double length = ceil((double)w[MF_W_LENGTH] * root);
     return sum + scaled / MF_BOUNDARY_SCALE + (scaled % MF_BOUNDARY_SCALE != 0) + (uint64_t)length;
 }
@@ -80,15 +106,17 @@ uint64_t mf_profile_price(mf_profile profile, const uint64_t *counts)
     if (profile != MF_PROFILE_SAFE && !def->feature_milli) return 0;
     /* once per text, whichever weights price it ('safe': all five) */
     double root = sqrt((double)code_points_of(counts));
+    present_features present;
+    find_present(counts, &present);
     if (profile == MF_PROFILE_SAFE) {
         uint64_t best = 0;
         for (size_t i = 0; i < sizeof FITTED_WEIGHTS / sizeof FITTED_WEIGHTS[0]; i++) {
-            uint64_t v = dot(FITTED_WEIGHTS[i], counts, root);
+            uint64_t v = dot(FITTED_WEIGHTS[i], counts, &present, root);
             if (v > best) best = v;
         }
         return best;
     }
-    return dot(def->feature_milli, counts, root);
+    return dot(def->feature_milli, counts, &present, root);
 }
 
 const mf_profile_def *mf_profile_get(mf_profile profile)
