@@ -148,22 +148,24 @@ test-js: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-memory.wasm $(fil
 test: deps
 	$(MAKE) test-native test-valgrind fuzz-smoke test-js
 
+# The demo, the CLI demo and the benchmarks run on the same pinned Node as the tests (a
+# distribution's nodejs may be 18 or 20, both past their end of life; midfold needs 22+).
 # The demo page on http://127.0.0.1:$(DEMO_PORT)/web-demo/ (Ctrl-C stops it; DEMO_PORT=0 picks a free port).
 DEMO_PORT ?= 8765
 demo: deps
-	$(MAKE) wasm
-	node scripts/serve.mjs --port $(DEMO_PORT)
+	$(MAKE) wasm $(filter $(NODE_PINNED),$(NODE))
+	$(NODE) scripts/serve.mjs --port $(DEMO_PORT)
 
 # The same compaction in the terminal, with the CLI.
 demo-cli: deps
-	$(MAKE) wasm
-	node js/cli.js compact web-demo/samples/coding-session.anthropic.json --force --keep-tail 2000
+	$(MAKE) wasm $(filter $(NODE_PINNED),$(NODE))
+	$(NODE) js/cli.js compact web-demo/samples/coding-session.anthropic.json --force --keep-tail 2000
 
 bench: deps
-	$(MAKE) wasm
-	node tests/bench/bench.mjs
-	node tests/bench/simulate.mjs
-	node tests/bench/digest.mjs
+	$(MAKE) wasm $(filter $(NODE_PINNED),$(NODE))
+	$(NODE) tests/bench/bench.mjs
+	$(NODE) tests/bench/simulate.mjs
+	$(NODE) tests/bench/digest.mjs
 
 clean:
 	rm -rf $(BUILD) wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-memory.wasm
