@@ -4,6 +4,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { init, estimateTokens, EstimateCache, MidfoldError, Compactor, digestSummarizer } from '../js/node.js';
 import { estimateEach, planMicroCompact, planMicroCompactWithFigures } from '../js/core.js';
 import { record } from '../js/snapshot.js';
@@ -312,6 +313,8 @@ describe('a micro-compaction plan fills the cache from its own pass', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'ok', extra: undefined, fn() {} }], providerOptions: { a: new Attachment() } },
       { role: 'assistant', content: [{ type: 'text', text: 'holes' }], providerOptions: { list: [1, , 3], bare: Object.assign(Object.create(null), { k: 'v' }) } },
       { role: 'user', content: 'own toJSON', providerOptions: { t: { toJSON() { return { shown: 'as JSON' }; }, hidden: 'x' } } },
+      { role: 'user', content: 'an array with its own toJSON, and one of another realm',
+        providerOptions: { arr: Object.assign(['a', 'b'], { toJSON() { return 'joined'; } }), realm: runInNewContext('[{ a: "x" }, [1, null]]') } },
     ];
     const lists = [odd, ...fixtureNames.map((name) => { const raw = load(name); return Array.isArray(raw) ? raw : raw.messages; })];
     const check = (messages) => {
