@@ -257,7 +257,7 @@ export class Compactor {
     const applyMicro = () => {
       applyEdits(messages, micro.edits);
       if (micro.edits.length) this.usage = null;
-      return this.thinking === 'prefix-bound' ? dropThinkingAfterEdits(messages, micro.edits) : 0;
+      return dropThinkingAfterEdits(messages, micro.edits, this.thinking);
     };
 
     // A signed tool loop in flight binds its thinking to everything before it: any fold or

@@ -43,13 +43,11 @@ function ready() {
   return wasm;
 }
 
-/** ready(), for a function only the full module has. */
-function readyFull(fn) {
-  const w = ready();
-  if (!w.full)
+/** Throws, as ready() does, unless the module loaded is the full one: for `fn`, which only it has. */
+function requireFull(fn) {
+  if (!ready().full)
     throw new MidfoldError('not-initialized',
       `${fn}() needs midfold's full module, and the one loaded is the lite one (what init() loads in the browser): await initFull() first`);
-  return w;
 }
 
 function loadFailure(e) {
@@ -372,7 +370,7 @@ export function microCompact(messages, options) {
   const plan = planMicro(messages, options, false, undefined, 'microCompact');
   applyEdits(messages, plan.edits);
   // The turns after the first edit now follow a changed prefix: their signed thinking goes.
-  const thinkingRemoved = thinkingPolicy(options && options.thinking) === 'prefix-bound' ? dropThinkingAfterEdits(messages, plan.edits) : 0;
+  const thinkingRemoved = dropThinkingAfterEdits(messages, plan.edits, thinkingPolicy(options && options.thinking));
   const report = microReport(plan);
   return thinkingRemoved ? { ...report, thinkingRemoved } : report;
 }
@@ -457,7 +455,7 @@ export function digest(messages, options) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   messagesArray(messages, 'digest');
-  readyFull('digest');
+  requireFull('digest');
   return withDoc(messages, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_digest(doc, format, maxTokens, language, profile, outPtr, outLen, w.err),
       (p, n) => w.text(p, n)));
@@ -478,7 +476,7 @@ export function validate(messages, options) {
   const o = optionsObject(options, 'validate', SHARED_OPTIONS);
   const format = formatIndex(o.format);
   const value = isArray(messages) ? messages : messages === undefined ? null : messages;
-  readyFull('validate');
+  requireFull('validate');
   const report = withDoc(value, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_validate(doc, format, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))));
   const problems = report.problems.map((p) => {

@@ -138,13 +138,15 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
 /**
  * After micro-compaction edits (at a turn boundary: in flight it waits), the signed thinking of
  * every later assistant message follows a changed prefix, which the newer Anthropic models
- * reject (prefix binding); the thinking of finished turns may be left out, so it is. The
- * messages before the first edit keep theirs. Returns how many parts were removed.
+ * reject (prefix binding); the thinking of finished turns may be left out, so under the
+ * 'prefix-bound' policy it is ('unbound' keeps it). The messages before the first edit keep
+ * theirs. Returns how many parts were removed.
  * @param {unknown[]} messages the conversation, edits applied
  * @param {{message: number}[]} edits
+ * @param {'prefix-bound' | 'unbound'} policy as thinkingPolicy() resolved it
  */
-export function dropThinkingAfterEdits(messages, edits) {
-  if (!edits.length) return 0;
+export function dropThinkingAfterEdits(messages, edits, policy) {
+  if (policy !== 'prefix-bound' || !edits.length) return 0;
   let first = Infinity;
   for (const e of edits) first = Math.min(first, e.message);
   return dropKeptThinking(messages, first + 1, -1, true);

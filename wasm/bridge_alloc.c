@@ -7,4 +7,3 @@
 EXPORT void *mfw_alloc(size_t size) { return mf_alloc(size); }
 /* Releases memory from mfw_alloc or a result buffer. 0 is fine. */
 EXPORT void mfw_free(void *ptr) { mf_dealloc(ptr); }
-
