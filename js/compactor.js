@@ -8,6 +8,7 @@ import { MidfoldError } from './errors.js';
 import { applyEdits, applyEditsToCopy } from './apply.js';
 import { detectFormat, digest, ensureFull, estimateTokens, fullLoaded, microReport, planCompaction, planMicroCompact, planMicroCompactWithFigures } from './core.js';
 import { summaryMessages } from './summary-messages.js';
+import { collapseConfigurationUpdates } from './config-updates.js';
 import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from './thinking.js';
 import { EstimateCache } from './estimate-cache.js';
 import { optionsObject, stringList } from './options.js';
@@ -338,7 +339,10 @@ export class Compactor {
     // The kept tail gets its micro-compaction; the folded middle goes to the archive whole.
     applyEdits(messages, micro.edits.filter((e) => e.message >= plan.tailStart));
     const tail = messages.slice(plan.tailStart);
-    const head = plan.head.map((i) => messages[i]);
+    // The head gathers the middle's configuration updates; a run of them must become one.
+    const { head, dropped } = collapseConfigurationUpdates(plan.head.map((i) => messages[i]));
+    const removed = dropped.length === 0 ? middle
+      : [...plan.middle, ...dropped.map((d) => plan.head[d])].sort((a, b) => a - b).map((i) => snapshot[i]);
     let rebuilt;
     if (provided) {
       // The provider's signed block goes back unmodified, where the provider reads it.
@@ -356,7 +360,7 @@ export class Compactor {
     this.usage = null;
 
     if (this.onArchive) {
-      try { this.onArchive(middle, summary); } catch (e) { this.warn('midfold: onArchive threw', e); }
+      try { this.onArchive(removed, summary); } catch (e) { this.warn('midfold: onArchive threw', e); }
     }
     return {
       ...base,

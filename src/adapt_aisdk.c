@@ -16,6 +16,20 @@ static bool starts_with(const mf_node *s, const char *prefix)
     return s && s->kind == MF_STRING && s->len >= n && memcmp(s->str, prefix, n) == 0;
 }
 
+/* @ai-sdk/openai reads the update from providerOptions under the provider's own name (openai,
+ * azure, ...) and falls back to openai's, so any provider's options count. */
+bool mf_aisdk_is_configuration_update(const mf_node *msg)
+{
+    const mf_node *content = mf_get_str(msg, "content");
+    const mf_node *options = mf_get(msg, "providerOptions");
+    if (!mf_str_eq(mf_get_str(msg, "role"), "system") || !content || content->len || !mf_is(options, MF_OBJECT))
+        return false;
+    for (uint32_t i = 0; i < options->count; i++)
+        if (mf_get(&options->items[i], "reasoningEffortUpdate") || mf_get(&options->items[i], "textFormatUpdate"))
+            return true;
+    return false;
+}
+
 /* A file or image part: its data is `data` (v7 may wrap it as {type, data|url|reference|text}). */
 static void read_media(mf_msg *msg, const mf_node *part, size_t index, const mf_node *data)
 {

@@ -30,6 +30,8 @@ static const item_type ITEM_TYPES[] = {
     {"mcp_call", MF_ROLE_ASSISTANT},             {"mcp_list_tools", MF_ROLE_ASSISTANT},
     {"item_reference", MF_ROLE_ASSISTANT},       {"compaction_trigger", MF_ROLE_USER},
     {"additional_tools", MF_ROLE_SYSTEM},
+    /* A setting for the responses after it: kept like a system message, never folded. */
+    {"configuration_update", MF_ROLE_SYSTEM},
     /* The OpenAI Agents SDK's own items (@openai/agents-core protocol), camelCase `callId`. */
     {"function_call_result", MF_ROLE_TOOL},      {"computer_call_result", MF_ROLE_TOOL},
     {"hosted_tool_call", MF_ROLE_ASSISTANT},
@@ -56,6 +58,11 @@ static mf_role suffix_role(const mf_node *n)
 }
 
 bool mf_responses_is_item(const mf_node *n) { return item_type_of(n) != NULL || suffix_role(n) != MF_ROLE_UNKNOWN; }
+
+bool mf_responses_is_configuration_update(const mf_node *item)
+{
+    return !mf_get(item, "role") && mf_str_eq(mf_get_str(item, "type"), "configuration_update");
+}
 
 mf_role mf_responses_role(const mf_node *item)
 {
@@ -300,7 +307,7 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
         if (mf_get_str(item, "result")) adapt_add(msg, MF_PART_IMAGE, item, SIZE_MAX);
     } else {
         /* item_reference, compaction_trigger, additional_tools (tool definitions the model
-         * reads), types midfold does not know: priced by their
+         * reads), configuration_update, types midfold does not know: priced by their
          * fields, kept as they are (validate names the unknown ones). */
         adapt_add(msg, MF_PART_OTHER, item, SIZE_MAX);
     }

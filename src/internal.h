@@ -244,6 +244,10 @@ mf_status mf_adapt_aisdk_ui(mf_arena *arena, mf_msg *msg);
 /* Links AI SDK approval parts to their calls and requests and marks what is still
  * unanswered as pending (adapt_aisdk.c); runs after mf_view_link_results. */
 mf_status mf_aisdk_link_approvals(mf_view *view);
+/* True for an AI SDK configuration update: a system message with empty content whose
+ * providerOptions carry reasoningEffortUpdate or textFormatUpdate (@ai-sdk/openai turns it
+ * into a Responses `configuration_update` item). */
+bool mf_aisdk_is_configuration_update(const mf_node *msg);
 /* True when a part of the message is pending (view.c). */
 bool mf_msg_has_pending(const mf_msg *msg);
 
@@ -257,6 +261,9 @@ bool mf_responses_is_item(const mf_node *n);
 /* True when the message can only be a Responses item (an item type, or input_* /
  * output_text content parts). */
 bool mf_responses_evidence(const mf_node *msg);
+/* True for a `configuration_update` item (a reasoning effort or text format that holds for
+ * the responses after it; docs/openai-responses.md). */
+bool mf_responses_is_configuration_update(const mf_node *item);
 /* Marks the items no cut may fall before (msg->joined), once every item is read
  * (responses_join.c). */
 mf_status mf_responses_join(mf_view *view);

@@ -84,7 +84,8 @@ static bool known_other_block(mf_format format, const mf_node *type)
         "advisor_tool_result", "compaction", "mcp_tool_listing", "fallback", "tool_addition", "tool_removal", NULL};
     static const char *const openai[] = {"input_audio", NULL};
     static const char *const aisdk[] = {"tool-approval-request", "tool-approval-response", NULL};
-    static const char *const responses[] = {"item_reference", "compaction_trigger", "additional_tools", NULL};
+    static const char *const responses[] = {"item_reference", "compaction_trigger", "additional_tools",
+                                            "configuration_update", NULL};
     const char *const *list = format == MF_FORMAT_ANTHROPIC ? anthropic : format == MF_FORMAT_OPENAI ? openai
                             : format == MF_FORMAT_OPENAI_RESPONSES ? responses : aisdk;
     for (int i = 0; list[i]; i++) if (mf_str_eq(type, list[i])) return true;
@@ -402,6 +403,24 @@ static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *s
     }
 }
 
+/* Configuration updates one after the other: the Responses API rejects them with a 400 and
+ * @ai-sdk/openai throws before sending ("Configuration updates cannot be consecutive"); one
+ * update can carry both settings. docs/openai-responses.md. */
+static bool is_configuration_update(const mf_view *v, size_t m)
+{
+    const mf_node *n = v->msgs[m].node;
+    return v->format == MF_FORMAT_OPENAI_RESPONSES ? mf_responses_is_configuration_update(n)
+         : v->format == MF_FORMAT_AISDK && mf_aisdk_is_configuration_update(n);
+}
+
+static void check_configuration_update(report_box *box, const mf_view *v, size_t m)
+{
+    if (m > 0 && is_configuration_update(v, m) && is_configuration_update(v, m - 1))
+        add(box, MF_PROBLEM_BAD_CONTENT, m, SIZE_MAX,
+            "a configuration update right after another (the provider rejects consecutive ones; one can carry both "
+            "settings)%s", "", 0);
+}
+
 void mf_validation_free(mf_validation *report)
 {
     if (!report) return;
@@ -448,6 +467,7 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             if (items && !mf_responses_pairs_init(&pairs, &view, &box->arena)) box->failed = true;
             for (size_t m = 0; m < view.count && !box->failed; m++) {
                 check_shape(box, &view, m);
+                check_configuration_update(box, &view, m);
                 if (reasoning) check_reasoning(box, &view, m);
                 if (items) mf_responses_check_item(&pairs, &view, m, report_sink, box);
                 /* A UIMessage tool part is its own call and result: no pairs across messages. */

@@ -74,6 +74,11 @@ export function checkInput(input) {
       if (!Array.isArray(item.summary)) return `Missing required parameter: 'input[${i}].summary'.`;
       if (!next || !PRODUCED.has(typeOf(next)) || (typeOf(next) === 'message' && next.role !== 'assistant'))
         return `Item '${item.id}' of type 'reasoning' was provided without its required following item.`;
+    } else if (type === 'configuration_update') {
+      // Rejected, not dropped, as users of LangChain's and the AI SDK's support report (docs/openai-responses.md).
+      if (item.reasoning == null && item.text == null) return `Invalid 'input[${i}]': a configuration_update needs reasoning, text, or both.`;
+      if (i > 0 && typeOf(input[i - 1]) === 'configuration_update')
+        return `Invalid 'input[${i}]': a configuration_update item cannot directly follow another configuration_update item.`;
     } else if (type === 'mcp_approval_request') {
       approvals.add(item.id);
     } else if (type === 'mcp_approval_response') {

@@ -15,7 +15,8 @@
 //   turn and something to summarize, and answers one signed compaction block with stop_reason "compaction".
 // - OpenAI Responses: every *_call_output answers an earlier call with the same call_id, and every call has
 //   its output; a reasoning item is followed by the item it was produced with (not by a user message, not at
-//   the end); encrypted reasoning and compaction items come back unmodified. /responses/compact answers the
+//   the end); encrypted reasoning and compaction items come back unmodified; no configuration_update item
+//   directly follows another. /responses/compact answers the
 //   input's user messages followed by one compaction item.
 //
 //   const p = await startStrictProvider();
@@ -235,6 +236,10 @@ export async function startStrictProvider(options = {}) {
           throw invalid(`input[${i}]: Item '${item.id}' of type 'reasoning' was provided without its required following item.`);
         if (item.encrypted_content != null && item.encrypted_content !== `rs.${sign('reasoning', item.id)}`)
           throw invalid(`input[${i}]: the encrypted content of reasoning item '${item.id}' could not be verified.`);
+      } else if (t === 'configuration_update') {
+        if (item.reasoning == null && item.text == null) throw invalid(`input[${i}]: a configuration_update needs reasoning, text, or both.`);
+        if (i > 0 && itemType(input[i - 1]) === 'configuration_update')
+          throw invalid(`input[${i}]: a configuration_update item cannot directly follow another configuration_update item.`);
       } else if (t === 'compaction') {
         if (item.encrypted_content !== `cmp.${sign('openai-compaction', item.id)}`)
           throw invalid(`input[${i}]: the encrypted content of compaction item '${item.id}' could not be verified.`);

@@ -200,6 +200,34 @@ static void pairing(void)
                        "\"name\": \"t\", \"arguments\": \"{}\"}]", 0, NULL, NULL));
 }
 
+#define CU(effort) "{\"type\": \"configuration_update\", \"reasoning\": {\"effort\": \"" effort "\"}}"
+#define TURN(id) USER ", " FC(id) ", " FCO(id) ", {\"role\": \"assistant\", \"content\": \"ok\"}"
+
+/* A configuration update holds for the responses after it: a system message of the view, so a
+ * fold keeps it in the head (the JS side makes a run of them one); two in a row are rejected. */
+static void configuration_updates(void)
+{
+    const char *json = "[" TURN("c1") ", " CU("high") ", " TURN("c2") ", " CU("low") ", " TURN("c3") ", " USER "]";
+    CHECK("updates apart are valid", problems_are(json, 0, NULL, NULL));
+    {
+        mf_problem_code c[] = {MF_PROBLEM_BAD_CONTENT};
+        size_t m[] = {2};
+        CHECK("an update right after another is a problem",
+              problems_are("[" USER ", " CU("high") ", " CU("low") ", " USER "]", 1, c, m));
+    }
+    mf_doc *doc = parse(json);
+    mf_compact_options o;
+    mf_compact_options_init(&o);
+    o.keep_tail_tokens = 0;
+    mf_compact_plan *plan = NULL;
+    int ok = doc && mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) == MF_OK;
+    CHECK("the fold keeps both updates in the head, in order, and summarizes neither",
+          ok && plan->tail_start == 14 && plan->head_count == 2 && plan->head[0] == 4 && plan->head[1] == 9 &&
+              plan->middle_count == 12);
+    mf_compact_plan_free(plan);
+    mf_doc_free(doc);
+}
+
 static void chat_custom_calls(void)
 {
     const char *chat = "[{\"role\": \"user\", \"content\": \"fix it\"}, {\"role\": \"assistant\", \"content\": null, "
@@ -221,5 +249,6 @@ void test_responses(void)
     micro();
     cuts();
     pairing();
+    configuration_updates();
     chat_custom_calls();
 }

@@ -1,7 +1,7 @@
 // OpenAI's own arrays: Chat Completions messages and Responses API input items, for
 // openai 6 and openai 7, plus the OpenAI Agents SDK's items. No casts, same type back.
 import type OpenAI from 'openai';
-import type OpenAI7 from 'openai-v7';
+import type OpenAI6 from 'openai-v6';
 import type { AgentInputItem } from '@openai/agents';
 import { Compactor, detectFormat, estimateTokens, microCompact, serialize, validate, type CompactorRequest } from 'midfold';
 
@@ -35,6 +35,7 @@ const input: OpenAI.Responses.ResponseInput = [
     type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Search the test logs first.' }],
     encrypted_content: 'gAAAAABo-opaque',
   },
+  { type: 'configuration_update', reasoning: { effort: 'high' } }, // openai 7: the effort for what follows
   { type: 'function_call', call_id: 'call_7', name: 'grep', arguments: '{"pattern":"FAIL"}' },
   { type: 'function_call_output', call_id: 'call_7', output: 'tests/net.test.ts: FAIL timeout after 5000 ms' },
   { type: 'message', role: 'assistant', id: 'msg_1', status: 'completed', content: [{ type: 'output_text', text: 'The network test times out.', annotations: [] }] },
@@ -46,16 +47,16 @@ detectFormat(items);
 microCompact(items);
 new Compactor<OpenAI.Responses.ResponseInputItem>({ summarize: async ({ prompt }) => prompt.slice(0, 100) }).compact(items);
 
-const input7: OpenAI7.Responses.ResponseInputItem[] = [
+const input6: OpenAI6.Responses.ResponseInputItem[] = [
   { role: 'user', content: [{ type: 'input_text', text: 'List the open pull requests.' }] },
   { type: 'function_call', call_id: 'call_9', name: 'list_prs', arguments: '{}' },
   { type: 'function_call_output', call_id: 'call_9', output: '#41 bump deps\n#42 fix flaky test' },
 ];
-serialize(input7);
-microCompact(input7, { keepRecent: 0 });
+serialize(input6);
+microCompact(input6, { keepRecent: 0 });
 
-const chat7: OpenAI7.ChatCompletionMessageParam[] = [{ role: 'developer', content: 'Answer in one line.' }, { role: 'user', content: 'Hi' }];
-validate(chat7);
+const chat6: OpenAI6.ChatCompletionMessageParam[] = [{ role: 'developer', content: 'Answer in one line.' }, { role: 'user', content: 'Hi' }];
+validate(chat6);
 
 // The Agents SDK's history (what a session or callModelInputFilter holds).
 const agentHistory: AgentInputItem[] = [

@@ -56,6 +56,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/options.js", esModule = embed "../../js/options.js"),
     (name = "midfold/js/compactor.js", esModule = embed "../../js/compactor.js"),
     (name = "midfold/js/summary-messages.js", esModule = embed "../../js/summary-messages.js"),
+    (name = "midfold/js/config-updates.js", esModule = embed "../../js/config-updates.js"),
     (name = "midfold/js/simulate.js", esModule = embed "../../js/simulate.js"),
     (name = "midfold/js/simulate-chart.js", esModule = embed "../../js/simulate-chart.js"),
     (name = "midfold/js/pricing/index.js", esModule = embed "../../js/pricing/index.js"),
