@@ -14,9 +14,11 @@
  * new update merging them. docs/openai-responses.md has the rules and their sources.
  */
 
-// A setting, and its providerOptions key in the AI SDK.
+// A setting, and its providerOptions key in the AI SDK. NAMES is a literal, not
+// Object.keys(SETTINGS): a bundler keeps a top-level call in every page, even one that
+// never imports the Compactor.
 const SETTINGS = { reasoning: 'reasoningEffortUpdate', text: 'textFormatUpdate' };
-const NAMES = Object.keys(SETTINGS);
+const NAMES = ['reasoning', 'text'];
 
 /** The names of the settings update `m` sets ('reasoning', 'text'), or null when it is no update. */
 function settingsOf(m) {
