@@ -166,6 +166,20 @@ static void builtin_name(const mf_node *type, const char **name, size_t *len)
     *len = type->len >= 5 && memcmp(type->str + type->len - 5, "_call", 5) == 0 ? type->len - 5 : type->len;
 }
 
+/* An mcp_call's error: a string up to openai 6; from openai 7 an McpToolCallError object,
+ * {type: 'http_error' | 'mcp_protocol_error', code, message} or {type:
+ * 'mcp_tool_execution_error', content} (the tool's own MCP content). What the model read:
+ * the message, or the tool's content; the object itself when it has neither. */
+static const mf_node *mcp_error(const mf_node *error)
+{
+    if (!error || error->kind == MF_NULL) return NULL;
+    if (error->kind != MF_OBJECT) return error;
+    const mf_node *message = mf_get_str(error, "message");
+    if (message) return message;
+    const mf_node *content = mf_get(error, "content");
+    return content && content->kind != MF_NULL ? content : error;
+}
+
 static void read_reasoning(mf_msg *msg)
 {
     const mf_node *lists[2] = {mf_get(msg->node, "summary"), mf_get(msg->node, "content")};
@@ -272,7 +286,7 @@ mf_status mf_adapt_openai_responses(mf_arena *arena, mf_msg *msg)
     } else if (mf_str_eq(type, "mcp_call")) {
         /* Run by the API: the call and its output are one item. */
         add_call(msg, NULL, NULL, mf_get(item, "arguments"));
-        const mf_node *error = mf_get_str(item, "error");
+        const mf_node *error = mcp_error(mf_get(item, "error"));
         const mf_node *output = mf_get(item, "output");
         if (error) {
             p = add_result(msg, NULL, 0, error, 0);

@@ -14,7 +14,7 @@ import OpenAI from 'openai';
 import { Agent, run, tool, OpenAIResponsesModel, setTracingDisabled } from '@openai/agents';
 import { z } from 'zod';
 import {
-  init, detectFormat, estimateTokens, serialize, microCompact, validate, planCompaction, Compactor, MidfoldError,
+  init, initFull, digest, detectFormat, estimateTokens, serialize, microCompact, validate, planCompaction, Compactor, MidfoldError,
 } from '../js/node.js';
 import { agentRun } from './fixtures/responses/agent-run.mjs';
 import { customToolChat, PATCH } from './fixtures/responses/custom-tool.chat.mjs';
@@ -259,6 +259,30 @@ test.describe('serialize', () => {
   test('a compaction item shows as a marker, never its ciphertext', () => {
     const text = serialize([{ type: 'compaction', encrypted_content: encrypted(600, 4) }, { role: 'user', content: 'go on' }]);
     assert.equal(text, '[assistant]\n[compacted context]\n\n[user]\ngo on');
+  });
+
+  test('a failed MCP call shows its error, a string (openai 6) or an McpToolCallError object (openai 7), and the digest keeps it', async () => {
+    await initFull();
+    const failed = (error) => [
+      { role: 'user', content: 'Open an issue for the checkout outage.' },
+      { type: 'mcp_call', id: 'mcp_1', server_label: 'linear', name: 'create_issue', arguments: '{"team":"CHK","title":"Checkout outage"}',
+        status: 'failed', output: null, error },
+      { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Linear refused it.', annotations: [] }] },
+    ];
+    const errors = [
+      ['HTTP 502 Bad Gateway from linear-mcp', 'HTTP 502 Bad Gateway from linear-mcp'],
+      [{ type: 'http_error', code: 502, message: 'Bad Gateway from linear-mcp' }, 'Bad Gateway from linear-mcp'],
+      [{ type: 'mcp_protocol_error', code: -32602, message: 'Invalid params: team must be a key' }, 'Invalid params: team must be a key'],
+      [{ type: 'mcp_tool_execution_error', content: [{ type: 'text', text: 'Team CHK not found' }] }, 'Team CHK not found'],
+    ];
+    const without = estimateTokens(failed(null));
+    for (const [error, text] of errors) {
+      const items = failed(error);
+      assert.ok(serialize(items).includes(`[tool_error:create_issue] ${text}\n`), JSON.stringify(error));
+      assert.ok(estimateTokens(items) > without, 'the error is priced');
+      assert.deepEqual(validate(items).problems, []);
+      assert.match(digest(items), new RegExp(`create_issue: ${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    }
   });
 });
 

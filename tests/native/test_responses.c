@@ -2,6 +2,7 @@
  * priced by what the model reads, serialized readably, outputs cleared in place, cuts that
  * keep call pairs and reasoning whole, and the call_id pairing rules; plus Chat
  * Completions custom tool calls. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +229,23 @@ static void configuration_updates(void)
     mf_doc_free(doc);
 }
 
+/* openai 7 made an mcp_call's error an object: its message, or the tool's content, is the error. */
+static void mcp_errors(void)
+{
+    const char *call = "[{\"role\": \"user\", \"content\": \"file it\"}, {\"type\": \"mcp_call\", \"id\": \"mcp_1\", "
+                       "\"server_label\": \"linear\", \"name\": \"create_issue\", \"arguments\": \"{}\", \"error\": ";
+    char json[512];
+    snprintf(json, sizeof json, "%s{\"type\": \"http_error\", \"code\": 502, \"message\": \"Bad Gateway\"}}]", call);
+    char *t = transcript_of(json, MF_FORMAT_AUTO);
+    CHECK("an http_error shows its message", t && strstr(t, "[tool_error:create_issue] Bad Gateway") != NULL);
+    mf_free(t);
+    snprintf(json, sizeof json, "%s{\"type\": \"mcp_tool_execution_error\", \"content\": [{\"type\": \"text\", "
+             "\"text\": \"Team CHK not found\"}]}}]", call);
+    t = transcript_of(json, MF_FORMAT_AUTO);
+    CHECK("a tool execution error shows the tool's content", t && strstr(t, "[tool_error:create_issue] Team CHK not found") != NULL);
+    mf_free(t);
+}
+
 static void chat_custom_calls(void)
 {
     const char *chat = "[{\"role\": \"user\", \"content\": \"fix it\"}, {\"role\": \"assistant\", \"content\": null, "
@@ -250,5 +268,6 @@ void test_responses(void)
     cuts();
     pairing();
     configuration_updates();
+    mcp_errors();
     chat_custom_calls();
 }

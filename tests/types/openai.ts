@@ -36,6 +36,8 @@ const input: OpenAI.Responses.ResponseInput = [
     encrypted_content: 'gAAAAABo-opaque',
   },
   { type: 'configuration_update', reasoning: { effort: 'high' } }, // openai 7: the effort for what follows
+  // openai 7: an MCP call's error is an McpToolCallError object, no longer a string.
+  { type: 'mcp_call', id: 'mcp_1', server_label: 'linear', name: 'create_issue', arguments: '{}', error: { type: 'http_error', code: 502, message: 'Bad Gateway' } },
   { type: 'function_call', call_id: 'call_7', name: 'grep', arguments: '{"pattern":"FAIL"}' },
   { type: 'function_call_output', call_id: 'call_7', output: 'tests/net.test.ts: FAIL timeout after 5000 ms' },
   { type: 'message', role: 'assistant', id: 'msg_1', status: 'completed', content: [{ type: 'output_text', text: 'The network test times out.', annotations: [] }] },
