@@ -1,7 +1,8 @@
 /* responses_join.c — where a compaction cut may not fall in an OpenAI Responses item
  * list: inside a call pair (outputs are later items of their own, found by call_id, after
- * every parallel call of the response) and inside the items one reasoning item produced.
- * Sets msg->joined; compact.c reads it, format-blind. docs/openai-responses.md. */
+ * every parallel call of the response) and inside the items one reasoning item produced;
+ * and which async calls still wait for their output. Sets msg->joined and part->pending;
+ * compact.c reads them, format-blind. docs/openai-responses.md. */
 #include "internal.h"
 
 mf_status mf_responses_join(mf_view *view)
@@ -32,6 +33,15 @@ mf_status mf_responses_join(mf_view *view)
                 reach[s->message] = m;
             }
         }
+    }
+    /* An async call (`async: true`, GPT-6's async tool calling) lets the model go on before
+     * its output exists; the output comes in a later request, matched by call_id. Until it
+     * does, the call is pending: never folded (the output would then answer no call, which
+     * the API rejects), and no problem for validate. */
+    for (size_t m = 0; m < n && calls; m++) {
+        if (reach[m] != m || !mf_is(mf_get(view->msgs[m].node, "async"), MF_TRUE)) continue;
+        for (size_t p = 0; p < view->msgs[m].count; p++)
+            if (view->msgs[m].parts[p].kind == MF_PART_TOOL_CALL) view->msgs[m].parts[p].pending = true;
     }
     /* A reasoning item binds what the model produced with it: the items after it up to the
      * next item that is not the assistant's (the API rejects "msg_..." or "fc_..." sent

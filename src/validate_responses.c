@@ -104,7 +104,7 @@ void mf_responses_check_item(mf_responses_pairs *pairs, const mf_view *v, size_t
         d->len = part->id_len;
         const mf_idslot *o = mf_idmap_slot(&pairs->outputs, part->id, part->id_len);
         bool answered = o->id && o->value == r && o->message > m;
-        if (!answered && r->required)
+        if (!answered && r->required && !part->pending) /* an async call may wait for its output */
             report(ctx, MF_PROBLEM_CALL_WITHOUT_RESULT, m, SIZE_MAX, "call \"%s\" has no output item after it",
                    part->id, part->id_len);
     } else {

@@ -52,7 +52,8 @@ export function checkInput(input) {
       }
     } else if (PAIRS[type]) {
       if (typeof item.call_id !== 'string') return `Missing required parameter: 'input[${i}].call_id'.`;
-      calls.set(item.call_id, { type, answered: false });
+      // An async call (async tool calling) may wait: its output comes in a later request.
+      calls.set(item.call_id, { type, answered: item.async === true });
     } else if (OUTPUTS[type]) {
       const id = idOf(item);
       const call = calls.get(id);

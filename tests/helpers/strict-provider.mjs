@@ -224,7 +224,7 @@ export async function startStrictProvider(options = {}) {
     const calls = new Map();
     input.forEach((item, i) => {
       const t = itemType(item);
-      if (CALLS.has(t)) calls.set(item.call_id, { i, answered: false, type: t });
+      if (CALLS.has(t)) calls.set(item.call_id, { i, answered: item.async === true, type: t }); // an async call may wait
       else if (OUTPUTS[t]) {
         const call = calls.get(item.call_id);
         if (!call || call.type !== OUTPUTS[t]) throw invalid(`input[${i}]: No tool call found for ${t.replace(/_/g, ' ')} with call_id ${item.call_id}.`);

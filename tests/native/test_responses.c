@@ -229,6 +229,26 @@ static void configuration_updates(void)
     mf_doc_free(doc);
 }
 
+/* An async call (async: true) may wait for its output; until it comes it is never folded. */
+static void async_calls(void)
+{
+    const char *waiting = "[" TURN("c1") ", " USER ", {\"type\": \"function_call\", \"call_id\": \"ci\", \"name\": "
+                          "\"run_ci\", \"arguments\": \"{}\", \"async\": true}, " TURN("c2") ", " TURN("c3") ", " USER "]";
+    CHECK("a waiting async call is valid", problems_are(waiting, 0, NULL, NULL));
+    mf_doc *doc = parse(waiting);
+    mf_compact_options o;
+    mf_compact_options_init(&o);
+    o.keep_tail_tokens = 0;
+    mf_compact_plan *plan = NULL;
+    int ok = doc && mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) == MF_OK;
+    CHECK("the fold stops right before it", ok && plan->tail_start == 5 && plan->middle_count == 5);
+    mf_compact_plan_free(plan);
+    mf_doc_free(doc);
+    mf_problem_code c[] = {MF_PROBLEM_CALL_WITHOUT_RESULT};
+    size_t m[] = {1};
+    CHECK("a plain call may not wait", problems_are("[" USER ", " FC("c1") ", " USER "]", 1, c, m));
+}
+
 /* openai 7 made an mcp_call's error an object: its message, or the tool's content, is the error. */
 static void mcp_errors(void)
 {
@@ -269,5 +289,6 @@ void test_responses(void)
     pairing();
     configuration_updates();
     mcp_errors();
+    async_calls();
     chat_custom_calls();
 }
