@@ -168,7 +168,7 @@ static void builtin_name(const mf_node *type, const char **name, size_t *len)
 
 /* An mcp_call's error: a string up to openai 6; from openai 7 an McpToolCallError object,
  * {type: 'http_error' | 'mcp_protocol_error', code, message} or {type:
- * 'mcp_tool_execution_error', content} (the tool's own MCP content). What the model read:
+ * 'mcp_tool_execution_error', content} (the tool's own MCP content). The error's text is
  * the message, or the tool's content; the object itself when it has neither. */
 static const mf_node *mcp_error(const mf_node *error)
 {
