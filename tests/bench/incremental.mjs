@@ -49,6 +49,9 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
     const warm = new EstimateCache({ profile: 'safe' });
     for (let i = 0; i < 5; i++) { jsEstimateMessages(start.slice(0, 50)); estimateTokens(start.slice(0, 50), { profile: 'safe' }); warm.tokens(start.slice(0, 50 + i)); }
     const walker = [], full = [], first = [], later = [], check = [], checkFirst = [], micro = [], floor = [];
+    // Each turn's own ratios to the walker timed in that turn: on this shared machine the walker's
+    // time moves 2x between runs, and the median of paired ratios moves less than a ratio of medians.
+    const laterPaired = [], checkPaired = [], floorPaired = [];
     for (let r = 0; r < ROUNDS; r++) {
       const messages = start.slice();
       const cache = new EstimateCache({ profile: 'safe' });
@@ -70,20 +73,24 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
         // The floor, timed as the later call is: right after a pass that read every string.
         jsEstimateMessages(messages);
         floor.push(timeOnce(() => walkStructure(messages)));
+        const wt = walker.at(-1);
+        laterPaired.push(later.at(-1) / wt);
+        checkPaired.push(check.at(-1) / wt);
+        floorPaired.push(floor.at(-1) / wt);
         if (report.reason !== 'below-threshold' || report.micro.cleared) throw new Error('the check should do nothing');
       }
       if (cache.tokens(messages) !== estimateTokens(messages, { profile: 'safe' })) throw new Error('the cache disagrees with estimateTokens');
     }
     const w = median(walker);
     rows.push([label, size.toLocaleString('en'), fmt(w), `${fmt(median(full))} (${fmt(median(full) / w, 2)}×)`,
-      `${fmt(median(first))} (${fmt(median(first) / w, 2)}×)`, `${fmt(median(later))} (${fmt(median(later) / w, 3)}×)`,
+      `${fmt(median(first))} (${fmt(median(first) / w, 2)}×)`, `${fmt(median(later))} (${fmt(median(later) / w, 3)}×) [${fmt(median(laterPaired), 3)}×]`,
       `${fmt(median(micro))} (${fmt(median(micro) / w, 2)}×)`, `${fmt(median(checkFirst))} (${fmt(median(checkFirst) / w, 2)}×)`,
-      `${fmt(median(check))} (${fmt(median(check) / w, 3)}×)`, `${fmt(median(floor))} (${fmt(median(floor) / w, 3)}×)`]);
+      `${fmt(median(check))} (${fmt(median(check) / w, 3)}×) [${fmt(median(checkPaired), 3)}×]`, `${fmt(median(floor))} (${fmt(median(floor) / w, 3)}×) [${fmt(median(floorPaired), 3)}×]`]);
   }
 }
 
 const m = machine();
-console.log(`# Per-turn estimate of a growing conversation (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${ROUNDS} rounds × 3 turns, medians in ms; × = time relative to the walker in the same run)\n`);
+console.log(`# Per-turn estimate of a growing conversation (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${ROUNDS} rounds × 3 turns, medians in ms; × = time relative to the walker in the same run; in brackets the median of each turn's own ratio to the walker timed in that turn)\n`);
 console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn | planMicroCompact (the check before the cache) | Compactor.compact under its triggers, first call | the same, after one more turn | a bare walk of the structure (the floor of any check that walks it) |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
