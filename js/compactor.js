@@ -98,7 +98,8 @@ export class Compactor {
    *   drops signed thinking from the kept turns after a fold; 'unbound' does neither
    * @param {(message: string, error?: unknown) => void} [options.onWarn]
    * @param {(removed: unknown[], summary: string) => void} [options.onArchive] gets the
-   *   original messages that were folded, after a successful rebuild
+   *   original messages that were folded, after a successful rebuild (and the configuration
+   *   updates that the one kept for their run replaced)
    */
   constructor(options) {
     if (!options || typeof options !== 'object') throw optionError('Compactor: options with a summarize function are required');

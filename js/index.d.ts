@@ -280,7 +280,8 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** The thinking policy ('prefix-bound', the default, or 'unbound'); see ThinkingPolicy. */
   thinking?: ThinkingPolicy;
   onWarn?: (message: string, error?: unknown) => void;
-  /** Receives the original messages that were folded, after a successful rebuild. */
+  /** Receives the original messages that were folded, after a successful rebuild, in
+   * conversation order (with any configuration updates that the one kept for their run replaced). */
   onArchive?: (removed: M[], summary: string) => void;
 }
 

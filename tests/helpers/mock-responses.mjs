@@ -76,7 +76,7 @@ export function checkInput(input) {
       if (!next || !PRODUCED.has(typeOf(next)) || (typeOf(next) === 'message' && next.role !== 'assistant'))
         return `Item '${item.id}' of type 'reasoning' was provided without its required following item.`;
     } else if (type === 'configuration_update') {
-      // Rejected, not dropped, as users of LangChain's and the AI SDK's support report (docs/openai-responses.md).
+      // The type's doc comment asks for reasoning, text or both; two updates in a row are a 400 (docs/openai-responses.md).
       if (item.reasoning == null && item.text == null) return `Invalid 'input[${i}]': a configuration_update needs reasoning, text, or both.`;
       if (i > 0 && typeOf(input[i - 1]) === 'configuration_update')
         return `Invalid 'input[${i}]': a configuration_update item cannot directly follow another configuration_update item.`;

@@ -16,7 +16,7 @@
 // - OpenAI Responses: every *_call_output answers an earlier call with the same call_id, and every call has
 //   its output; a reasoning item is followed by the item it was produced with (not by a user message, not at
 //   the end); encrypted reasoning and compaction items come back unmodified; no configuration_update item
-//   directly follows another. /responses/compact answers the
+//   directly follows another, and an async call may wait for its output. /responses/compact answers the
 //   input's user messages followed by one compaction item.
 //
 //   const p = await startStrictProvider();
