@@ -51,7 +51,9 @@ function merged(run) {
 /**
  * The head with each run of consecutive configuration updates made one (see above).
  * Returns `{head, dropped}`: the messages to send, and the positions in `head` of the
- * updates no longer sent (each replaced by its run's last or merged one).
+ * updates no longer sent (each replaced by its run's last or merged one). `head` and its
+ * messages are only read; the returned array, and a merged update, are new objects the
+ * caller owns.
  * @param {unknown[]} head
  * @returns {{head: unknown[], dropped: number[]}}
  */
