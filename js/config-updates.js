@@ -37,12 +37,16 @@ function merged(run) {
     for (const m of run) for (const k of NAMES) if (m[k] != null) out[k] = m[k];
     return out;
   }
+  // @ai-sdk/openai reads a message's options under its provider's name (openai, azure, ...)
+  // and, only when that entry is absent, under openai: each name gets what it would have
+  // read from each update of the run, in order.
+  const names = new Set(run.flatMap((m) => Object.keys(m.providerOptions)));
   const providerOptions = {};
-  for (const m of run) {
-    for (const [name, o] of Object.entries(m.providerOptions)) {
-      if (!o || typeof o !== 'object') continue;
-      const into = (providerOptions[name] ??= {});
-      for (const [k, value] of Object.entries(o)) if (value != null) into[k] = value;
+  for (const name of names) {
+    const into = (providerOptions[name] = {});
+    for (const m of run) {
+      const o = m.providerOptions[name] ?? m.providerOptions.openai;
+      if (o && typeof o === 'object') for (const [k, value] of Object.entries(o)) if (value != null) into[k] = value;
     }
   }
   return { role: 'system', content: '', providerOptions };

@@ -137,6 +137,20 @@ function aiHistory(turns, updates) {
   return messages;
 }
 
+test('ModelMessages: a merged update gives each provider name what @ai-sdk/openai would have read from the run', async () => {
+  const messages = [...aiHistory(10, {
+    1: aiUpdate('high'),
+    4: { role: 'system', content: '', providerOptions: { azure: { textFormatUpdate: { type: 'text' } } } },
+  }), { role: 'user', content: 'Summarize the review.' }];
+  const report = await new Compactor({ threshold: 8000, keepTail: { tokens: 3000 }, summarize: async () => 'Reviewed.' }).compact(messages);
+  assert.equal(report.compacted, true);
+  // An Azure deployment read the first update from openai's entry (it had no azure one) and the second from azure's.
+  assert.deepEqual(messages.filter((m) => m.role === 'system' && m.content === '').map((m) => m.providerOptions), [{
+    openai: { reasoningEffortUpdate: 'high' },
+    azure: { reasoningEffortUpdate: 'high', textFormatUpdate: { type: 'text' } },
+  }]);
+});
+
 describe('the AI SDK', () => {
   let provider;
   before(async () => { provider = await startStrictProvider(); });
