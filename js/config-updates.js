@@ -10,8 +10,9 @@
  * though (the API answers 400; @ai-sdk/openai throws "Configuration updates cannot be
  * consecutive" before sending), and a head that gathers several would hold such a run.
  * So each run becomes one update that sets what the run's last update of each setting set:
- * the run's last update itself, untouched, when it sets everything the others did, else a
- * new update merging them. docs/openai-responses.md has the rules and their sources.
+ * the run's last update itself, untouched, when it sets everything the others did (for the
+ * AI SDK, under each provider name that reads it), else a new update merging them.
+ * docs/openai-responses.md has the rules and their sources.
  */
 
 // A setting, and its providerOptions key in the AI SDK. NAMES is a literal, not
@@ -20,33 +21,56 @@
 const SETTINGS = { reasoning: 'reasoningEffortUpdate', text: 'textFormatUpdate' };
 const NAMES = ['reasoning', 'text'];
 
-/** The names of the settings update `m` sets ('reasoning', 'text'), or null when it is no update. */
-function settingsOf(m) {
-  if (!m || typeof m !== 'object') return null;
-  if (m.type === 'configuration_update' && m.role === undefined) return NAMES.filter((k) => m[k] != null);
+const isObject = (v) => v !== null && typeof v === 'object';
+const isResponsesUpdate = (m) => m.type === 'configuration_update' && m.role === undefined;
+
+/** True when `m` is a configuration update of either kind. */
+function isUpdate(m) {
+  if (!isObject(m)) return false;
+  if (isResponsesUpdate(m)) return true;
   const options = m.role === 'system' && m.content === '' && m.providerOptions;
-  if (!options || typeof options !== 'object') return null;
-  const set = NAMES.filter((k) => Object.values(options).some((o) => o && o[SETTINGS[k]] != null));
-  return set.length ? set : null;
+  return isObject(options) && Object.values(options).some((o) => isObject(o) && NAMES.some((k) => o[SETTINGS[k]] != null));
 }
 
-/** One update with each setting from the last of `run` that sets it (a new object). */
-function merged(run) {
-  if (run[0].type === 'configuration_update') {
+/**
+ * Who reads the updates of `run`, and what each reads from one: the Responses API reads
+ * the item itself; @ai-sdk/openai reads a message's options under its provider's name
+ * (openai, azure, ...) and, only when that entry is absent, under openai's.
+ */
+function readersOf(run) {
+  if (isResponsesUpdate(run[0])) return [{ read: (m) => m, key: (k) => k }];
+  const names = new Set(run.flatMap((m) => Object.keys(m.providerOptions)));
+  return [...names].map((name) => ({ name, read: (m) => m.providerOptions[name] ?? m.providerOptions.openai, key: (k) => SETTINGS[k] }));
+}
+
+/** The settings `reader` takes from update `m`. */
+function settingsRead(m, reader) {
+  const o = reader.read(m);
+  return isObject(o) ? NAMES.filter((k) => o[reader.key(k)] != null) : [];
+}
+
+/** True when every reader takes from the run's last update each setting it takes from the others. */
+function lastCovers(run, readers) {
+  const last = run[run.length - 1];
+  return readers.every((r) => {
+    const sets = new Set(settingsRead(last, r));
+    return run.every((m) => settingsRead(m, r).every((k) => sets.has(k)));
+  });
+}
+
+/** One update that gives every reader each setting from the last update of `run` it read it from (a new object). */
+function merged(run, readers) {
+  if (isResponsesUpdate(run[0])) {
     const out = { type: 'configuration_update' }; // no id: it would name an item the API never stored
     for (const m of run) for (const k of NAMES) if (m[k] != null) out[k] = m[k];
     return out;
   }
-  // @ai-sdk/openai reads a message's options under its provider's name (openai, azure, ...)
-  // and, only when that entry is absent, under openai: each name gets what it would have
-  // read from each update of the run, in order.
-  const names = new Set(run.flatMap((m) => Object.keys(m.providerOptions)));
   const providerOptions = {};
-  for (const name of names) {
-    const into = (providerOptions[name] = {});
+  for (const r of readers) {
+    const into = (providerOptions[r.name] = {});
     for (const m of run) {
-      const o = m.providerOptions[name] ?? m.providerOptions.openai;
-      if (o && typeof o === 'object') for (const [k, value] of Object.entries(o)) if (value != null) into[k] = value;
+      const o = r.read(m);
+      if (isObject(o)) for (const [k, value] of Object.entries(o)) if (value != null) into[k] = value;
     }
   }
   return { role: 'system', content: '', providerOptions };
@@ -65,14 +89,13 @@ export function collapseConfigurationUpdates(head) {
   const out = [], dropped = [];
   for (let i = 0; i < head.length;) {
     let end = i;
-    while (end < head.length && settingsOf(head[end])) end++;
+    while (end < head.length && isUpdate(head[end])) end++;
     if (end - i < 2) { out.push(head[i]); i = Math.max(end, i + 1); continue; }
-    const run = head.slice(i, end);
-    const last = run[run.length - 1];
-    const lastSets = new Set(settingsOf(last));
-    const complete = run.every((m) => settingsOf(m).every((k) => lastSets.has(k)));
     // Updates of the two formats never mix in one conversation; a run is of one kind.
-    out.push(complete ? last : merged(run));
+    const run = head.slice(i, end);
+    const readers = readersOf(run);
+    const complete = lastCovers(run, readers);
+    out.push(complete ? run[run.length - 1] : merged(run, readers));
     for (let k = i; k < end; k++) if (!(complete && k === end - 1)) dropped.push(k);
     i = end;
   }

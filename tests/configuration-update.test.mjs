@@ -151,6 +151,17 @@ test('ModelMessages: a merged update gives each provider name what @ai-sdk/opena
   }]);
 });
 
+test('ModelMessages: a run whose last update sets the effort under azure only still keeps the effort openai read before', async () => {
+  const messages = [...aiHistory(10, {
+    1: aiUpdate('high'),
+    4: { role: 'system', content: '', providerOptions: { azure: { reasoningEffortUpdate: 'low' } } },
+  }), { role: 'user', content: 'Summarize the review.' }];
+  await new Compactor({ threshold: 8000, keepTail: { tokens: 3000 }, summarize: async () => 'Reviewed.' }).compact(messages);
+  // The openai provider never read the azure-only update; an Azure deployment read both, the later last.
+  assert.deepEqual(messages.filter((m) => m.role === 'system' && m.content === '').map((m) => m.providerOptions), [{
+    openai: { reasoningEffortUpdate: 'high' }, azure: { reasoningEffortUpdate: 'low' } }]);
+});
+
 describe('the AI SDK', () => {
   let provider;
   before(async () => { provider = await startStrictProvider(); });
