@@ -204,6 +204,19 @@ static void pairing(void)
 #define CU(effort) "{\"type\": \"configuration_update\", \"reasoning\": {\"effort\": \"" effort "\"}}"
 #define TURN(id) USER ", " FC(id) ", " FCO(id) ", {\"role\": \"assistant\", \"content\": \"ok\"}"
 
+/* The compaction plan of `json` with no tail budget beyond the pending turn, or NULL. */
+static mf_compact_plan *fold_plan(const char *json)
+{
+    mf_doc *doc = parse(json);
+    mf_compact_options o;
+    mf_compact_options_init(&o);
+    o.keep_tail_tokens = 0;
+    mf_compact_plan *plan = NULL;
+    if (doc && mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) != MF_OK) plan = NULL;
+    mf_doc_free(doc); /* the plan holds indices and its own copies */
+    return plan;
+}
+
 /* A configuration update holds for the responses after it: a system message of the view, so a
  * fold keeps it in the head (the JS side makes a run of them one); two in a row are rejected. */
 static void configuration_updates(void)
@@ -216,17 +229,11 @@ static void configuration_updates(void)
         CHECK("an update right after another is a problem",
               problems_are("[" USER ", " CU("high") ", " CU("low") ", " USER "]", 1, c, m));
     }
-    mf_doc *doc = parse(json);
-    mf_compact_options o;
-    mf_compact_options_init(&o);
-    o.keep_tail_tokens = 0;
-    mf_compact_plan *plan = NULL;
-    int ok = doc && mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) == MF_OK;
+    mf_compact_plan *plan = fold_plan(json);
     CHECK("the fold keeps both updates in the head, in order, and summarizes neither",
-          ok && plan->tail_start == 14 && plan->head_count == 2 && plan->head[0] == 4 && plan->head[1] == 9 &&
+          plan && plan->tail_start == 14 && plan->head_count == 2 && plan->head[0] == 4 && plan->head[1] == 9 &&
               plan->middle_count == 12);
     mf_compact_plan_free(plan);
-    mf_doc_free(doc);
 }
 
 /* An async call (async: true) may wait for its output; until it comes it is never folded. */
@@ -235,15 +242,9 @@ static void async_calls(void)
     const char *waiting = "[" TURN("c1") ", " USER ", {\"type\": \"function_call\", \"call_id\": \"ci\", \"name\": "
                           "\"run_ci\", \"arguments\": \"{}\", \"async\": true}, " TURN("c2") ", " TURN("c3") ", " USER "]";
     CHECK("a waiting async call is valid", problems_are(waiting, 0, NULL, NULL));
-    mf_doc *doc = parse(waiting);
-    mf_compact_options o;
-    mf_compact_options_init(&o);
-    o.keep_tail_tokens = 0;
-    mf_compact_plan *plan = NULL;
-    int ok = doc && mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) == MF_OK;
-    CHECK("the fold stops right before it", ok && plan->tail_start == 5 && plan->middle_count == 5);
+    mf_compact_plan *plan = fold_plan(waiting);
+    CHECK("the fold stops right before it", plan && plan->tail_start == 5 && plan->middle_count == 5);
     mf_compact_plan_free(plan);
-    mf_doc_free(doc);
     mf_problem_code c[] = {MF_PROBLEM_CALL_WITHOUT_RESULT};
     size_t m[] = {1};
     CHECK("a plain call may not wait", problems_are("[" USER ", " FC("c1") ", " USER "]", 1, c, m));
