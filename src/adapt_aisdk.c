@@ -16,6 +16,13 @@ static bool starts_with(const mf_node *s, const char *prefix)
     return s && s->kind == MF_STRING && s->len >= n && memcmp(s->str, prefix, n) == 0;
 }
 
+/* A member that is there and not null: @ai-sdk/openai sends an update only for a setting != null. */
+static bool has_setting(const mf_node *options, const char *key)
+{
+    const mf_node *v = mf_get(options, key);
+    return v && v->kind != MF_NULL;
+}
+
 /* @ai-sdk/openai reads the update from providerOptions under the provider's own name (openai,
  * azure, ...) and falls back to openai's, so any provider's options count. */
 bool mf_aisdk_is_configuration_update(const mf_node *msg)
@@ -25,7 +32,7 @@ bool mf_aisdk_is_configuration_update(const mf_node *msg)
     if (!mf_str_eq(mf_get_str(msg, "role"), "system") || !content || content->len || !mf_is(options, MF_OBJECT))
         return false;
     for (uint32_t i = 0; i < options->count; i++)
-        if (mf_get(&options->items[i], "reasoningEffortUpdate") || mf_get(&options->items[i], "textFormatUpdate"))
+        if (has_setting(&options->items[i], "reasoningEffortUpdate") || has_setting(&options->items[i], "textFormatUpdate"))
             return true;
     return false;
 }

@@ -67,6 +67,11 @@ test('the mock and validate both reject two updates in a row (so the fold below 
   input.splice(5, 0, effort('low'));
   assert.deepEqual(validate(input).problems.map((p) => [p.code, p.index]), [['bad-content', 6]]);
   await assert.rejects(send(input), (e) => e instanceof OpenAI.BadRequestError && /cannot directly follow another configuration_update/.test(e.message));
+  // In the AI SDK too; a setting left null is no update (@ai-sdk/openai sends none for it).
+  const ai = (effortUpdate) => ({ role: 'system', content: '', providerOptions: { openai: { reasoningEffortUpdate: effortUpdate } } });
+  const chat = (a, b) => [{ role: 'user', content: [{ type: 'text', text: 'Plan it.' }] }, a, b, { role: 'user', content: [{ type: 'text', text: 'Go.' }] }];
+  assert.deepEqual(validate(chat(ai('high'), ai('low'))).problems.map((p) => [p.code, p.index]), [['bad-content', 2]]);
+  assert.deepEqual(validate(chat(ai(null), ai('low'))).problems, []);
 });
 
 test('through the openai client: a fold keeps the last reasoning update, untouched, ahead of the summary, and archives the one it replaced', async () => {
