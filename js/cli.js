@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import {
   init, estimateTokens, serialize, microCompact, validate, detectFormat, Compactor, digestSummarizer,
   openAISummarizer, anthropicSummarizer, simulate, simulationChart,
-} from './node.js';
+} from './hosts/node.js';
 
 const HELP = `midfold — keep an LLM agent's conversation inside its context window
 

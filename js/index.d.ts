@@ -1,4 +1,4 @@
-// midfold — hand-written types for the public API (js/node.js, js/browser.js).
+// midfold — hand-written types for the public API (js/hosts/node.js, js/hosts/browser.js).
 // Ownership: every function reads the values it is given and keeps no reference to
 // them after it returns, except where noted (microCompact and Compactor.compact edit the
 // caller's array in place; Compactor.observeUsage remembers the array it is given).
@@ -9,8 +9,8 @@
 // M extends MessageLike. Arrays midfold only reads are `readonly M[]`; the two that edit
 // the caller's array (microCompact, Compactor.compact) take `M[]`.
 
-import type { Summarize as BaseSummarize, SummarizeRequest, ProviderCompactionResult } from './summarizers.js';
-export * from './summarizers.js';
+import type { Summarize as BaseSummarize, SummarizeRequest, ProviderCompactionResult } from './compaction/summarizers.js';
+export * from './compaction/summarizers.js';
 
 /**
  * What midfold accepts as one message: an object with a `role` (a chat message of any
@@ -422,7 +422,7 @@ export declare function kvStore(namespace: {
   }>;
 }, options?: { prefix?: string }): MemoryStore;
 
-// ---------------------------------------------------------------- simulate (js/simulate.js)
+// ---------------------------------------------------------------- simulate (js/simulate/simulate.js)
 
 /** A provider's prices and caching rules as data (js/pricing/*.js; docs/cost.md). */
 export interface Pricing {

@@ -370,7 +370,7 @@ bool mf_read_chars(mf_read_fn read, const mf_node *node, size_t *chars);
  * of a code execution, a viewed file, a fetched page), or NULL. adapt_anthropic.c */
 const mf_node *mf_anthropic_marker_node(const mf_node *content);
 /* A server-tool result's content as edit `target` (MF_EDIT_RESULT_*) leaves it, with `text`
- * as its output: what js/apply.js writes, built in `arena` (values borrowed), so the plan
+ * as its output: what js/core/apply.js writes, built in `arena` (values borrowed), so the plan
  * prices the result it leaves exactly. NULL on OOM or when the target does not apply. */
 const mf_node *mf_anthropic_cleared(mf_arena *arena, const mf_node *content, mf_edit_target target, const char *text,
                                     size_t len);

@@ -1,5 +1,5 @@
 /* tree_decode.c — midfold's binary tree encoding, written by the JS wrapper from its
- * objects (js/encode.js) so that a conversation crosses into wasm without
+ * objects (js/core/encode.js) so that a conversation crosses into wasm without
  * JSON.stringify and is read here without a JSON parser. Strings are not copied.
  *
  * Layout (integers are u32 little-endian, unaligned):

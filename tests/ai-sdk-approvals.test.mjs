@@ -6,7 +6,7 @@
 // the real generateText with the ai/test mock models (tests/helpers/ai-sdk-flows.mjs).
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { init, estimateTokens, serialize, validate, detectFormat, microCompact, Compactor } from '../js/node.js';
+import { init, estimateTokens, serialize, validate, detectFormat, microCompact, Compactor } from '../js/hosts/node.js';
 import { VERSIONS, codingSession, skipReason, load } from './helpers/ai-sdk-flows.mjs';
 
 await init();

@@ -7,7 +7,7 @@
 // shown as "[image]" / "[file: NAME]", and provider options are never priced as text.
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { init, estimateTokens, serialize, validate, detectFormat, microCompact } from '../js/node.js';
+import { init, estimateTokens, serialize, validate, detectFormat, microCompact } from '../js/hosts/node.js';
 import { VERSIONS, codingSession, skipReason, pngBytes, pdfBytes, b64, load } from './helpers/ai-sdk-flows.mjs';
 
 await init();
@@ -190,7 +190,7 @@ for (const v of VERSIONS) {
 describe('ai 7: bytes beside a cleared result survive the session state', { skip: skipReason(VERSIONS[1]) || false }, () => {
   test('a screenshot kept by excludeTools, in the message of a cleared read, comes back as data the SDK accepts, call after call', async () => {
     const { ai } = await load(VERSIONS[1]);
-    const { Compactor, digestSummarizer, compactHistory, SessionState } = await import('../js/node.js');
+    const { Compactor, digestSummarizer, compactHistory, SessionState } = await import('../js/hosts/node.js');
     const png = pngBytes(30000);
     const config = 'server:\n  port: 8080\n  host: 0.0.0.0\n'.repeat(700);
     const history = [{ role: 'user', content: 'Check the login page and the config.' }];

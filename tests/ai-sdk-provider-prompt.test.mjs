@@ -8,7 +8,7 @@
 // HTTP body.
 import test, { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { init, Compactor, detectFormat, validate } from '../js/node.js';
+import { init, Compactor, detectFormat, validate } from '../js/hosts/node.js';
 import { VERSIONS, codingSession, skipReason, load } from './helpers/ai-sdk-flows.mjs';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 

@@ -5,7 +5,7 @@
 // convertToModelMessages.
 import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { init, estimateTokens, serialize, validate, detectFormat, microCompact, planMicroCompact, Compactor } from '../js/node.js';
+import { init, estimateTokens, serialize, validate, detectFormat, microCompact, planMicroCompact, Compactor } from '../js/hosts/node.js';
 import { VERSIONS, chatSession, skipReason, pngBytes, b64, load } from './helpers/ai-sdk-flows.mjs';
 
 await init();

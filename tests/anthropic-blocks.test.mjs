@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, estimateTokens, serialize, validate, detectFormat, microCompact } from '../js/node.js';
+import { init, estimateTokens, serialize, validate, detectFormat, microCompact } from '../js/hosts/node.js';
 import { compileFixtures } from './fixtures/anthropic-blocks/build.mjs';
 import { loadFixture } from './helpers/fixtures.mjs';
 

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
-import { init, Compactor, validate, microCompact } from '../js/node.js';
+import { init, Compactor, validate, microCompact } from '../js/hosts/node.js';
 import { startMockResponses } from './helpers/mock-responses.mjs';
 
 const FILES = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);

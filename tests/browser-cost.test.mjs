@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, launchChromium, startDemoServer } from './helpers/chromium.mjs';
-import { init, simulate } from '../js/node.js';
+import { init, simulate } from '../js/hosts/node.js';
 
 const OUTPUT = path.join(ROOT, 'tests/output');
 let server, browser;

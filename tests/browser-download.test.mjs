@@ -1,4 +1,4 @@
-// What the browser entry (js/browser.js) fetches, and when: init() fetches midfold-lite.wasm
+// What the browser entry (js/hosts/browser.js) fetches, and when: init() fetches midfold-lite.wasm
 // and nothing else; creating a memory tool fetches nothing; its first command fetches
 // midfold-memory.wasm, once; the digest summarizer fetches the full midfold.wasm, once. fetch is replaced by one that records each URL and answers from
 // the repository's files (as a static server would, with application/wasm). Its own file: the
@@ -16,7 +16,7 @@ globalThis.fetch = async (url) => {
   fetched.push(path.relative(ROOT, fileURLToPath(u)));
   return new Response(await readFile(u), { headers: { 'content-type': 'application/wasm' } });
 };
-const midfold = await import('../js/browser.js');
+const midfold = await import('../js/hosts/browser.js');
 
 test('init() fetches midfold-lite.wasm only; the memory module is fetched at the first memory command', async () => {
   await midfold.init();

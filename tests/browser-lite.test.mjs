@@ -23,7 +23,7 @@ globalThis.fetch = async (url) => {
   if (missing.has(file)) return new Response('not found\n', { status: 404, headers: { 'content-type': 'text/plain' } });
   return new Response(await readFile(u), { headers: { 'content-type': 'application/wasm' } });
 };
-const midfold = await import('../js/browser.js');
+const midfold = await import('../js/hosts/browser.js');
 const session = () => JSON.parse(readFileSync(path.join(ROOT, 'tests/fixtures/coding-session.anthropic.json'), 'utf8'));
 
 test('initFull() refuses the lite module and leaves midfold unloaded', async () => {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH, ROOT, launchChromium, startDemoServer } from './helpers/chromium.mjs';
-import { init, estimateTokens } from '../js/node.js';
+import { init, estimateTokens } from '../js/hosts/node.js';
 
 const OUTPUT = path.join(ROOT, 'tests/output');
 const SAMPLES = [
@@ -74,7 +74,7 @@ async function figureValue(page, label) {
 /** estimateTokens(value, {profile}) in the page, through the library the page itself loaded. */
 function estimateInPage(page, value, profile) {
   return page.evaluate(async ([v, p]) => {
-    const midfold = await import('/js/browser.js');
+    const midfold = await import('/js/hosts/browser.js');
     await midfold.init();
     return midfold.estimateTokens(v, { profile: p });
   }, [value, profile]);
@@ -126,7 +126,7 @@ describe('scripts/serve.mjs', () => {
     const wasm = await fetch(new URL('/wasm/midfold.wasm', server.url));
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     await wasm.arrayBuffer();
-    const js = await fetch(new URL('/js/browser.js', server.url));
+    const js = await fetch(new URL('/js/hosts/browser.js', server.url));
     assert.match(js.headers.get('content-type'), /^text\/javascript/);
     await js.text();
     assert.equal((await rawGet('/')).status, 302);
@@ -386,7 +386,7 @@ describe('the demo page in Chromium', () => {
     const section = readme.split(/^## Browser$/m)[1].split(/^## /m)[0];
     const code = /```js\n([\s\S]*?)```/.exec(section)[1];
     // The bare specifier is what a bundler resolves; here the served file stands in for it.
-    const body = code.replace(/^import \{([^}]*)\} from 'midfold';$/m, "const {$1} = await import('/js/browser.js');");
+    const body = code.replace(/^import \{([^}]*)\} from 'midfold';$/m, "const {$1} = await import('/js/hosts/browser.js');");
     assert.notEqual(body, code, 'the snippet imports from midfold');
     const { page, problems, wasm } = await openBlank();
     const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
@@ -408,7 +408,7 @@ describe('the demo page in Chromium', () => {
     const { page, problems, wasm } = await openBlank();
     const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
     const result = await page.evaluate(async (messages) => {
-      const { init, estimateTokens, validate, Compactor } = await import('/js/browser.js');
+      const { init, estimateTokens, validate, Compactor } = await import('/js/hosts/browser.js');
       await init();
       const before = estimateTokens(messages, { profile: 'safe' });
       const summarize = async ({ messages: folded }) => `Worked through ${folded.length} earlier messages on the invoice export.`;
@@ -436,7 +436,7 @@ describe('the demo page in Chromium', () => {
     await page.waitForSelector('body[data-state="ready"]');
     assert.deepEqual(wasm, ['/wasm/midfold.wasm'], 'loading the page fetches the main module only');
     const result = await page.evaluate(async () => {
-      const midfold = await import('/js/browser.js');
+      const midfold = await import('/js/hosts/browser.js');
       const tool = midfold.createMemoryTool({ store: midfold.memoryStore() });
       const created = await tool.execute({ command: 'create', path: '/memories/plan.md', file_text: 'step 1\n' });
       const viewed = await tool.execute({ command: 'view', path: '/memories' });

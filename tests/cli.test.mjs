@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { init, estimateTokens, serialize } from '../js/node.js';
+import { init, estimateTokens, serialize } from '../js/hosts/node.js';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 
 const CLI = fileURLToPath(new URL('../js/cli.js', import.meta.url));

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
-import { init, estimateTokens, microCompact, serialize, digest, Compactor, digestSummarizer, planCompaction } from '../js/node.js';
+import { init, estimateTokens, microCompact, serialize, digest, Compactor, digestSummarizer, planCompaction } from '../js/hosts/node.js';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');

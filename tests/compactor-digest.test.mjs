@@ -4,7 +4,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, Compactor, digestSummarizer, estimateTokens, validate, MidfoldError } from '../js/node.js';
+import { init, Compactor, digestSummarizer, estimateTokens, validate, MidfoldError } from '../js/hosts/node.js';
 import { load, FORMATS, MARK, cjkCount } from './fixtures/compactor/lib.mjs';
 
 before(async () => { await init(); });

@@ -4,7 +4,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, Compactor, MidfoldError, validate, digest } from '../js/node.js';
+import { init, Compactor, MidfoldError, validate, digest } from '../js/hosts/node.js';
 import { load, recorder, gated, snapshot, assertUntouched, MARK, FORMATS } from './fixtures/compactor/lib.mjs';
 
 before(async () => { await init(); });
@@ -465,7 +465,7 @@ describe("fallback: 'digest'", () => {
   });
 
   test('the fallback summary message is the same as with digestSummarizer() as the summarizer', async () => {
-    const { digestSummarizer } = await import('../js/node.js');
+    const { digestSummarizer } = await import('../js/hosts/node.js');
     const a = load('ledger.anthropic');
     const b = load('ledger.anthropic');
     await make(async () => { throw boom; }, { fallback: 'digest' }).compactor.compact(a, { force: true });

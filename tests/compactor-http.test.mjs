@@ -4,7 +4,7 @@
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, Compactor, openAISummarizer, anthropicSummarizer, SummarizerError, validate } from '../js/node.js';
+import { init, Compactor, openAISummarizer, anthropicSummarizer, SummarizerError, validate } from '../js/hosts/node.js';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { load, recorder, snapshot, assertUntouched, MARK, ACK_ZH } from './fixtures/compactor/lib.mjs';
 

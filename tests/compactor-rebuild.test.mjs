@@ -4,7 +4,7 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 
-import { init, Compactor, validate, estimateTokens, serialize } from '../js/node.js';
+import { init, Compactor, validate, estimateTokens, serialize } from '../js/hosts/node.js';
 import {
   load, loadShared, recorder, headCount, splitPrompt, cjkCount, alnumCount, codePoints,
   FORMATS, MARK, ACK_ZH,

@@ -4,7 +4,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, Compactor, estimateTokens, validate } from '../js/node.js';
+import { init, Compactor, estimateTokens, validate } from '../js/hosts/node.js';
 import { load, recorder, splitPrompt, codePoints, MARK } from './fixtures/compactor/lib.mjs';
 
 before(async () => { await init(); });

@@ -10,7 +10,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
-import { init, Compactor, validate, estimateTokens, detectFormat, serialize, digestSummarizer } from '../js/node.js';
+import { init, Compactor, validate, estimateTokens, detectFormat, serialize, digestSummarizer } from '../js/hosts/node.js';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startMockResponses } from './helpers/mock-responses.mjs';
 import { startStrictProvider } from './helpers/strict-provider.mjs';

@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { init, estimateTokens, serialize, microCompact, validate, detectFormat, planMicroCompact, planCompaction, digest, EstimateCache,
-  Compactor, digestSummarizer, simulate, MidfoldError } from '../js/node.js';
+  Compactor, digestSummarizer, simulate, MidfoldError } from '../js/hosts/node.js';
 import { loadFixture } from './helpers/fixtures.mjs';
 import { SEED_TRANSCRIPT, assertStillWorks, expectError } from './helpers/errors.mjs';
 

@@ -2,7 +2,7 @@
 // walk over message structures (not a JSON dump).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { init, estimateTokens } from '../js/node.js';
+import { init, estimateTokens } from '../js/hosts/node.js';
 import { loadFixture, fixtureNames, fixtureFormat, messagesMilli, textMilli, valueMilli, ceilTokens } from './helpers/fixtures.mjs';
 
 await init();

@@ -1,7 +1,7 @@
 // microCompact: old tool results become "[truncated: {tool} result, {N} chars]", in place.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { init, microCompact, estimateTokens, serialize, validate, MidfoldError } from '../js/node.js';
+import { init, microCompact, estimateTokens, serialize, validate, MidfoldError } from '../js/hosts/node.js';
 import { loadFixture, fixtureNames, codePoints, marker, anthropicRound, openaiRound, aisdkRound } from './helpers/fixtures.mjs';
 
 await init();

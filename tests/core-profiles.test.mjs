@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { encode as o200kEncode } from 'gpt-tokenizer/encoding/o200k_base';
 import { encode as cl100kEncode } from 'gpt-tokenizer/encoding/cl100k_base';
-import { init, estimateTokens, MidfoldError } from '../js/node.js';
+import { init, estimateTokens, MidfoldError } from '../js/hosts/node.js';
 import { features, priceMilli } from '../tools/calibrate/model.mjs';
 import { fixtureNames, loadFixture } from './helpers/fixtures.mjs';
 

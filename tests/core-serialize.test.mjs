@@ -1,7 +1,7 @@
 // serialize: the transcript a summarizer reads, the same for all three formats.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { init, serialize } from '../js/node.js';
+import { init, serialize } from '../js/hosts/node.js';
 import { loadFixture, pyJson } from './helpers/fixtures.mjs';
 
 await init();

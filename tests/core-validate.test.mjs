@@ -1,7 +1,7 @@
 // validate and detectFormat: the providers' pairing rules, with message indexes.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { init, validate, detectFormat } from '../js/node.js';
+import { init, validate, detectFormat } from '../js/hosts/node.js';
 import { loadFixture, fixtureNames, fixtureFormat } from './helpers/fixtures.mjs';
 
 await init();

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
-import { init, estimateTokens, microCompact, serialize, validate, detectFormat, Compactor, digestSummarizer } from '../js/node.js';
+import { init, estimateTokens, microCompact, serialize, validate, detectFormat, Compactor, digestSummarizer } from '../js/hosts/node.js';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 

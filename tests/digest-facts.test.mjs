@@ -6,7 +6,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, digest, estimateTokens } from '../js/node.js';
+import { init, digest, estimateTokens } from '../js/hosts/node.js';
 import { emit, FORMATS } from './fixtures/digest/emit.mjs';
 import { budgetFor, kept, probedSessions } from './fixtures/digest/probes.mjs';
 import { session as pytestDates } from './fixtures/digest/pytest-dates.mjs';

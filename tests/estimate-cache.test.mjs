@@ -5,9 +5,9 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
-import { init, estimateTokens, EstimateCache, MidfoldError, Compactor, digestSummarizer } from '../js/node.js';
-import { estimateEach, planMicroCompact, planMicroCompactWithFigures } from '../js/core.js';
-import { record } from '../js/snapshot.js';
+import { init, estimateTokens, EstimateCache, MidfoldError, Compactor, digestSummarizer } from '../js/hosts/node.js';
+import { estimateEach, planMicroCompact, planMicroCompactWithFigures } from '../js/core/api.js';
+import { record } from '../js/core/snapshot.js';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const load = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));

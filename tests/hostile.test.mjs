@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import {
   init, estimateTokens, serialize, microCompact, planMicroCompact, validate, detectFormat, planCompaction, digest,
   MidfoldError,
-} from '../js/node.js';
+} from '../js/hosts/node.js';
 import { loadFixture, textMilli, messagesMilli, marker } from './helpers/fixtures.mjs';
 import { SEED_TRANSCRIPT, assertStillWorks, expectAnswer, expectError } from './helpers/errors.mjs';
 
@@ -329,7 +329,7 @@ function inWorker(body) {
       parentPort.postMessage({ ...outcome, after });
     })();`;
   return new Promise((resolve, reject) => {
-    const w = new Worker(src, { eval: true, workerData: { entry: new URL('../js/node.js', import.meta.url).href } });
+    const w = new Worker(src, { eval: true, workerData: { entry: new URL('../js/hosts/node.js', import.meta.url).href } });
     w.once('message', (m) => { resolve(m); w.terminate(); });
     w.once('error', reject);
     w.once('exit', (code) => { if (code) reject(new Error(`worker exited with ${code}`)); });

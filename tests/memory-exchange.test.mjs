@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, createMemoryTool, memoryStore, microCompact, validate, serialize, estimateTokens } from '../js/node.js';
+import { init, createMemoryTool, memoryStore, microCompact, validate, serialize, estimateTokens } from '../js/hosts/node.js';
 
 await init();
 

@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { detectFormat, estimateTokens, init, serialize, validate } from '../js/node.js';
+import { detectFormat, estimateTokens, init, serialize, validate } from '../js/hosts/node.js';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 
 const major = Number(process.versions.node.split('.')[0]);

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
-import { init, Compactor, openAIResponsesCompaction, detectFormat } from '../js/node.js';
+import { init, Compactor, openAIResponsesCompaction, detectFormat } from '../js/hosts/node.js';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 
 const FILES = ['src/view.c', 'src/micro.c', 'src/compact.c', 'src/format.c', 'src/estimate.c'];

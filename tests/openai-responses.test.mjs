@@ -15,7 +15,7 @@ import { Agent, run, tool, OpenAIResponsesModel, setTracingDisabled } from '@ope
 import { z } from 'zod';
 import {
   init, initFull, digest, detectFormat, estimateTokens, serialize, microCompact, validate, planCompaction, Compactor, MidfoldError,
-} from '../js/node.js';
+} from '../js/hosts/node.js';
 import { agentRun } from './fixtures/responses/agent-run.mjs';
 import { customToolChat, PATCH } from './fixtures/responses/custom-tool.chat.mjs';
 import { encrypted, pngDataUrl } from './fixtures/responses/bytes.mjs';

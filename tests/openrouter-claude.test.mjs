@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { init, estimateTokens, detectFormat, microCompact, Compactor, digestSummarizer } from '../js/node.js';
+import { init, estimateTokens, detectFormat, microCompact, Compactor, digestSummarizer } from '../js/hosts/node.js';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { init, estimateTokens, serialize } from '../js/node.js';
+import { init, estimateTokens, serialize } from '../js/hosts/node.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,7 +64,7 @@ test('the tarball holds what users need and nothing else', () => {
     assert.ok(/^js\/.+\.(js|d\.ts)$/.test(f) || ['wasm/midfold.wasm', 'wasm/midfold-lite.wasm', 'wasm/midfold-memory.wasm', 'README.md', 'package.json', 'LICENSE'].includes(f),
       `unexpected file in the tarball: ${f}`);
   }
-  for (const f of ['js/node.js', 'js/browser.js', 'js/workerd.js', 'js/core.js', 'js/index.d.ts', 'js/summarizers.d.ts',
+  for (const f of ['js/hosts/node.js', 'js/hosts/browser.js', 'js/hosts/workerd.js', 'js/core/api.js', 'js/index.d.ts', 'js/compaction/summarizers.d.ts',
     'js/memory/node.js', 'js/memory/browser.js', 'js/memory/workerd.js', 'js/memory/index.d.ts',
     'wasm/midfold.wasm', 'wasm/midfold-lite.wasm', 'wasm/midfold-memory.wasm', 'README.md', 'package.json']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
@@ -80,7 +80,7 @@ test('package.json: exports with types first and workerd before browser and defa
   assert.ok(keys.includes('workerd') && keys.indexOf('workerd') < keys.indexOf('browser') && keys.indexOf('browser') < keys.indexOf('default'),
     `condition order: ${keys.join(', ')}`);
   assert.equal(keys.at(-1), 'default');
-  assert.equal(pkg.exports['.'].workerd, './js/workerd.js');
+  assert.equal(pkg.exports['.'].workerd, './js/hosts/workerd.js');
   assert.equal(pkg.exports['./midfold.wasm'], './wasm/midfold.wasm');
   assert.equal(pkg.exports['./midfold-lite.wasm'], './wasm/midfold-lite.wasm');
   assert.equal(pkg.exports['./midfold-memory.wasm'], './wasm/midfold-memory.wasm');
@@ -113,7 +113,7 @@ console.log(JSON.stringify({
 }));
 `);
   const got = await node('esm.mjs', app);
-  assert.equal(fileURLToPath(got.resolved), path.join(app, 'node_modules/midfold/js/node.js'), 'the installed copy is used');
+  assert.equal(fileURLToPath(got.resolved), path.join(app, 'node_modules/midfold/js/hosts/node.js'), 'the installed copy is used');
   assert.equal(got.tokens, estimateTokens(CONVERSATION));
   assert.equal(got.transcript, serialize(CONVERSATION));
   assert.equal(got.valid, true);
@@ -163,7 +163,7 @@ midfold.init().then(() => {
 });
 `);
   const got = await node('cjs.cjs', app);
-  assert.equal(got.resolved, path.join(app, 'node_modules/midfold/js/node.js'));
+  assert.equal(got.resolved, path.join(app, 'node_modules/midfold/js/hosts/node.js'));
   assert.equal(got.tokens, estimateTokens(CONVERSATION));
   assert.equal(got.micro, estimateTokens(CONVERSATION));
   assert.equal(typeof got.error, 'string');

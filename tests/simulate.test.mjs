@@ -7,8 +7,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { init, estimateTokens, simulate, simulationChart, Compactor, digestSummarizer } from '../js/node.js';
-import { sessionTurns } from '../js/simulate.js';
+import { init, estimateTokens, simulate, simulationChart, Compactor, digestSummarizer } from '../js/hosts/node.js';
+import { sessionTurns } from '../js/simulate/simulate.js';
 import { PRICING } from '../js/pricing/index.js';
 import { agentSession } from './bench/sessions.mjs';
 
@@ -412,7 +412,7 @@ test("the README's simulate snippet runs as written", () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const section = readme.split(/^## What it costs$/m)[1].split(/^## /m)[0];
   const code = /```js\n([\s\S]*?)```/.exec(section)[1];
-  const entry = new URL('../js/node.js', import.meta.url).href;
+  const entry = new URL('../js/hosts/node.js', import.meta.url).href;
   const body = code.replace(/from 'midfold';/, `from ${JSON.stringify(entry)};`);
   assert.notEqual(body, code, 'the snippet imports from midfold');
   const dir = mkdtempSync(join(tmpdir(), 'midfold-snippet-'));

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import {
   init, Compactor, digestSummarizer, SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON,
   MidfoldError, validate,
-} from '../js/node.js';
+} from '../js/hosts/node.js';
 import { longSession } from './helpers/long-session.mjs';
 
 before(() => init());

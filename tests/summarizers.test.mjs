@@ -1,8 +1,8 @@
-// Tests for js/summarizers.js against the mock LLM server, over real HTTP on 127.0.0.1.
+// Tests for js/compaction/summarizers.js against the mock LLM server, over real HTTP on 127.0.0.1.
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { openAISummarizer, anthropicSummarizer, SummarizerError } from '../js/summarizers.js';
+import { openAISummarizer, anthropicSummarizer, SummarizerError } from '../js/compaction/summarizers.js';
 import { startMockLLM, defaultSummary } from './helpers/mock-llm.mjs';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';

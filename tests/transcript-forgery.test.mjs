@@ -8,7 +8,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, serialize, Compactor, digestSummarizer } from '../js/node.js';
+import { init, serialize, Compactor, digestSummarizer } from '../js/hosts/node.js';
 
 before(async () => { await init(); });
 

@@ -31,14 +31,14 @@ test('each module imports only env.emscripten_notify_memory_growth and exports i
 
 test('the lite module estimates, plans and serializes exactly as the full one, in every format', async () => {
   const { readdirSync } = await import('node:fs');
-  // Each module driven through the same core.js calls: core.js is loaded twice, once per module.
+  // Each module driven through the same js/core/api.js calls: it is loaded twice, once per module.
   const run = async (file) => {
-    const core = await import(`../js/core.js?module=${file}`);
+    const core = await import(`../js/core/api.js?module=${file}`);
     await core.initWith(undefined, async () => readFileSync(path.join(ROOT, 'wasm', file)));
     return core;
   };
   const full = await run('midfold.wasm'), lite = await run('midfold-lite.wasm');
-  const { PROFILES } = await import('../js/options.js');
+  const { PROFILES } = await import('../js/core/options.js');
   // Every conversation among the fixtures (Anthropic, OpenAI Chat and Responses, AI SDK, Chinese, thinking).
   const files = readdirSync(path.join(ROOT, 'tests/fixtures'), { recursive: true }).filter((f) => f.endsWith('.json'))
     .filter((f) => Array.isArray(JSON.parse(readFileSync(path.join(ROOT, 'tests/fixtures', f), 'utf8'))));
@@ -69,7 +69,7 @@ test('the memory tool loads its module at the first command; a failed initMemory
 test('a page bundled from the main entry that never imports the memory tool carries none of it', async () => {
   // As a user's bundler emits it (esbuild, tree-shaking): the memory tool's code and its module's URL are gone.
   const r = await esbuild.build({
-    stdin: { contents: "export { init, estimateTokens, microCompact, Compactor } from './js/browser.js';", resolveDir: ROOT, loader: 'js' },
+    stdin: { contents: "export { init, estimateTokens, microCompact, Compactor } from './js/hosts/browser.js';", resolveDir: ROOT, loader: 'js' },
     bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, logLevel: 'silent',
   });
   const text = r.outputFiles[0].text;
@@ -77,8 +77,26 @@ test('a page bundled from the main entry that never imports the memory tool carr
   assert.doesNotMatch(text, /midfold-memory|memory_20250818/);
 });
 
+test('a page bundles only the modules of what it imports: nothing of a module it does not use survives tree-shaking', async () => {
+  // A top-level call, `new`, template or computed key is something a bundler keeps: each one that slipped in put its
+  // module into every page (the estimate-only page carried compactor.js and apply.js, 0.3 KB of 9.6 KB).
+  const modulesOf = async (names) => {
+    const r = await esbuild.build({
+      stdin: { contents: `export { ${names} } from './js/hosts/browser.js';`, resolveDir: ROOT, loader: 'js' },
+      bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, logLevel: 'silent', metafile: true,
+    });
+    const [output] = Object.values(r.metafile.outputs);
+    return Object.entries(output.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([f]) => f).filter((f) => f.startsWith('js/')).sort();
+  };
+  assert.deepEqual(await modulesOf('init, estimateTokens'),
+    ['js/core/api.js', 'js/core/encode.js', 'js/core/errors.js', 'js/core/options.js', 'js/core/wasm.js', 'js/hosts/browser.js', 'js/hosts/source-fetch.js']);
+  const compacting = await modulesOf('init, estimateTokens, microCompact, Compactor');
+  assert.ok(compacting.includes('js/compaction/compactor.js') && compacting.includes('js/core/estimate-cache.js'), compacting.join(', '));
+  for (const f of compacting) assert.doesNotMatch(f, /^js\/(simulate|state|memory|pricing|integrations)\/|summarizers\.js$/, f);
+});
+
 test("a module's bytes from another realm (a vm context's ArrayBuffer or Uint8Array) instantiate like this realm's", async () => {
-  const { instantiate } = await import('../js/wasm.js');
+  const { instantiate } = await import('../js/core/wasm.js');
   const vm = await import('node:vm');
   const bytes = readFileSync(path.join(ROOT, 'wasm', 'midfold.wasm'));
   const buffer = vm.runInNewContext(`new ArrayBuffer(${bytes.length})`);

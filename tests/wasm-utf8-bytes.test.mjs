@@ -8,7 +8,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { IMPORTS, Wasm } from '../js/wasm.js';
+import { IMPORTS, Wasm } from '../js/core/wasm.js';
 import { charClass, WEIGHT_MILLI } from './helpers/fixtures.mjs';
 
 const { instance } = await WebAssembly.instantiate(readFileSync(new URL('../wasm/midfold.wasm', import.meta.url)), IMPORTS);

@@ -70,7 +70,7 @@ EXPORT int mfw_doc_estimate(const mf_doc *doc, int format, int profile, double *
 
 /* Per message m of the document's `count` messages, three figures at out[3m..3m+3) (the
  * caller owns `out`): mf_doc_estimate_each's milli, results and flags, as doubles. A caller
- * keeps them per message and estimates only what is new (js/estimate-cache.js). */
+ * keeps them per message and estimates only what is new (js/core/estimate-cache.js). */
 EXPORT int mfw_doc_estimate_each(const mf_doc *doc, int format, int profile, double *out, uint32_t count, mfw_error *e)
 {
     mf_error err;

@@ -5,7 +5,7 @@
 import {
   initFull, estimateTokens, serialize, microCompact, validate, detectFormat, planCompaction,
   Compactor, digestSummarizer, openAISummarizer, anthropicSummarizer,
-} from '../js/browser.js';
+} from '../js/hosts/browser.js';
 import { showCost } from './cost-chart.js';
 
 const SAMPLES = [

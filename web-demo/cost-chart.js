@@ -3,7 +3,7 @@
 // caching, drawn as the same SVG as `midfold simulate --chart` (shown as an image, which
 // the page's CSP allows: img-src data:). Separate from app.js, which only calls showCost().
 
-import { simulate, simulationChart } from '../js/browser.js';
+import { simulate, simulationChart } from '../js/hosts/browser.js';
 
 const POLICIES = ['none', 'seed', 'context-editing', 'defaults'];
 let shown = null;   // the conversation the card shows

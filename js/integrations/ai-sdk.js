@@ -8,9 +8,9 @@
  * `ai` is a peer: nothing here imports it. Models are used through their own interface
  * (LanguageModelV3 in ai 6, LanguageModelV4 in ai 7), so one entry serves both majors.
  */
-import { MidfoldError } from '../errors.js';
-import { optionsObject } from '../options.js';
-import { Compactor, PRICING_NAMES } from '../compactor.js';
+import { MidfoldError } from '../core/errors.js';
+import { optionsObject } from '../core/options.js';
+import { Compactor, PRICING_NAMES } from '../compaction/compactor.js';
 import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { ConversationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';

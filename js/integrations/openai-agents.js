@@ -10,8 +10,8 @@
  * caller's objects, a cleared result keeps everything but its output, and the summary is a
  * user message the SDK accepts. `@openai/agents` is a peer: nothing here imports it.
  */
-import { MidfoldError } from '../errors.js';
-import { Compactor } from '../compactor.js';
+import { MidfoldError } from '../core/errors.js';
+import { Compactor } from '../compaction/compactor.js';
 import { SessionState, compactHistory } from '../state/index.js';
 import { ConversationStates } from '../state/conversation-states.js';
 

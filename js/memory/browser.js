@@ -4,9 +4,9 @@
  * command, so a page that never runs one never downloads it.
  */
 import { createMemoryToolWith, initMemoryWith } from './tool.js';
-import { fetchSource } from '../source-fetch.js';
+import { fetchSource } from '../hosts/source-fetch.js';
 
-export { MidfoldError } from '../errors.js';
+export { MidfoldError } from '../core/errors.js';
 export { memoryStore, localStorageStore, kvStore } from './stores.js';
 
 // (pure: a bundler drops it with the entry when a page imports nothing that uses it)

@@ -3,9 +3,9 @@
  * (wasm/midfold-memory.wasm) is read from the package at the first command.
  */
 import { createMemoryToolWith, initMemoryWith } from './tool.js';
-import { nodeSource } from '../source-node.js';
+import { nodeSource } from '../hosts/source-node.js';
 
-export { MidfoldError } from '../errors.js';
+export { MidfoldError } from '../core/errors.js';
 export { memoryStore, localStorageStore, kvStore } from './stores.js';
 
 const resolveSource = nodeSource(new URL('../../wasm/midfold-memory.wasm', import.meta.url));

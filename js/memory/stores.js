@@ -15,7 +15,7 @@
  * is the set of files under its path. Three stores ship here: in memory (the default),
  * a Web Storage (localStorage) namespace, and a Cloudflare-KV-shaped namespace.
  */
-import { MidfoldError } from '../errors.js';
+import { MidfoldError } from '../core/errors.js';
 
 /** UTF-8 bytes of a string, without encoding it (a lone surrogate counts as U+FFFD). */
 export function utf8Length(text) {

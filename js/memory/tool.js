@@ -16,11 +16,11 @@
  * workerd.js beside this file) say where the module comes from; a tool loads it at its first
  * command unless initMemory() already has.
  */
-import { MidfoldError } from '../errors.js';
-import { Wasm, instantiate } from '../wasm.js';
-import { Scratch, encodeValue } from '../encode.js';
+import { MidfoldError } from '../core/errors.js';
+import { Wasm, instantiate } from '../core/wasm.js';
+import { Scratch, encodeValue } from '../core/encode.js';
 import { memoryStore, utf8Length } from './stores.js';
-import { optionsObject } from '../options.js';
+import { optionsObject } from '../core/options.js';
 
 const MAX_ROUNDS = 8; // view of a directory takes three steps; nothing takes more than four
 

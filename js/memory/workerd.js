@@ -7,9 +7,9 @@
  */
 import wasmModule from '../../wasm/midfold-memory.wasm';
 import { createMemoryToolWith, initMemoryWith } from './tool.js';
-import { fetchSource } from '../source-fetch.js';
+import { fetchSource } from '../hosts/source-fetch.js';
 
-export { MidfoldError } from '../errors.js';
+export { MidfoldError } from '../core/errors.js';
 export { memoryStore, localStorageStore, kvStore } from './stores.js';
 
 // (pure: a bundler drops it with the entry when a page imports nothing that uses it)

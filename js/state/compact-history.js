@@ -6,9 +6,9 @@
  * messages that came after it — runs the Compactor on that, and remembers the result.
  * So the summaries written, and the array forwarded, are the stateful Compactor's.
  */
-import { MidfoldError } from '../errors.js';
+import { MidfoldError } from '../core/errors.js';
 import { base64, bytesOf, canonicalJSON, historyBytes, prefixHash } from './hash.js';
-import { EstimateCache } from '../estimate-cache.js';
+import { EstimateCache } from '../core/estimate-cache.js';
 import { SessionState } from './session-state.js';
 
 /** Reasons after which the result is a compacted form worth remembering; after any other

@@ -4,9 +4,10 @@
  * message the same way. SHA-256 through WebCrypto (`crypto.subtle`: Node >= 20,
  * browsers, workerd), over a canonical JSON of the message.
  */
-import { MidfoldError } from '../errors.js';
+import { MidfoldError } from '../core/errors.js';
 
-const encoder = new TextEncoder();
+// Marked pure so that a bundle which uses nothing of this module drops it.
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 function subtle() {
   const c = globalThis.crypto;

@@ -13,7 +13,7 @@
  * JSON, the messages of every snapshot sit once in a shared `messages` list (snapshots
  * of one conversation repeat most of them) and items name them by `ref`.
  */
-import { MidfoldError } from '../errors.js';
+import { MidfoldError } from '../core/errors.js';
 import { prefixHash } from './hash.js';
 import { checkStore } from './stores.js';
 

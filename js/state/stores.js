@@ -4,7 +4,7 @@
  * Durable Object storage have that shape already; Redis (`set`) or IndexedDB take a
  * three-line adapter (see docs/state.md).
  */
-import { MidfoldError } from '../errors.js';
+import { MidfoldError } from '../core/errors.js';
 
 /**
  * A store in a Map, for one process (the default when a host wants several

@@ -31,7 +31,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { init, digest, estimateTokens, microCompact, planCompaction, serialize } from '../../js/node.js';
+import { init, digest, estimateTokens, microCompact, planCompaction, serialize } from '../../js/hosts/node.js';
 import {
   asciiText, chineseConversation, chineseText, conversation, conversationOfSize, consume, fmt, jsEstimateMessages, jsEstimateText,
   machine, measure, measureAsync, rng, Stopped, table,
@@ -424,12 +424,12 @@ log('The files of each row are its import graph, computed (tests/bench/size.mjs)
     return files;
   };
   const has = (name) => fs.existsSync(path.join(ROOT, 'node_modules', name, 'package.json'));
-  const mid = graph('midfold', [path.join(ROOT, 'js', 'browser.js')]);
+  const mid = graph('midfold', [path.join(ROOT, 'js', 'hosts', 'browser.js')]);
   const midWasm = mid.filter((f) => f.endsWith('.wasm')), midJs = mid.filter((f) => !f.endsWith('.wasm'));
   const wanted = [
     ...midWasm.map((f) => [`midfold ${rel(f)}`, [f]]),
     [`midfold JS (${midJs.map((f) => path.basename(f)).join(', ')})`, midJs],
-    ['**midfold total: js/browser.js and everything it can load** (midfold-memory.wasm only at the first memory command)', mid],
+    ['**midfold total: js/hosts/browser.js and everything it can load** (midfold-memory.wasm only at the first memory command)', mid],
     ...(tokenx ? [[`tokenx ${version('tokenx')}`, graph('tokenx', ['tokenx'])]] : []),
     ...(gpt ? [[`gpt-tokenizer ${version('gpt-tokenizer')} (default entry: o200k)`, graph('gpt-tokenizer', ['gpt-tokenizer'])]] : []),
     ...(has('tiktoken') ? [

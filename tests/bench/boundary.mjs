@@ -5,7 +5,7 @@
  *
  *   node tests/bench/boundary.mjs [--quick]
  *
- * Uses the wrapper's internals (js/encode.js, js/wasm.js) on an instance of its own to
+ * Uses the wrapper's internals (js/core/encode.js, js/core/wasm.js) on an instance of its own to
  * time each step of estimateTokens separately:
  * - text: TextEncoder.encodeInto into wasm memory, and the wasm class-counting kernel
  *   (mfw_estimate_text) on bytes already there;
@@ -23,8 +23,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IMPORTS, Wasm } from '../../js/wasm.js';
-import { Scratch, encodeValue, encodeTextChunk } from '../../js/encode.js';
+import { IMPORTS, Wasm } from '../../js/core/wasm.js';
+import { Scratch, encodeValue, encodeTextChunk } from '../../js/core/encode.js';
 import {
   asciiText, chineseConversation, chineseText, conversation, conversationOfSize, consume, fmt, jsEstimateMessages, jsTextMilli, machine,
   measure, rng, table,

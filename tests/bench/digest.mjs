@@ -11,7 +11,7 @@
  * reduction). Probes a digest misses are listed under the table. --show NAME prints that
  * session's digests. Deterministic: no timing, no network.
  */
-import { init, digest, estimateTokens } from '../../js/node.js';
+import { init, digest, estimateTokens } from '../../js/hosts/node.js';
 import { budgetFor, kept, probedSessions } from '../fixtures/digest/probes.mjs';
 
 const show = process.argv.includes('--show') ? process.argv[process.argv.indexOf('--show') + 1] : null;

@@ -1,6 +1,6 @@
 // The Compactor's first call on a conversation against planMicroCompact, the check it ran on every call
 // before it kept estimates: both interleaved, each on a fresh copy of the conversation, and, with --against,
-// the same two of another checkout (its js/node.js and built wasm) in the same run, so that "no slower than
+// the same two of another checkout (its js/hosts/node.js and built wasm) in the same run, so that "no slower than
 // before" compares with the code before a change rather than with today's planMicroCompact.
 // Prints a table of medians and ratios. Not a test: nothing here asserts time.
 //
@@ -8,9 +8,10 @@
 //
 // With --expose-gc each copy is collected into the old generation before it is timed, as a conversation a
 // host has held for a while is; without it, the young copy's promotion is paid by whichever call runs first.
+import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import * as here from '../../js/node.js';
+import * as here from '../../js/hosts/node.js';
 import { chineseConversation, conversation, fmt, machine, median, now } from './lib.mjs';
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
@@ -18,7 +19,9 @@ const ROUNDS = Number(arg('--rounds')) || 20;
 const againstDir = arg('--against');
 
 const builds = { here };
-if (againstDir) builds.before = await import(pathToFileURL(path.resolve(againstDir, 'js/node.js')).href);
+// A build from before js/ was grouped by role (c. 2026-12-02) has its Node entry at js/node.js.
+const entryOf = (dir) => ['js/hosts/node.js', 'js/node.js'].map((f) => path.resolve(dir, f)).find((f) => fs.existsSync(f));
+if (againstDir) builds.before = await import(pathToFileURL(entryOf(againstDir)).href);
 for (const b of Object.values(builds)) await b.init();
 
 const impls = {};

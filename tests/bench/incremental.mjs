@@ -5,7 +5,7 @@
 // Prints a table with ratios against the walker measured in the same run. Not a test: nothing here asserts time.
 //
 //   node tests/bench/incremental.mjs [--rounds N]
-import { init, estimateTokens, planMicroCompact, EstimateCache, Compactor, digestSummarizer } from '../../js/node.js';
+import { init, estimateTokens, planMicroCompact, EstimateCache, Compactor, digestSummarizer } from '../../js/hosts/node.js';
 import { chineseConversation, conversation, consume, fmt, jsEstimateMessages, machine, median, now } from './lib.mjs';
 
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;

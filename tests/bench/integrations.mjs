@@ -6,7 +6,7 @@
 // 3. the share of each forwarded prompt that the next one repeats verbatim (what a provider's prompt cache can use).
 //
 //   node tests/bench/integrations.mjs [--quick]
-import { init, Compactor, digestSummarizer, compactHistory, SessionState } from '../../js/node.js';
+import { init, Compactor, digestSummarizer, compactHistory, SessionState } from '../../js/hosts/node.js';
 import { compactStep } from '../../js/integrations/ai-sdk.js';
 import { conversation, consume, fmt, jsEstimateMessages, machine, median, now } from './lib.mjs';
 

@@ -18,7 +18,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { init, Compactor, SessionState, compactHistory, digestSummarizer } from '../../js/node.js';
+import { init, Compactor, SessionState, compactHistory, digestSummarizer } from '../../js/hosts/node.js';
 import { defaultSummary, startMockLLM } from '../helpers/mock-llm.mjs';
 import { capnpString, localModules, midfoldModules, ROOT, startWorkerd } from '../helpers/workerd.mjs';
 import { longSession } from '../helpers/long-session.mjs';

@@ -15,15 +15,15 @@
  * over the window). --policies takes names or specs separated by ",,".
  *
  * --thresholds is how the Compactor's default threshold per provider was chosen
- * (DEFAULT_THRESHOLD in js/compactor.js): for each threshold (in thousands, the Compactor's
+ * (DEFAULT_THRESHOLD in js/compaction/compactor.js): for each threshold (in thousands, the Compactor's
  * other defaults following it) and each generated session of each seed, what it bills as a
  * multiple of what the targets compare it with: "no management" where that fits the
  * window (target <= 1.05), else the seed's policy (target <= 0.8 from 100 turns on).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { init } from '../../js/node.js';
-import { simulate } from '../../js/simulate.js';
+import { init } from '../../js/hosts/node.js';
+import { simulate } from '../../js/simulate/simulate.js';
 import { agentSession } from './sessions.mjs';
 import { machine, table } from './lib.mjs';
 

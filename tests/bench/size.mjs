@@ -11,7 +11,7 @@
  *
  * The graph follows static imports, `export … from`, dynamic `import('…')` with a literal
  * specifier, and `new URL('…', import.meta.url)` (the asset pattern bundlers follow,
- * which is how js/browser.js reaches its .wasm). Specifiers are read with TypeScript's
+ * which is how js/hosts/browser.js reaches its .wasm). Specifiers are read with TypeScript's
  * preProcessFile when typescript is installed (comments and strings are skipped), else by
  * a regular expression. Bare specifiers resolve through node_modules with the browser's
  * conditions: package.json "exports" (browser, import, default), then "module",
@@ -183,7 +183,7 @@ const versionOf = (name) => {
 
 /**
  * The pages of the download table: what each imports (resolved from the repository, as a
- * bundler resolves `midfold` to js/browser.js by its "browser" condition) and the .wasm it
+ * bundler resolves `midfold` to js/hosts/browser.js by its "browser" condition) and the .wasm it
  * fetches to do that work. init() fetches midfold-lite.wasm, initFull() (validate, the
  * digest) midfold.wasm; the memory module is fetched only at the first memory command,
  * hence a row of its own.
@@ -192,13 +192,13 @@ function pages() {
   const has = (name) => versionOf(name) !== null;
   return [
     { name: 'midfold: a page that estimates and compacts (init, estimateTokens, microCompact, Compactor)',
-      code: "export { init, estimateTokens, microCompact, Compactor } from './js/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
+      code: "export { init, estimateTokens, microCompact, Compactor } from './js/hosts/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
     { name: 'midfold: a page that only estimates (init, estimateTokens)',
-      code: "export { init, estimateTokens } from './js/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
+      code: "export { init, estimateTokens } from './js/hosts/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
     { name: 'midfold: a page that also validates and digests (initFull, estimateTokens, validate, Compactor, digestSummarizer)',
-      code: "export { initFull, estimateTokens, validate, Compactor, digestSummarizer } from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
+      code: "export { initFull, estimateTokens, validate, Compactor, digestSummarizer } from './js/hosts/browser.js';", wasm: ['wasm/midfold.wasm'] },
     { name: "midfold: the whole browser entry (every export, after initFull(); the memory tool's module not yet fetched)",
-      code: "export * from './js/browser.js';", wasm: ['wasm/midfold.wasm'] },
+      code: "export * from './js/hosts/browser.js';", wasm: ['wasm/midfold.wasm'] },
     { name: 'midfold/memory: the memory tool (createMemoryTool, memoryStore), at its first command',
       code: "export { createMemoryTool, memoryStore } from './js/memory/browser.js';", wasm: ['wasm/midfold-memory.wasm'] },
     ...(has('tokenx') ? [{ name: `tokenx ${versionOf('tokenx')} (estimateTokenCount)`, code: "export { estimateTokenCount } from 'tokenx';", wasm: [] }] : []),

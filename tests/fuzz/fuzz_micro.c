@@ -1,5 +1,5 @@
 /* fuzz_micro.c — mf_doc_micro_plan on JSON or tree input, options from 4 bytes (see
- * common.h), then the plan applied to the document the way js/apply.js applies it.
+ * common.h), then the plan applied to the document the way js/core/apply.js applies it.
  *
  * Invariants:
  * - the plan never raises the estimate (milli_after <= milli_before), and milli_before
@@ -67,7 +67,7 @@ static void apply(mf_doc *doc, const mf_micro_edit *e)
     const mf_node *content = mf_get(msg, ui ? "parts" : "content");
     CHECK(content && content->kind == MF_ARRAY && e->part < content->count, "edit part %zu out of range", e->part);
     mf_node *block = &content->items[e->part];
-    if (e->target >= MF_EDIT_RESULT_STDOUT) { /* Anthropic server-tool results: js/apply.js's copy */
+    if (e->target >= MF_EDIT_RESULT_STDOUT) { /* Anthropic server-tool results: js/core/apply.js's copy */
         mf_node *old = (mf_node *)mf_get(block, "content");
         char *text = mf_arena_strdup(&doc->arena, e->replacement, e->replacement_len);
         const mf_node *left = text ? mf_anthropic_cleared(&doc->arena, old, e->target, text, e->replacement_len) : NULL;

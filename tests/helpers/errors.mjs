@@ -2,7 +2,7 @@
 // answers or throws a MidfoldError with a stable code and a message; the caller's data
 // is never changed; and the module answers known-answer calls right after.
 import assert from 'node:assert/strict';
-import { estimateTokens, serialize, microCompact, validate, MidfoldError } from '../../js/node.js';
+import { estimateTokens, serialize, microCompact, validate, MidfoldError } from '../../js/hosts/node.js';
 import { loadFixture } from './fixtures.mjs';
 
 export const SEED_TRANSCRIPT = '[user]\nPlease read the config file\n\n[assistant]\n[tool_use:read_file] {"file_path": "config.toml"}\n\n[user]\n[tool_result:read_file] 1: [provider]\n2: name = "anthropic"';

@@ -38,7 +38,7 @@ function staticImports(source) {
  * The files the `workerd` entry needs, as paths relative to the repository root, found
  * by following its relative static imports: [{file, kind: 'js' | 'wasm'}].
  */
-export function workerdEntryFiles(entry = 'js/workerd.js') {
+export function workerdEntryFiles(entry = 'js/hosts/workerd.js') {
   const seen = new Map();
   const visit = (rel) => {
     if (seen.has(rel)) return;
@@ -88,7 +88,7 @@ export function capnpString(s) {
  */
 export function midfoldModules(configDir) {
   const embed = (rel) => `embed ${capnpString(path.relative(configDir, path.join(ROOT, rel)))}`;
-  const lines = [`(name = "midfold", esModule = ${capnpString("export * from 'midfold/js/workerd.js';")})`];
+  const lines = [`(name = "midfold", esModule = ${capnpString("export * from 'midfold/js/hosts/workerd.js';")})`];
   for (const { file, kind } of workerdEntryFiles()) {
     lines.push(`(name = ${capnpString(`midfold/${file}`)}, ${kind === 'wasm' ? 'wasm' : 'esModule'} = ${embed(file)})`);
   }

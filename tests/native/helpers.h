@@ -43,7 +43,7 @@ mf_micro_plan *plan_of(const char *json, mf_format format, uint32_t keep_recent)
 typedef struct enc { unsigned char *data; size_t len, cap; int failed; } enc;
 void enc_u8(enc *e, unsigned v);
 void enc_u32(enc *e, uint32_t v);
-/* The tree encoding of NUL-terminated JSON: what js/encode.js writes for the same value.
+/* The tree encoding of NUL-terminated JSON: what js/core/encode.js writes for the same value.
  * `failed` is set when the JSON does not parse. */
 enc tree_encode_json(const char *json);
 

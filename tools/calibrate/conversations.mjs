@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HERE } from './lib.mjs';
 import { loadTokenizer } from './tokenizers.mjs';
-import { init, estimateTokens } from '../../js/node.js';
+import { init, estimateTokens } from '../../js/hosts/node.js';
 import { conversation, chineseConversation } from '../../tests/bench/lib.mjs';
 
 const profiles = process.argv.slice(2).length ? process.argv.slice(2) : ['o200k', 'cl100k'];

@@ -16,7 +16,7 @@
  * values of one priced before (a framework that rebuilds its messages every call) is found
  * by a string leaf of it (leafOf), and the entry is used only once its snapshot matches.
  */
-import { estimateEach, estimateMilli } from './core.js';
+import { estimateEach, estimateMilli } from './api.js';
 import { matches, record } from './snapshot.js';
 import { formatIndex, optionsObject, profileIndex } from './options.js';
 
@@ -223,7 +223,7 @@ export class EstimateCache {
 
   /**
    * Where a pass that encodes a list records each message's snapshot for fill() (the
-   * encoder's SnapshotRecorder, js/encode.js): the cache's own store, appended to.
+   * encoder's SnapshotRecorder, js/core/encode.js): the cache's own store, appended to.
    * @returns {import('./encode.js').SnapshotRecorder}
    */
   recorder() { return { store: this.store, ranges: [], record }; }

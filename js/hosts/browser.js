@@ -2,22 +2,22 @@
  * browser.js — midfold's entry for browsers and bundlers: fetches the .wasm that ships
  * beside this file (served as application/wasm for streaming compilation).
  */
-import { initFullWith, initWith } from './core.js';
+import { initFullWith, initWith } from '../core/api.js';
 import { fetchSource } from './source-fetch.js';
 
-// The public part of core.js, by name: its other exports (initWith, microReport, …) are
+// The public part of core/api.js, by name: its other exports (initWith, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
 // the values index.d.ts declares.
 export {
   MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
   detectFormat,
-} from './core.js';
+} from '../core/api.js';
 
 // (pure: a bundler drops them with the entry when a page imports nothing that uses them)
 // init() fetches the lite module: everything but validate() and digest(), 20 KB gzipped
 // less (wasm/bridge_full.c). initFull() fetches the full one.
-const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../wasm/midfold-lite.wasm', import.meta.url)));
-const resolveFull = /* @__PURE__ */ fetchSource(() => fetch(new URL('../wasm/midfold.wasm', import.meta.url)));
+const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold-lite.wasm', import.meta.url)));
+const resolveFull = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold.wasm', import.meta.url)));
 
 /**
  * Loads the wasm module; call once and await before any other function. `source` may
@@ -42,13 +42,13 @@ export function init(source) {
 export function initFull(source) {
   return initFullWith(source, resolveFull);
 }
-export { Compactor, digestSummarizer } from './compactor.js';
-export { EstimateCache } from './estimate-cache.js';
-export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
+export { Compactor, digestSummarizer } from '../compaction/compactor.js';
+export { EstimateCache } from '../core/estimate-cache.js';
+export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
 // The memory tool is midfold/memory's: its own wasm module, fetched at its first command
 // (a page that never runs one never downloads it; one that never imports it bundles none of it).
-export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory/browser.js';
-export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
-export { simulate } from './simulate.js';
-export { pricingOfURL } from './pricing/hosts.js';
-export { simulationChart } from './simulate-chart.js';
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from '../memory/browser.js';
+export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
+export { simulate } from '../simulate/simulate.js';
+export { pricingOfURL } from '../pricing/hosts.js';
+export { simulationChart } from '../simulate/chart.js';

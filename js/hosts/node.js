@@ -1,18 +1,18 @@
 /**
  * node.js — midfold's entry for Node: finds the bundled .wasm next to the package.
  */
-import { initFullWith, initWith } from './core.js';
+import { initFullWith, initWith } from '../core/api.js';
 import { nodeSource } from './source-node.js';
 
-// The public part of core.js, by name: its other exports (initWith, microReport, …) are
+// The public part of core/api.js, by name: its other exports (initWith, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
 // the values index.d.ts declares.
 export {
   MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
   detectFormat,
-} from './core.js';
+} from '../core/api.js';
 
-const resolveSource = nodeSource(new URL('../wasm/midfold.wasm', import.meta.url));
+const resolveSource = nodeSource(new URL('../../wasm/midfold.wasm', import.meta.url));
 
 /**
  * Loads the wasm module; call once and await before any other function (later calls
@@ -35,12 +35,12 @@ export function init(source) {
 export function initFull(source) {
   return initFullWith(source, resolveSource);
 }
-export { Compactor, digestSummarizer } from './compactor.js';
-export { EstimateCache } from './estimate-cache.js';
-export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
+export { Compactor, digestSummarizer } from '../compaction/compactor.js';
+export { EstimateCache } from '../core/estimate-cache.js';
+export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
 // The memory tool is midfold/memory's (its own wasm module, read at its first command).
-export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory/node.js';
-export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
-export { simulate } from './simulate.js';
-export { pricingOfURL } from './pricing/hosts.js';
-export { simulationChart } from './simulate-chart.js';
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from '../memory/node.js';
+export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
+export { simulate } from '../simulate/simulate.js';
+export { pricingOfURL } from '../pricing/hosts.js';
+export { simulationChart } from '../simulate/chart.js';

@@ -4,14 +4,14 @@
  * summarizer, keep system messages and the live tail verbatim, and change nothing at
  * all when the summary fails.
  */
-import { MidfoldError } from './errors.js';
-import { applyEdits, applyEditsToCopy } from './apply.js';
-import { detectFormat, digest, ensureFull, estimateTokens, fullLoaded, microReport, planCompaction, planMicroCompact, planMicroCompactWithFigures } from './core.js';
+import { MidfoldError } from '../core/errors.js';
+import { applyEdits, applyEditsToCopy } from '../core/apply.js';
+import { detectFormat, digest, ensureFull, estimateTokens, fullLoaded, microReport, planCompaction, planMicroCompact, planMicroCompactWithFigures } from '../core/api.js';
 import { summaryMessages } from './summary-messages.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
-import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from './thinking.js';
-import { EstimateCache } from './estimate-cache.js';
-import { optionsObject, stringList } from './options.js';
+import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
+import { EstimateCache } from '../core/estimate-cache.js';
+import { optionsObject, stringList } from '../core/options.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
 // old results in one batch once the estimate passes 80 % of the threshold, and only when
@@ -31,7 +31,9 @@ const CLEAR_AT_LEAST_SHARE = 0.4;
 // billed at most as much on every session, and those models' window is 1M tokens.
 const DEFAULT_THRESHOLD = { anthropic: 50000, openai: 50000, deepseek: 150000 };
 /** The names `pricing` takes (the integrations map a model's provider to one). */
-export const PRICING_NAMES = Object.freeze(Object.keys(DEFAULT_THRESHOLD));
+// Marked pure (both calls: esbuild keeps a pure call's impure arguments) so that a page
+// without the Compactor holds none of this module.
+export const PRICING_NAMES = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.keys(DEFAULT_THRESHOLD));
 
 /** Compactions queued per array, so two calls on the same array run one after the other. */
 const queues = new WeakMap();
@@ -93,7 +95,7 @@ export class Compactor {
    * @param {string} [options.format] message format ('auto')
    * @param {number} [options.timeoutMs] give up on the summarizer after this long (none)
    * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
-   * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/thinking.js):
+   * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/core/thinking.js):
    *   'prefix-bound' (default) defers every edit while a signed tool loop is in flight and
    *   drops signed thinking from the kept turns after a fold; 'unbound' does neither
    * @param {(message: string, error?: unknown) => void} [options.onWarn]

@@ -143,7 +143,7 @@ function pathOf(keys) {
 
 /**
  * Where encodeValue records each message's snapshot as it encodes a list: `record(item,
- * store, 0)` (js/snapshot.js's, passed in so that a bundle without the estimate cache, the
+ * store, 0)` (js/core/snapshot.js's, passed in so that a bundle without the estimate cache, the
  * memory tool's, holds none of it) appends it to `store`, message i's at `ranges[2i]` to
  * `ranges[2i + 1]` (-1, -1 for an item that is not an object). The caller owns both arrays;
  * the encoder only appends.

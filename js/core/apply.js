@@ -11,11 +11,23 @@ const UI_OUTPUT = 16, UI_ERROR_TEXT = 17; // AI SDK UIMessage tool parts: messag
 // Anthropic server-tool results: the block's content object is replaced by a copy whose
 // output field holds the marker (the caller's nested objects are never mutated).
 const RESULT_STDOUT = 20, RESULT_VIEW = 21, RESULT_FETCHED = 22;
-const FIELD = { [BLOCK_CONTENT]: 'content', [MESSAGE_CONTENT]: 'content', [PART_OUTPUT]: 'output',
-  [PART_OUTPUT_ERROR]: 'output', [PART_RESULT]: 'result', [ITEM_OUTPUT]: 'output', [UI_OUTPUT]: 'output', [UI_ERROR_TEXT]: 'errorText',
-  [RESULT_STDOUT]: 'content', [RESULT_VIEW]: 'content', [RESULT_FETCHED]: 'content' };
-// Targets that edit the message (an OpenAI Responses item) itself, not a block of its content.
-const ON_MESSAGE = new Set([MESSAGE_CONTENT, ITEM_OUTPUT]);
+// The two lookups below are functions, not a top-level object or Set: a bundler keeps
+// top-level computed keys and constructor calls, which put this module into every page,
+// even one that only estimates.
+
+/** The field of the holder an edit replaces (what must be writable). */
+function fieldOf(target) {
+  switch (target) {
+    case BLOCK_CONTENT: case MESSAGE_CONTENT: case RESULT_STDOUT: case RESULT_VIEW: case RESULT_FETCHED: return 'content';
+    case PART_OUTPUT: case PART_OUTPUT_ERROR: case ITEM_OUTPUT: case UI_OUTPUT: return 'output';
+    case PART_RESULT: return 'result';
+    case UI_ERROR_TEXT: return 'errorText';
+    default: return undefined;
+  }
+}
+
+/** Whether the target edits the message (an OpenAI Responses item) itself, not a block of its content. */
+function onMessage(target) { return target === MESSAGE_CONTENT || target === ITEM_OUTPUT; }
 
 /** The list an edit's part index points into: a UIMessage's `parts`, else `content`. */
 function listKey(edit) { return edit.target === UI_OUTPUT || edit.target === UI_ERROR_TEXT ? 'parts' : 'content'; }
@@ -29,7 +41,7 @@ function serverResult(target, c, text) {
 
 function holder(messages, edit) {
   const msg = messages[edit.message];
-  if (ON_MESSAGE.has(edit.target)) return msg;
+  if (onMessage(edit.target)) return msg;
   const list = msg && msg[listKey(edit)];
   return Array.isArray(list) ? list[edit.part] : undefined;
 }
@@ -46,7 +58,7 @@ function writable(obj, key) {
  */
 export function applyEdits(messages, edits) {
   for (const e of edits) {
-    if (!writable(holder(messages, e), FIELD[e.target]))
+    if (!writable(holder(messages, e), fieldOf(e.target)))
       throw new MidfoldError('read-only-input', `messages[${e.message}] cannot be edited (frozen or read-only); nothing was changed`,
         { position: e.message });
   }
@@ -87,7 +99,7 @@ export function applyEditsToCopy(messages, edits) {
       copy[e.message] = msg;
       copied.add(e.message);
     }
-    if (!ON_MESSAGE.has(e.target)) {
+    if (!onMessage(e.target)) {
       const list = copy[e.message][listKey(e)];
       list[e.part] = { ...list[e.part] };
     }

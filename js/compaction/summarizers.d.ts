@@ -1,4 +1,4 @@
-// Types for js/summarizers.js, re-exported by index.d.ts.
+// Types for js/compaction/summarizers.js, re-exported by index.d.ts.
 
 /** What the Compactor passes to the host's summarizer. */
 export interface SummarizeRequest {

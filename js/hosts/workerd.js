@@ -8,18 +8,18 @@
  * the import below to a WebAssembly.Module; with raw workerd, list `wasm/midfold.wasm`
  * as a `wasm` module next to the js files (see web-demo/edge/config.capnp).
  */
-import wasmModule from '../wasm/midfold.wasm';
-import { MidfoldError } from './errors.js';
-import { initFullWith, initWith } from './core.js';
+import wasmModule from '../../wasm/midfold.wasm';
+import { MidfoldError } from '../core/errors.js';
+import { initFullWith, initWith } from '../core/api.js';
 import { fetchSource } from './source-fetch.js';
 
-// The public part of core.js, by name: its other exports (initWith, microReport, …) are
+// The public part of core/api.js, by name: its other exports (initWith, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
 // the values index.d.ts declares.
 export {
   MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
   detectFormat,
-} from './core.js';
+} from '../core/api.js';
 
 // (pure: a bundler drops it with the entry when a page imports nothing that uses it)
 const resolveSource = /* @__PURE__ */ fetchSource(() => wasmModule);
@@ -52,12 +52,12 @@ export function init(source) {
 export function initFull(source) {
   return initFullWith(source, resolveSource);
 }
-export { Compactor, digestSummarizer } from './compactor.js';
-export { EstimateCache } from './estimate-cache.js';
-export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from './summarizers.js';
+export { Compactor, digestSummarizer } from '../compaction/compactor.js';
+export { EstimateCache } from '../core/estimate-cache.js';
+export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
 // The memory tool is midfold/memory's: its own wasm module, embedded beside midfold.wasm.
-export { createMemoryTool, memoryStore, localStorageStore, kvStore } from './memory/workerd.js';
-export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from './state/index.js';
-export { simulate } from './simulate.js';
-export { pricingOfURL } from './pricing/hosts.js';
-export { simulationChart } from './simulate-chart.js';
+export { createMemoryTool, memoryStore, localStorageStore, kvStore } from '../memory/workerd.js';
+export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
+export { simulate } from '../simulate/simulate.js';
+export { pricingOfURL } from '../pricing/hosts.js';
+export { simulationChart } from '../simulate/chart.js';

@@ -1,5 +1,5 @@
 /**
- * core.js — midfold's synchronous API over the wasm module, host-agnostic. Each host
+ * core/api.js — midfold's synchronous API over the wasm module, host-agnostic. Each host
  * entry (node.js, browser.js, workerd.js) supplies how the module's bytes are found and
  * re-exports everything here.
  *

@@ -1,5 +1,5 @@
 /**
- * simulate-chart.js — a small SVG of a simulate() report: context size per turn (with
+ * simulate/chart.js — a small SVG of a simulate() report: context size per turn (with
  * the window) and cumulative cost per turn, one line per policy. Hand-written SVG text,
  * no dependency, so the CLI (--chart) and the demo page draw the same picture. Styling is
  * in presentation attributes, not a <style> element, so a page with a strict CSP
@@ -9,10 +9,11 @@
 const COLORS = ['#6b7280', '#dc2626', '#d97706', '#7c3aed', '#0891b2', '#16a34a', '#db2777', '#2563eb', '#65a30d', '#9333ea'];
 
 // Presentation attributes of each kind of element.
-const FONT = 'font-family="system-ui, sans-serif" font-size="11"';
-const TITLE = `${FONT} font-weight="600" fill="#111827"`;
-const TICK = `${FONT} fill="#6b7280"`;
-const LABEL = `${FONT} fill="#374151"`;
+// Whole literals, not templates over a shared font string: a bundler keeps a top-level
+// template (it may call toString), so every page importing midfold would carry these.
+const TITLE = 'font-family="system-ui, sans-serif" font-size="11" font-weight="600" fill="#111827"';
+const TICK = 'font-family="system-ui, sans-serif" font-size="11" fill="#6b7280"';
+const LABEL = 'font-family="system-ui, sans-serif" font-size="11" fill="#374151"';
 const GRID = 'stroke="#e5e7eb"';
 const FRAME = 'fill="none" stroke="#9ca3af"';
 const WINDOW = 'stroke="#111827" stroke-dasharray="4 3"';

@@ -8,12 +8,12 @@
  * rules (js/pricing/, docs/cost.md): a prefix the cache holds is billed at the cached
  * price, the rest at the base (or cache-write) price.
  */
-import { MidfoldError } from './errors.js';
-import { applyEditsToCopy } from './apply.js';
-import { estimateTokens, planMicroCompact } from './core.js';
-import { optionsObject } from './options.js';
-import { Compactor, PRICING_NAMES, digestSummarizer } from './compactor.js';
-import { PRICING } from './pricing/index.js';
+import { MidfoldError } from '../core/errors.js';
+import { applyEditsToCopy } from '../core/apply.js';
+import { estimateTokens, planMicroCompact } from '../core/api.js';
+import { optionsObject } from '../core/options.js';
+import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compactor.js';
+import { PRICING } from '../pricing/index.js';
 
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 

@@ -47,12 +47,11 @@ export class SummarizerError extends Error {
     this.status = typeof d.status === 'number' ? d.status : 0;
     /** @type {'http'|'bad-json'|'empty'|'network'|'aborted'} */
     this.code = d.code;
-    if (d.code === 'aborted') this.name = 'AbortError';
+    // Set here, as MidfoldError's is: a top-level defineProperty on the prototype is a call a
+    // bundler keeps, which put this class into every page that imports midfold.
+    this.name = d.code === 'aborted' ? 'AbortError' : 'SummarizerError';
   }
 }
-Object.defineProperty(SummarizerError.prototype, 'name', {
-  value: 'SummarizerError', writable: true, configurable: true, enumerable: false,
-});
 
 // ---------------------------------------------------------------------------------------------------------
 // Option validation (runs once, when the adapter is created)
