@@ -104,10 +104,6 @@ function timeOf(m) {
   return undefined;
 }
 
-/**
- * The turns of a session: for each run of assistant-side messages, the index where it
- * starts (the request was everything before it) and where it ends.
- */
 /** The messages of a session: the array itself, a request body's messages, a Responses body's input. */
 function sessionMessages(session) {
   if (Array.isArray(session)) return session;
@@ -116,6 +112,10 @@ function sessionMessages(session) {
   return Array.isArray(session.input) ? session.input : null;
 }
 
+/**
+ * The turns of a session: for each run of assistant-side messages, the index where it
+ * starts (the request was everything before it) and where it ends.
+ */
 export function sessionTurns(messages) {
   const turns = [];
   for (let i = 1; i < messages.length; i++) {

@@ -13,6 +13,12 @@ import { conversationKey } from './hash.js';
 /** Conversations remembered by default: the most recently used. */
 const MAX_CONVERSATIONS = 256;
 
+/**
+ * SessionStates by conversation, the least recently used dropped beyond a limit.
+ * Ownership: holds each conversation's SessionState (the hashes of its remembered prefixes
+ * and what they became: summaries, micro-compacted copies) until it is evicted; never
+ * changes the messages it is given.
+ */
 export class ConversationStates {
   /** @param {number} [max] conversations kept (the least recently used is forgotten first) */
   constructor(max = MAX_CONVERSATIONS) {
