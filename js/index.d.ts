@@ -137,7 +137,8 @@ export interface MicroOptions {
   thinking?: ThinkingPolicy;
 }
 
-/** 'prefix-bound': edits wait while a signed tool loop is in flight, kept turns lose their signed thinking after a fold;
+/** 'prefix-bound': edits wait while a signed tool loop is in flight, kept turns lose their signed thinking after a fold
+ * (neither for a fold by a summarizer that `preservesThinking`: anthropicCompaction with `preservedThinking`);
  * 'unbound': for providers that check only the in-flight message's thinking. */
 export type ThinkingPolicy = 'prefix-bound' | 'unbound';
 

@@ -63,6 +63,7 @@ function toolOutput(r, name, module) {
   return Array.from({ length: n }, (_, i) => `src/${MODULES[i % MODULES.length]}.js:${i * 7 + 3}:  const total = round${module}(rows[${i}], { cents: true });`).join('\n');
 }
 
+const SYSTEM = 'You are a coding agent in the sales-report repository.';
 const TOOL_NAMES = ['read_file', 'bash', 'grep', 'screenshot'];
 const TOOLS = TOOL_NAMES.map((name) => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object', properties: { arg: { type: 'string' } } } }));
 const RESPONSES_TOOLS = TOOL_NAMES.filter((n) => n !== 'screenshot').map((name) => ({ type: 'function', name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { arg: { type: 'string' } } }, strict: false }));
@@ -75,7 +76,9 @@ function settingsOf(r) {
     keepRecent: 1 + Math.floor(r() * 4),
     policy: r() < 0.3 ? 'every-turn' : 'batched',
     keepTail: { tokens: 1000 + 250 * Math.floor(r() * 8) },
-    summarizer: ['model', 'digest', 'provider'][Math.floor(r() * 3)],
+    // 'provider+thinking': the provider's compaction told that system and tools are the conversation's own, so
+    // the kept turns keep their thinking and a fold may land mid-loop (Anthropic; elsewhere the provider's own).
+    summarizer: ['model', 'digest', 'provider', 'provider+thinking'][Math.floor(r() * 4)],
   };
 }
 
@@ -100,14 +103,15 @@ after(() => provider.close());
 async function runLoop(seed, format, steps) {
   const r = prng(seed);
   const s = settingsOf(r);
-  const summarize = s.summarizer === 'model' ? modelSummary : s.summarizer === 'digest' ? digestSummarizer() : format.providerSummarizer();
+  const summarize = s.summarizer === 'model' ? modelSummary : s.summarizer === 'digest' ? digestSummarizer()
+    : format.providerSummarizer(s.summarizer === 'provider+thinking');
   const compactor = new Compactor({ summarize, threshold: s.threshold, keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail });
   const messages = [];
   const where = (i) => `seed ${seed} (${JSON.stringify(s)}), request ${i}`;
   let loopSteps = 0;
   let ids = 0;
   const uid = () => ++ids; // ids unique in the session, as the provider's are (a fold shortens the list)
-  const stats = { requests: 0, clearings: 0, compactions: 0, deferred: 0, peak: 0, largestStep: 0 };
+  const stats = { requests: 0, clearings: 0, compactions: 0, midLoop: 0, deferred: 0, peak: 0, largestStep: 0, thinkingRemoved: 0 };
   for (let i = 0; i < steps; i++) {
     const module = MODULES[Math.floor(r() * MODULES.length)];
     const last = messages.at(-1);
@@ -120,6 +124,8 @@ async function runLoop(seed, format, steps) {
     const report = await compactor.compact(messages);
     if (report.compacted) {
       stats.compactions++;
+      if (format.inLoop(messages.at(-1))) stats.midLoop++;
+      stats.thinkingRemoved += report.thinkingRemoved || 0;
       assert.ok(report.tokensAfter < report.tokensBefore, `${where(i)}: a compaction from ${report.tokensBefore} to ${report.tokensAfter}`);
       assert.ok(report.tokensAfter < s.threshold, `${where(i)}: ${report.tokensAfter} tokens after a compaction (threshold ${s.threshold})`);
     }
@@ -154,7 +160,10 @@ const anthropic = {
   user: (text) => ({ role: 'user', content: text }),
   /** True when the last message ends a turn (an answer without tool calls). */
   answered: (m) => m.role === 'assistant' && !m.content.some((b) => b.type === 'tool_use'),
-  providerSummarizer: () => anthropicCompaction({ apiKey: 'sk-ant-test', baseURL: provider.url, model: 'claude-opus-4-7' }),
+  /** True when the last message holds tool results: the loop goes on after the next request. */
+  inLoop: (m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_result'),
+  providerSummarizer: (preservedThinking) => anthropicCompaction({ apiKey: 'sk-ant-test', baseURL: provider.url, model: 'claude-opus-4-7',
+    system: SYSTEM, tools: TOOLS, preservedThinking }),
   async send(messages, r, loopStep, module, uid) {
     const calls = loopStep < 3 && r() < 0.75 ? 1 + Math.floor(r() * 3) : 0;
     provider.reply = () => {
@@ -171,7 +180,7 @@ const anthropic = {
       }
       return content;
     };
-    const response = await this.client.beta.messages.create({ model: 'claude-opus-4-7', max_tokens: 4096, system: 'You are a coding agent in the sales-report repository.',
+    const response = await this.client.beta.messages.create({ model: 'claude-opus-4-7', max_tokens: 4096, system: SYSTEM,
       thinking: { type: 'enabled', budget_tokens: 2048 }, betas: ['compact-2026-09-04'], tools: TOOLS, messages });
     const out = [{ role: 'assistant', content: response.content }];
     const uses = response.content.filter((b) => b.type === 'tool_use');
@@ -188,6 +197,7 @@ const responses = {
   client: null,
   user: (text) => ({ role: 'user', content: text }),
   answered: (item) => item.type === 'message' && item.role === 'assistant',
+  inLoop: (item) => item.type === 'function_call_output',
   providerSummarizer: () => openAIResponsesCompaction({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, model: 'gpt-5.4' }),
   async send(input, r, loopStep, module, uid) {
     const calls = loopStep < 3 && r() < 0.75 ? 1 + Math.floor(r() * 3) : 0;
@@ -219,7 +229,15 @@ test('Anthropic with thinking: 120 requests per seed, each one accepted, at sett
     const { settings, stats } = await runLoop(seed, anthropic, 120);
     compactions.push(stats.compactions);
     t.diagnostic(`seed ${seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
+    if (settings.summarizer === 'provider+thinking') {
+      // The provider's fold keeps the thinking valid: it lands mid-loop as well, so nothing waits, no request
+      // goes over the threshold, and no kept turn loses its thinking.
+      assert.ok(stats.midLoop > 0, `seed ${seed}: folds mid-loop`);
+      assert.ok(stats.peak <= settings.threshold, `seed ${seed}: peak ${stats.peak}, threshold ${settings.threshold}`);
+      assert.equal(stats.thinkingRemoved, 0, `seed ${seed}: thinking removed`);
+    }
   }
+  assert.ok(SEEDS.some((seed) => settingsOf(prng(seed)).summarizer === 'provider+thinking'), 'a seed folds with preserved thinking');
   // The loops reach the threshold: they test folds, not a conversation that never needed one.
   assert.ok(compactions.every((c) => c >= 2), `compactions per loop: ${compactions}`);
 });
@@ -252,7 +270,7 @@ for (const v of AI_SDK) {
     for (const seed of [201, 202, 203]) {
       const r = prng(seed);
       const s = settingsOf(r);
-      if (s.summarizer === 'provider') s.summarizer = 'model'; // the provider's compaction is the Anthropic loop's
+      if (s.summarizer.startsWith('provider')) s.summarizer = 'model'; // the provider's compaction is the Anthropic loop's
       const reports = [];
       const summarize = s.summarizer === 'digest' ? digestSummarizer() : modelSummary;
       const model = ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize, threshold: s.threshold, keepRecent: s.keepRecent,

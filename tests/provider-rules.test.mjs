@@ -254,3 +254,83 @@ describe('anthropicCompaction: Anthropic writes the signed summary, midfold pick
     });
   }
 });
+
+describe('anthropicCompaction with preservedThinking: the kept turns keep their thinking, and a fold may land mid-loop', () => {
+  // "Compaction and preserved thinking" (docs/provider-rules.md): when the API wrote the summary, the prefix check
+  // accepts the replacement, so thinking in the turns kept after the block stays valid while they follow the
+  // summarized messages verbatim and system and tools stay the same.
+  const preserved = (extra = {}) => anthropicCompaction({ apiKey: 'sk-ant-test', baseURL: provider.url, model: MODEL, system: SYSTEM, preservedThinking: true, ...extra });
+  const hasThinking = (m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking');
+
+  test('the strict provider: kept thinking verifies after its own block, not after a client summary or another system prompt', async () => {
+    const messages = await session({ inFlight: false });
+    const cut = messages.findIndex((m) => m.content === 'Now check how the id map sizes its table.');
+    const compacted = await send(messages.slice(0, cut), { compaction: { type: 'summarize' } });
+    assert.equal(compacted.stop_reason, 'compaction');
+    const kept = messages.slice(cut);
+    assert.ok(kept.some(hasThinking));
+    await send([{ role: 'assistant', content: compacted.content }, ...kept]);
+    await assert.rejects(send([{ role: 'user', content: `Summary: ${compacted.content[0].content}` }, { role: 'assistant', content: 'Understood.' }, ...kept]),
+      /prefix_binding_mismatch/);
+    await assert.rejects(send([{ role: 'assistant', content: compacted.content }, ...kept], { system: `${SYSTEM} Be brief.` }), /prefix_binding_mismatch/);
+  });
+
+  test('at the turn boundary the fold keeps the kept turns as they were, thinking included, and the next request is accepted', async () => {
+    const messages = await session({ inFlight: false });
+    messages.push({ role: 'user', content: 'Next: write the fix.' });
+    const before = structuredClone(messages);
+    const report = await new Compactor({ summarize: preserved(), keepTail: { tokens: 3000 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true, report.reason);
+    assert.equal(report.thinkingRemoved, undefined);
+    assert.equal(messages[0].content[0].type, 'compaction');
+    const tail = messages.slice(1);
+    assert.deepStrictEqual(tail, before.slice(before.length - tail.length));
+    assert.ok(tail.some(hasThinking), 'the kept turns still carry their signed thinking');
+    const request = provider.requests.findLast((r) => r.body.compaction);
+    assert.ok(request.body.messages.some(hasThinking), 'the folded messages went as they were');
+    assert.equal(request.body.system, SYSTEM);
+    await send(messages);
+  });
+
+  test('with a signed tool loop in flight the fold goes ahead (no clearing), the loop goes on and finishes', async () => {
+    const messages = await session({ inFlight: true });
+    const before = structuredClone(messages);
+    const report = await new Compactor({ summarize: preserved(), keepTail: { tokens: 1500 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true, report.reason);
+    assert.equal(report.deferred, undefined);
+    assert.equal(report.micro.cleared, 0);
+    assert.deepStrictEqual(messages.slice(-2), before.slice(-2), 'the in-flight assistant message and its results are as they were');
+    provider.reply = () => [{ type: 'thinking', thinking: 'The table doubles when it is half full.' }, { type: 'text', text: 'It doubles at half load.' }];
+    const response = await send(messages);
+    assert.equal(response.stop_reason, 'end_turn');
+    messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: 'Thanks. Now the tests.' });
+    await send(messages);
+  });
+
+  test('without preservedThinking the same in-flight call waits, as before', async () => {
+    const messages = await session({ inFlight: true });
+    const report = await new Compactor({ summarize: preserved({ preservedThinking: false }), keepTail: { tokens: 1500 } }).compact(messages, { force: true });
+    assert.equal(report.reason, 'deferred-thinking');
+  });
+
+  test('a failure mid-loop leaves the conversation as it was: the digest fallback waits for the turn boundary', async () => {
+    const messages = await session({ inFlight: true });
+    const copy = structuredClone(messages);
+    provider.override = (record) => (record.body.compaction ? { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } } : null);
+    try {
+      const report = await new Compactor({ summarize: preserved(), keepTail: { tokens: 1500 }, fallback: 'digest', onWarn: () => {} }).compact(messages, { force: true });
+      assert.equal(report.compacted, false);
+      assert.equal(report.reason, 'summarizer-error');
+    } finally {
+      provider.override = null;
+    }
+    assert.deepStrictEqual(messages, copy);
+    await send(messages);
+  });
+
+  test('preservedThinking must be a boolean', () => {
+    assert.throws(() => anthropicCompaction({ apiKey: 'k', model: MODEL, preservedThinking: 'yes' }), /preservedThinking" must be a boolean, got string/);
+    assert.equal(preserved().preservesThinking, true);
+    assert.equal(anthropicCompaction({ apiKey: 'k', model: MODEL }).preservesThinking, false);
+  });
+});

@@ -97,7 +97,9 @@ export class Compactor {
    * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
    * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/core/thinking.js):
    *   'prefix-bound' (default) defers every edit while a signed tool loop is in flight and
-   *   drops signed thinking from the kept turns after a fold; 'unbound' does neither
+   *   drops signed thinking from the kept turns after a fold, except with a summarizer that
+   *   preservesThinking (anthropicCompaction's preservedThinking), whose folds need neither;
+   *   'unbound' does neither
    * @param {(message: string, error?: unknown) => void} [options.onWarn]
    * @param {(removed: unknown[], summary: string) => void} [options.onArchive] gets the
    *   original messages that were folded, after a successful rebuild (and the configuration
@@ -135,6 +137,8 @@ export class Compactor {
     this.profile = options.profile === undefined ? 'safe' : options.profile;
     this.format = options.format;
     this.thinking = thinkingPolicy(options.thinking);
+    /** The summarizer is the provider's compaction that keeps the kept turns' thinking valid. */
+    this.preservesThinking = this.summarize.preservesThinking === true;
     this.estimates = new EstimateCache({ profile: this.profile, format: this.format });
     this.onWarn = callback(options.onWarn, 'onWarn');
     this.onArchive = callback(options.onArchive, 'onArchive');
@@ -265,16 +269,20 @@ export class Compactor {
     };
 
     // A signed tool loop in flight binds its thinking to everything before it: any fold or
-    // clearing now would make the next request fail, so both wait for the turn boundary.
-    if (this.thinking === 'prefix-bound' && (micro.deferred || inFlightThinking(messages) >= 0)
-        && (options.force || tokensAfterMicro > this.threshold || micro.deferred)) {
-      return { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
-    }
+    // clearing now would make the next request fail, so both wait for the turn boundary. A fold
+    // the provider writes itself keeps that binding (anthropicCompaction with preservedThinking):
+    // over the threshold, it goes ahead, without the clearing, and the loop goes on after it.
+    const deferred = { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
+    const inFlight = this.thinking === 'prefix-bound' && (micro.deferred || inFlightThinking(messages) >= 0);
+    if (inFlight && (options.force || tokensAfterMicro > this.threshold || micro.deferred)
+        && !(this.preservesThinking && (options.force || tokensBefore > this.threshold))) return deferred;
+    // Folding with the provider's thinking-preserving compaction, the kept turns go as they are.
+    const edits = this.preservesThinking ? [] : micro.edits;
     if (!options.force && tokensAfterMicro <= this.threshold) {
       const thinkingRemoved = applyMicro();
       return { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) };
     }
-    const view = micro.edits.length ? applyEditsToCopy(messages, micro.edits) : messages;
+    const view = edits.length ? applyEditsToCopy(messages, edits) : messages;
     const focus = [this.instructions, options.instructions].filter(Boolean).join('\n');
     // The tail budget is in the provider's tokens when its count is known: the plan
     // measures with the estimator, so scale the budget by how the two compare.
@@ -292,9 +300,16 @@ export class Compactor {
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
     });
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
+      if (inFlight) return deferred;
       const thinkingRemoved = applyMicro();
       return { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) };
     }
+    // The kept turns' thinking stays valid after the provider's block only when they follow the
+    // summarized messages at once, the first in another role than the last summarized one
+    // (docs/provider-rules.md): no kept system message may come between.
+    const keepsThinking = this.preservesThinking && plan.head.length === 0
+      && messages[plan.tailStart] && messages[plan.middle[plan.middle.length - 1]].role !== messages[plan.tailStart].role;
+    if (inFlight && !keepsThinking) return deferred;
 
     // The rebuild writes into the caller's array: find out now, before paying for a summary.
     if (!Object.isExtensible(messages) || Object.isSealed(messages))
@@ -312,7 +327,8 @@ export class Compactor {
     } catch (failure) {
       const reason = failure.reason || 'summarizer-error';
       let fallbackText = '';
-      if (this.fallback === 'digest' && reason !== 'aborted') {
+      // (not while a signed loop is in flight: a summary of the client's own would break its thinking)
+      if (this.fallback === 'digest' && reason !== 'aborted' && !inFlight) {
         // An empty digest (nothing fits maxSummaryTokens) or a failing one is no summary either.
         try {
           await ensureFull();
@@ -340,7 +356,7 @@ export class Compactor {
     }
 
     // The kept tail gets its micro-compaction; the folded middle goes to the archive whole.
-    applyEdits(messages, micro.edits.filter((e) => e.message >= plan.tailStart));
+    applyEdits(messages, edits.filter((e) => e.message >= plan.tailStart));
     const tail = messages.slice(plan.tailStart);
     // The head gathers the middle's configuration updates; a run of them must become one.
     const { head, dropped } = collapseConfigurationUpdates(plan.head.map((i) => messages[i]));
@@ -358,8 +374,9 @@ export class Compactor {
     for (const m of tail) rebuilt.push(m);
     for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
     messages.length = rebuilt.length;
-    // The kept turns now follow a new prefix: their signed thinking would no longer verify.
-    const thinkingRemoved = this.thinking === 'prefix-bound' ? dropKeptThinking(messages, tailAt) : 0;
+    // The kept turns now follow a new prefix: their signed thinking would no longer verify, unless
+    // the provider wrote the block that stands for it (and the tail follows it as required).
+    const thinkingRemoved = this.thinking === 'prefix-bound' && !(keepsThinking && provided) ? dropKeptThinking(messages, tailAt) : 0;
     this.usage = null;
 
     if (this.onArchive) {

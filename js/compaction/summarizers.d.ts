@@ -130,6 +130,14 @@ export interface AnthropicCompactionOptions extends AnthropicSummarizerOptions {
   system?: string | object[];
   /** The conversation's tools, sent as `tools`. */
   tools?: object[];
+  /**
+   * True when `system` and `tools` are exactly what every request of the conversation sends, and `model` is its
+   * model: the folded messages then go as they are, thinking included, so the thinking of the turns kept after
+   * the block stays valid ("Compaction and preserved thinking"). The Compactor then keeps the kept turns'
+   * thinking and folds while a signed tool loop is in flight, without waiting for the turn boundary. Default
+   * false: the thinking is left out of the compaction request and removed from the kept turns after the fold.
+   */
+  preservedThinking?: boolean;
 }
 
 export interface OpenAIResponsesCompactionOptions {
@@ -150,7 +158,10 @@ export interface OpenAIResponsesCompactionOptions {
  * `compaction`; the Compactor then leaves the conversation as it was.
  */
 export declare function anthropicCompaction(options: AnthropicCompactionOptions):
-  (request: ProviderCompactionRequest) => Promise<ProviderCompactionResult>;
+  ((request: ProviderCompactionRequest) => Promise<ProviderCompactionResult>) & {
+    /** `options.preservedThinking`, for the Compactor: its folds keep the kept turns' thinking valid. */
+    readonly preservesThinking: boolean;
+  };
 
 /**
  * A Compactor `summarize` over the Responses API's `/responses/compact`: resolves to the returned output (the folded

@@ -505,8 +505,14 @@ function withoutThinking(messages) {
  *   `compaction.instructions`); default: the server's own.
  * @param {string|object[]} [options.system] the conversation's system prompt, sent as `system`.
  * @param {object[]} [options.tools] the conversation's tools, sent as `tools`.
- * @returns {(request: {messages: object[], maxTokens: number, signal?: AbortSignal, format?: string}) =>
- *   Promise<{text: string, messages: object[], first: true}>}
+ * @param {boolean} [options.preservedThinking] true when `system` and `tools` are exactly what every request of
+ *   the conversation sends (and `model` is its model): the folded messages then go as they are, thinking
+ *   included, and the thinking of the turns kept after the block stays valid ("Compaction and preserved
+ *   thinking": when the API writes the summary, the prefix check accepts the replacement). The returned
+ *   function says so (`preservesThinking`), and the Compactor then keeps the kept turns' thinking and may fold
+ *   while a signed tool loop is in flight. Default false: the thinking is left out, and goes from the kept turns.
+ * @returns {((request: {messages: object[], maxTokens: number, signal?: AbortSignal, format?: string}) =>
+ *   Promise<{text: string, messages: object[], first: true}>) & {preservesThinking: boolean}}
  * @throws {TypeError} on invalid options.
  */
 export function anthropicCompaction(options) {
@@ -515,18 +521,22 @@ export function anthropicCompaction(options) {
   checkString(options.version, 'version', fnName);
   checkString(options.instructions, 'instructions', fnName);
   if (options.tools !== undefined && !Array.isArray(options.tools)) throw new TypeError(`${fnName}: option "tools" must be an array`);
+  if (options.preservedThinking !== undefined && typeof options.preservedThinking !== 'boolean')
+    throw new TypeError(`${fnName}: option "preservedThinking" must be a boolean, got ${describe(options.preservedThinking)}`);
   const { model, instructions, system, tools } = options;
+  const preserved = options.preservedThinking === true;
   const version = options.version || DEFAULT_ANTHROPIC_VERSION;
   const url = `${baseURL}/v1/messages`;
   const label = ANTHROPIC_COMPACTION_LABEL;
 
-  return async function compactWithAnthropic(request) {
+  const compactWithAnthropic = async function compactWithAnthropic(request) {
     const messages = foldedMessages(request, label, 'anthropic');
     const maxTokens = Number.isInteger(request.maxTokens) && request.maxTokens > 0 ? request.maxTokens : 4096;
     const signal = request.signal || undefined;
-    // The thinking of finished turns may be left out of a request, and it must be here: the folded messages
-    // go without the system prompt and tools they were signed after, so their signatures would not verify.
-    const body = { model, max_tokens: maxTokens, messages: withoutThinking(messages),
+    // With the conversation's own system prompt and tools the folded messages go as they are, and the kept
+    // turns' thinking stays bound to what the block replaced. Without them the thinking must be left out (the
+    // thinking of finished turns may be): it would not verify after another system prompt and tools.
+    const body = { model, max_tokens: maxTokens, messages: preserved ? messages : withoutThinking(messages),
       compaction: instructions && instructions.trim() ? { type: 'summarize', instructions } : { type: 'summarize' } };
     if (system !== undefined && system !== null && system !== '') body.system = system;
     if (tools) body.tools = tools;
@@ -549,6 +559,8 @@ export function anthropicCompaction(options) {
     }
     return { text: blocks[0].content, messages: [{ role: 'assistant', content }], first: true };
   };
+  Object.defineProperty(compactWithAnthropic, 'preservesThinking', { value: preserved, enumerable: true });
+  return compactWithAnthropic;
 }
 
 /**

@@ -77,7 +77,28 @@ export async function startStrictProvider(options = {}) {
     .digest('base64url');
   const thinkingSignature = (text, prefix) => `${prefix}.${sign('thinking', text, prefix)}`;
   const compactionSignature = (content) => `cmp.${sign('compaction', content)}`;
-
+  // What each compaction block this server wrote replaced: the compaction request's system, tools and messages
+  // as sent (themselves led by an earlier block, when it compacted again). The real API carries this in the
+  // block's encrypted content. "Compaction and preserved thinking" (platform.claude.com/docs/build-with-claude/
+  // compaction-thinking-blocks): when the API wrote the summary, the prefix check accepts the replacement, so the
+  // thinking of the kept turns stays valid while (1) every compaction ran on a model with preserved thinking,
+  // (2) the kept turns follow the summarized messages at once, verbatim, the first of them in another role than
+  // the last summarized one (else the API merges the two), and (3) system and tools are the same in the
+  // compaction request, in the request that produced the thinking and in the later ones. Thinking produced
+  // after a block binds to that block and stays valid through later compactions that meet the conditions.
+  const compactions = new Map();
+  /**
+   * The message lists a list led by one of this server's compaction blocks may stand for, for a thinking block's
+   * prefix: what the block replaced, and, when that was itself led by a block, what that one replaced, and so on.
+   */
+  const originalsOf = (messages, system, tools) => {
+    const first = blocksOf(messages[0])[0];
+    const record = first && first.type === 'compaction' ? compactions.get(first.signature) : undefined;
+    if (!record || canonical(record.system) !== canonical(system) || canonical(record.tools) !== canonical(tools)) return [];
+    const kept = messages[1];
+    if (kept && record.messages.length && kept.role === record.messages[record.messages.length - 1].role) return [];
+    return [record.messages, ...originalsOf(record.messages, system, tools).map((o) => [...o, ...record.messages.slice(1)])];
+  };
   function checkAnthropicPairs(messages) {
     messages.forEach((m, i) => {
       const blocks = blocksOf(m);
@@ -135,6 +156,7 @@ export async function startStrictProvider(options = {}) {
     const messages = body.messages;
     const drop = body.thinking && body.thinking.block_binding && body.thinking.block_binding.prefix_mismatch_behavior === 'drop_block';
     const transformations = [];
+    const originals = originalsOf(messages, body.system ?? null, body.tools ?? null);
     let lastAssistant = -1;
     messages.forEach((m, i) => { if (m.role === 'assistant') lastAssistant = i; });
     messages.forEach((m, i) => {
@@ -150,7 +172,9 @@ export async function startStrictProvider(options = {}) {
           if (!state.prefixBinding && i !== lastAssistant) return;
           throw invalid(`messages.${i}.content.${j}: \`${b.type}\` blocks must be passed back unmodified, as the API returned them`);
         }
-        if (state.prefixBinding && prefix !== prefixHash(body, messages.slice(0, i))) {
+        const bound = prefix === prefixHash(body, messages.slice(0, i))
+          || (i > 0 && originals.some((o) => prefix === prefixHash(body, [...o, ...messages.slice(1, i)])));
+        if (state.prefixBinding && !bound) {
           if (drop) { transformations.push({ type: 'thinking_dropped', path: `messages.${i}.content.${j}`, reason: 'prefix_binding_mismatch' }); return; }
           throw invalid(`messages.${i}.content.${j}: the conversation before this \`${b.type}\` block differs from the one it was created in (prefix_binding_mismatch)`);
         }
@@ -183,6 +207,7 @@ export async function startStrictProvider(options = {}) {
     }
     if (!texts.some((t) => t && t.trim())) throw invalid('messages holds nothing to summarize', 'compaction_nothing_to_summarize');
     const content = `Summary of ${messages.length} messages. ${texts.join(' | ').replace(/\s+/g, ' ').slice(0, 400)}`;
+    compactions.set(compactionSignature(content), { system: body.system ?? null, tools: body.tools ?? null, messages: structuredClone(messages) });
     return {
       content: [{ type: 'compaction', content, encrypted_content: `enc.${sign('enc', content)}`, signature: compactionSignature(content) }],
       stop_reason: 'compaction',

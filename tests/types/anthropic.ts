@@ -2,7 +2,7 @@
 // and come back (onArchive, the summarizer's request) as the same type.
 import Anthropic from '@anthropic-ai/sdk';
 import {
-  Compactor, detectFormat, digest, digestSummarizer, estimateTokens, microCompact, planCompaction,
+  Compactor, anthropicCompaction, detectFormat, digest, digestSummarizer, estimateTokens, microCompact, planCompaction,
   planMicroCompact, serialize, validate, type CompactReport, type Format, type MicroReport,
 } from 'midfold';
 
@@ -46,6 +46,12 @@ const compactor = new Compactor({
   onArchive: (removed: Anthropic.MessageParam[], summary: string) => { archived = removed; void summary; },
 });
 const done: Promise<CompactReport> = compactor.compact(messages, { force: true });
+
+// Anthropic writes the summary with the conversation's own system prompt and tools: the kept turns keep their thinking.
+const tools: Anthropic.Tool[] = [{ name: 'read_file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }];
+const preserving = anthropicCompaction({ apiKey: 'sk-ant-test', model: 'claude-opus-4-7', system: 'You fix builds.', tools, preservedThinking: true });
+const preserves: boolean = preserving.preservesThinking;
+new Compactor({ summarize: preserving }).compact(messages);
 compactor.observeUsage({ inputTokens: 1234, messages });
 
 // What comes back is the SDK's type: it goes straight into the next request.
@@ -67,4 +73,4 @@ betaCompactor.compact(beta);
 microCompact(beta, { keepRecent: 0 });
 serialize(beta);
 
-void [tokens, transcript, format, problems, report, planned, cut, short, done];
+void [tokens, transcript, format, problems, report, planned, cut, short, done, preserves];

@@ -3,7 +3,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import {
-  Compactor, detectFormat, digestSummarizer, estimateTokens, microCompact, serialize, validate,
+  Compactor, anthropicCompaction, detectFormat, digestSummarizer, estimateTokens, microCompact, serialize, validate,
   type Format, type Message,
 } from 'midfold';
 
@@ -60,3 +60,6 @@ void [text, format, bare];
 // @ts-expect-error: pricing names a provider whose cache prices midfold knows
 new Compactor({ summarize: digestSummarizer(), pricing: 'deepseak' });
 new Compactor({ summarize: digestSummarizer(), pricing: 'deepseek' });
+
+// @ts-expect-error: preservedThinking is a boolean
+anthropicCompaction({ model: 'claude-opus-4-7', preservedThinking: 'yes' });
