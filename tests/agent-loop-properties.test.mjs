@@ -23,18 +23,8 @@ import { init, Compactor, digestSummarizer, anthropicCompaction, openAIResponses
 import { midfoldMiddleware } from '../js/integrations/ai-sdk.js';
 import { z } from 'zod';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
+import { prng } from './helpers/prng.mjs';
 
-/** mulberry32: the same loop on every run. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const MODULES = ['dates', 'ledger', 'invoice', 'report', 'locale', 'cache'];
 const EN = ['The March report is short by one row in the north-east region; find out why.',

@@ -8,6 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { init, estimateTokens, EstimateCache, MidfoldError, Compactor, digestSummarizer } from '../js/hosts/node.js';
 import { estimateEach, planMicroCompact, planMicroCompactWithFigures } from '../js/core/api.js';
 import { record } from '../js/core/snapshot.js';
+import { prng as seeded } from './helpers/prng.mjs';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const load = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
@@ -58,16 +59,6 @@ test('a session of 300 turns grown a turn at a time: each call reads only the ne
   }
 });
 
-/** mulberry32: a small seeded generator, so the random walk below is the same on every run. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('a seeded random walk of growth and edits: the Compactor\'s check and a cache always price what estimateTokens prices', async () => {
   const random = seeded(20261201);

@@ -6,20 +6,12 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import { prng as rng } from '../helpers/prng.mjs';
 
 // ---------------------------------------------------------------- seeded randomness
 
-/** mulberry32: a small, fast, seeded PRNG returning floats in [0, 1). */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return function next() {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (tests/helpers/prng.mjs): seeded floats in [0, 1). */
+export { rng };
 export const pickFrom = (r, list) => list[Math.floor(r() * list.length)];
 export const intIn = (r, lo, hi) => lo + Math.floor(r() * (hi - lo + 1));
 const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

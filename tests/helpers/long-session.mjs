@@ -7,17 +7,7 @@
 //   const history = [];
 //   for (const added of calls) { history.push(...added); /* the host sends `history` */ }
 
-/** A small seeded PRNG (mulberry32), so a session is the same on every run. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './prng.mjs';
 
 const MODULES = ['dates', 'ledger', 'invoice', 'report', 'locale', 'cache', 'auth', 'export'];
 const VERBS = ['parse', 'format', 'round', 'convert', 'merge', 'validate', 'sum', 'group'];
