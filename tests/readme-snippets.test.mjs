@@ -40,18 +40,20 @@ test('the README marks the snippets this suite runs', () => {
   assert.deepStrictEqual(Object.keys(snippets()).sort(), ['ai-sdk-chat-route', 'ai-sdk-middleware', 'ai-sdk-prepare-step', 'anthropic-loop', 'openai-agents']);
 });
 
-test('anthropic-loop: the tool loop compacts through Anthropic\'s own compaction, and every request it sends is accepted', async () => {
+test('anthropic-loop: the tool loop compacts through Anthropic\'s own compaction mid-loop, keeps its thinking, and every request it sends is accepted', async () => {
   // The model reads the C core and its tests six files at a time (parallel tool calls over real files of this
-  // repository), saves a note with the memory tool on the way, and answers after eight rounds.
+  // repository), thinking before each step, saves a note with the memory tool on the way, and answers after
+  // eight rounds: one user request, so every fold lands while the signed loop is in flight.
   const pool = [...readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).map((f) => `src/${f}`),
     ...readdirSync(new URL('./', import.meta.url)).filter((f) => f.endsWith('.test.mjs')).map((f) => `tests/${f}`)].sort();
   let step = 0;
   provider.reply = () => {
     const i = step++;
-    if (i === 3) return [{ type: 'tool_use', id: `toolu_mem_${i}`, name: 'memory', input: { command: 'create', path: '/memories/pairing.md', file_text: 'Results are linked to calls in src/view.c (mf_view_link_results).\n' } }];
-    if (i >= 9) return [{ type: 'text', text: 'Tool results are paired with their calls in src/view.c, mf_view_link_results.' }];
+    const thinking = { type: 'thinking', thinking: `Step ${i}: what I have read so far does not show the pairing yet.` };
+    if (i === 3) return [thinking, { type: 'tool_use', id: `toolu_mem_${i}`, name: 'memory', input: { command: 'create', path: '/memories/pairing.md', file_text: 'Results are linked to calls in src/view.c (mf_view_link_results).\n' } }];
+    if (i >= 9) return [thinking, { type: 'text', text: 'Tool results are paired with their calls in src/view.c, mf_view_link_results.' }];
     const reads = pool.slice((i * 6) % pool.length, (i * 6) % pool.length + 6);
-    return [{ type: 'text', text: `Reading ${reads.join(', ')}.` },
+    return [thinking, { type: 'text', text: `Reading ${reads.join(', ')}.` },
       ...reads.map((path, k) => ({ type: 'tool_use', id: `toolu_${i}_${k}`, name: 'read_file', input: { path } }))];
   };
   const from = provider.requests.length;
@@ -63,6 +65,10 @@ test('anthropic-loop: the tool loop compacts through Anthropic\'s own compaction
   assert.ok(compactions.length >= 1, 'the Compactor asked Anthropic for a compaction');
   const after = requests[requests.indexOf(compactions[0]) + 1];
   assert.equal(after.body.messages[0].content[0].type, 'compaction', 'the signed block goes first in the next request');
+  assert.ok(compactions[0].body.messages.some((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking')),
+    'the folded messages went with their thinking');
+  assert.ok(after.body.messages.slice(1).some((m) => m.role === 'assistant' && m.content.some((b) => b.type === 'thinking')),
+    'the kept turns keep theirs');
   assert.ok(requests.some((q) => q.body.messages.some((m) => Array.isArray(m.content)
     && m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === 'toolu_mem_3'))), 'the memory tool answered');
   assert.match(r.stdout, /compacted: \d+ -> \d+ tokens/);
