@@ -1,5 +1,6 @@
-// Seeded agent loops through the real SDK clients (@anthropic-ai/sdk, openai, and ai 6 and 7 over @ai-sdk/anthropic
-// with midfoldMiddleware) against the strict provider (tests/helpers/strict-provider.mjs), with midfold's
+// Seeded agent loops through the real SDK clients (@anthropic-ai/sdk, openai for Responses and for DeepSeek's Chat
+// Completions, and ai 6 and 7 over @ai-sdk/anthropic with midfoldMiddleware) against mock providers that reject
+// what the providers document they reject (tests/helpers/strict-provider.mjs, deepseek-rules.mjs), with midfold's
 // Compactor run before every request at settings drawn from the seed: its threshold, how many
 // results it keeps, its clearing policy, its tail, and who writes the summary (a model callback, the offline
 // digest, or the provider's own compaction). Each loop mixes what real sessions mix — parallel tool calls,
@@ -23,6 +24,8 @@ import { init, Compactor, digestSummarizer, anthropicCompaction, openAIResponses
 import { midfoldMiddleware } from '../js/integrations/ai-sdk.js';
 import { z } from 'zod';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
+import { startMockLLM } from './helpers/mock-llm.mjs';
+import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { prng } from './helpers/prng.mjs';
 
 
@@ -80,11 +83,13 @@ async function modelSummary({ prompt }) {
 }
 
 let provider;
+let chat; // DeepSeek's Chat Completions (thinking mode)
 before(async () => {
   await init();
   provider = await startStrictProvider();
+  chat = await startMockLLM();
 });
-after(() => provider.close());
+after(() => Promise.all([provider.close(), chat.close()]));
 
 /**
  * Runs `steps` requests of an agent loop, compacting before each one. `format` supplies the wire format:
@@ -210,6 +215,37 @@ const responses = {
   },
 };
 
+// ---- DeepSeek V4 Chat Completions in thinking mode (reasoning_content required back on tool-calling turns) --
+
+const CHAT_TOOLS = TOOL_NAMES.filter((n) => n !== 'screenshot').map((name) => ({ type: 'function', function: { name, description: `The ${name} tool.`,
+  parameters: { type: 'object', properties: { arg: { type: 'string' } } } } }));
+
+const deepseekChat = {
+  client: null,
+  user: (text) => ({ role: 'user', content: text }),
+  answered: (m) => m.role === 'assistant' && !(m.tool_calls && m.tool_calls.length),
+  inLoop: (m) => m.role === 'tool',
+  providerSummarizer: () => modelSummary, // DeepSeek has no compaction of its own
+  async send(messages, r, loopStep, module, uid) {
+    const calls = loopStep < 3 && r() < 0.75 ? 1 + Math.floor(r() * 3) : 0;
+    const toolCalls = Array.from({ length: calls }, () => ({ id: `call_${uid()}`, type: 'function',
+      function: { name: CHAT_TOOLS[Math.floor(r() * CHAT_TOOLS.length)].function.name, arguments: JSON.stringify({ arg: `src/${module}.js` }) } }));
+    const message = { role: 'assistant', content: calls ? '' : `已修复 ${module}：改用整数分计算，测试全部通过。`,
+      reasoning_content: calls ? `先看 ${module} 的实现和测试，再决定怎么改。` : '改动已经验证过了。', ...(calls ? { tool_calls: toolCalls } : {}) };
+    chat.respondWith(({ body }) => {
+      const problem = deepseekRejection(body);
+      if (problem) return { status: 400, json: { error: { message: problem, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
+      return { json: { id: `chatcmpl-${uid()}`, object: 'chat.completion', created: 1764547200, model: body.model,
+        choices: [{ index: 0, message, finish_reason: calls ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } };
+    });
+    const completion = await this.client.chat.completions.create({ model: 'deepseek-v4-flash', messages, tools: CHAT_TOOLS });
+    const got = completion.choices[0].message;
+    const out = [{ role: 'assistant', content: got.content ?? '', reasoning_content: got.reasoning_content, ...(got.tool_calls ? { tool_calls: got.tool_calls } : {}) }];
+    for (const call of got.tool_calls || []) out.push({ role: 'tool', tool_call_id: call.id, content: toolOutput(r, call.function.name, module) });
+    return out;
+  },
+};
+
 const SEEDS = [1, 2, 3, 4, 5, 6];
 
 test('Anthropic with thinking: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
@@ -239,6 +275,20 @@ test('OpenAI Responses with encrypted reasoning: 120 requests per seed, each one
     const { settings, stats } = await runLoop(100 + seed, responses, 120);
     compactions.push(stats.compactions);
     t.diagnostic(`seed ${100 + seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
+  }
+  assert.ok(compactions.every((c) => c >= 2), `compactions per loop: ${compactions}`);
+});
+
+test('DeepSeek V4 Chat Completions with reasoning_content: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
+  deepseekChat.client = new OpenAI({ apiKey: 'sk-test', baseURL: `${chat.url}/v1`, maxRetries: 0 });
+  const compactions = [];
+  for (const seed of SEEDS) {
+    const { settings, stats } = await runLoop(300 + seed, deepseekChat, 120);
+    compactions.push(stats.compactions);
+    t.diagnostic(`seed ${300 + seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
+    // Unsigned reasoning binds nothing: nothing waits, so no request goes over the threshold.
+    assert.equal(stats.deferred, 0, `seed ${300 + seed}: deferred`);
+    assert.ok(stats.peak <= settings.threshold, `seed ${300 + seed}: peak ${stats.peak}, threshold ${settings.threshold}`);
   }
   assert.ok(compactions.every((c) => c >= 2), `compactions per loop: ${compactions}`);
 });
