@@ -459,6 +459,7 @@ function summaryAnswer(answer) {
  * A summarizer that needs no model and no network: a deterministic digest of the folded
  * messages (requests, tool activity, files, latest conclusions), built in wasm. Use it
  * where no model is configured, or through `fallback: 'digest'`.
+ * Ownership: reads `options` once; each call reads the request's messages and keeps nothing.
  * @param {{maxTokens?: number}} [options] caps the digest (default: the request's maxTokens)
  */
 export function digestSummarizer(options = {}) {

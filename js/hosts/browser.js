@@ -25,6 +25,8 @@ const resolveFull = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/
  * beside the package is fetched: every function but validate() and digest(), which need
  * initFull(). digestSummarizer() and the Compactor's `fallback: 'digest'` load the full
  * module themselves.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */
@@ -36,6 +38,8 @@ export function init(source) {
  * Loads midfold.wasm, the full module (validate() and digest() too), in place of init()'s
  * lite one, or first; resolves at once when it is loaded. `source` as for init(), by
  * default midfold.wasm beside the package.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */

@@ -18,6 +18,8 @@ const resolveSource = nodeSource(new URL('../../wasm/midfold.wasm', import.meta.
  * Loads the wasm module; call once and await before any other function (later calls
  * return at once). `source` may be a WebAssembly.Module, the module's bytes, a fetch
  * Response, or a URL / path of the .wasm; by default the bundled file is read.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */
@@ -29,6 +31,8 @@ export function init(source) {
  * init() here, whose bundled module is the full one (validate() and digest() included),
  * except that it refuses the lite module as `source`; in the browser, init() loads the
  * lite module and initFull() the full one.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */

@@ -30,6 +30,8 @@ const resolveSource = /* @__PURE__ */ fetchSource(() => wasmModule);
  * used. A WebAssembly.Module may be given instead, e.g. from
  * `import wasm from 'midfold/midfold.wasm'`; bytes, a Response or a URL only work where
  * the runtime allows compiling wasm at run time, which Cloudflare Workers do not.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */
@@ -46,6 +48,8 @@ export function init(source) {
  * init() here, whose bundled module is the full one (validate() and digest() included),
  * except that it refuses the lite module as `source`; in the browser, init() loads the
  * lite module and initFull() the full one.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */

@@ -227,6 +227,8 @@ export function midfoldMiddleware(options) {
  * `options.compactor` is a Compactor (or its options, to build one per call) and
  * `options.state` the conversation's SessionState (keep one per chat id, or give it a
  * store and a key).
+ * Ownership: never changes `messages` or its objects (untouched messages come back as copies
+ * sharing their nested values); the state keeps what it remembers, as JSON, not the objects.
  * @param {unknown[]} messages
  * @param {{compactor: Compactor | object, state?: SessionState, force?: boolean, signal?: AbortSignal}} options
  */

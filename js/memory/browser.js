@@ -16,6 +16,8 @@ const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../was
  * Loads the memory tool's wasm module ahead of the first command (which otherwise loads
  * it); later calls return at once. `source` may be a WebAssembly.Module, bytes, a
  * Response or a URL; by default the .wasm beside the package is fetched.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */

@@ -14,6 +14,8 @@ const resolveSource = nodeSource(new URL('../../wasm/midfold-memory.wasm', impor
  * Loads the memory tool's wasm module ahead of the first command (which otherwise loads
  * it); later calls return at once. `source` may be a WebAssembly.Module, bytes, a fetch
  * Response, or a URL / path of midfold-memory.wasm; by default the bundled file is read.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */

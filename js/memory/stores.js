@@ -40,6 +40,7 @@ function text(value, what) {
 /**
  * Files kept in a Map, gone when the process ends: the default store, and the one for
  * tests. `initial` seeds it ({path: text} or [path, text] pairs).
+ * Ownership: copies `initial`'s entries once, keeps no reference to it.
  * @param {Record<string, string> | Iterable<[string, string]>} [initial]
  */
 export function memoryStore(initial) {
@@ -70,6 +71,7 @@ export function memoryStore(initial) {
  * Files in a Web Storage object (localStorage by default), each under `prefix` + path,
  * so the tool shares the storage with the rest of the page. Writes can throw the
  * storage's QuotaExceededError: the tool reports it as an error result.
+ * Ownership: keeps `storage` by reference and reads and writes it on every command.
  * @param {Storage} [storage]
  * @param {{prefix?: string}} [options]
  */
@@ -99,6 +101,7 @@ export function localStorageStore(storage = globalThis.localStorage, options = {
  * [{name, metadata}], list_complete, cursor}. Each file's size rides in its metadata
  * so that listing a directory reads no values. KV is eventually consistent across
  * locations, and caps keys at 512 bytes (a longer path fails to store, as an error result).
+ * Ownership: keeps `namespace` by reference and calls it on every command.
  * @param {{get: Function, put: Function, delete: Function, list: Function}} namespace
  * @param {{prefix?: string}} [options]
  */

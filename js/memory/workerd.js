@@ -20,6 +20,8 @@ const resolveSource = /* @__PURE__ */ fetchSource(() => wasmModule);
  * later calls return at once. By default the module imported above is used; a
  * WebAssembly.Module may be given instead (bytes, a Response or a URL only where the
  * runtime compiles wasm at run time, which Cloudflare Workers do not).
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */

@@ -60,6 +60,7 @@ function panel({ x, y, w, h, title, series, turns, max, label, extra = '' }) {
 
 /**
  * The chart of a simulate() report, as SVG text (a standalone document).
+ * Ownership: reads `report`, keeps nothing; returns a new string.
  * @param {{turns: number, window: number, provider: string, model: string,
  *   results: {label: string, perTurn: {context: number, cumulativeUsd: number}[]}[]}} report
  * @param {{width?: number, title?: string}} [options]

@@ -366,6 +366,8 @@ function runner(spec, profile, prices, summaries, provider) {
 
 /**
  * Replays `session` under each policy and prices every request.
+ * Ownership: reads `session` and never changes it (each policy replays its own copies); keeps no
+ * reference to it or to `options` once the promise settles. The report is new.
  * @param {unknown[] | {messages: unknown[], system?: unknown, tools?: unknown} | {input: unknown[], instructions?: unknown, tools?: unknown}} session
  * @param {object} [options] see SimulateOptions in index.d.ts
  */

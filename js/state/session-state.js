@@ -97,6 +97,9 @@ function writeState(snapshots) {
  * the same store key (other isolates, other servers) may overlap: the last write wins,
  * and since every snapshot is checked against the caller's own messages by hash before
  * it is used, an overlap can cost a summary, never give a wrong prefix.
+ *
+ * Ownership: keeps its snapshots (prefix hashes, and JSON copies of the messages midfold
+ * wrote or edited), never the caller's message objects; keeps `store` by reference.
  */
 export class SessionState {
   /**

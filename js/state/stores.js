@@ -9,6 +9,7 @@ import { MidfoldError } from '../core/errors.js';
 /**
  * A store in a Map, for one process (the default when a host wants several
  * conversations in one place). `initial` seeds it with key → JSON text.
+ * Ownership: copies `initial`'s entries into its own Map (exposed as `map`), keeps no reference to it.
  * @param {Record<string, string> | Iterable<[string, string]>} [initial]
  */
 export function memoryStateStore(initial) {
