@@ -21,7 +21,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { init, Compactor, digestSummarizer, anthropicCompaction, openAIResponsesCompaction, validate, estimateTokens }
   from '../js/hosts/node.js';
-import { midfoldMiddleware } from '../js/integrations/ai-sdk.js';
+import { midfoldMiddleware, compactUIMessages, SessionState } from '../js/integrations/ai-sdk.js';
 import { z } from 'zod';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { startMockLLM } from './helpers/mock-llm.mjs';
@@ -354,5 +354,61 @@ for (const v of AI_SDK) {
       t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${reports.filter((x) => x.micro && x.micro.cleared).length} clearings, ${count} compactions, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
     }
     assert.ok(compactions.every((c) => c >= 1), `compactions per seed: ${compactions}`);
+  });
+}
+
+// ---- A chat route: useChat's UIMessage[] compacted by compactUIMessages with carried state, streamed back ----
+
+for (const v of AI_SDK) {
+  test(`${v.label}: a chat route, 40 turns per seed: compactUIMessages before every request, the client keeps what the route returned`, { skip: v.skip }, async (t) => {
+    const ai = await import(v.ai);
+    const base = (await import(v.anthropic)).createAnthropic({ baseURL: `${provider.url}/v1`, apiKey: 'sk-ant-test' })('claude-opus-4-7');
+    for (const seed of [401, 402, 403]) {
+      const r = prng(seed);
+      const s = settingsOf(r);
+      if (s.summarizer.startsWith('provider')) s.summarizer = 'model';
+      const compactor = { summarize: s.summarizer === 'digest' ? digestSummarizer() : modelSummary, threshold: s.threshold,
+        keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail };
+      const state = new SessionState();
+      let module = MODULES[0];
+      const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
+      const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+      let client = []; // what useChat holds: the route's originalMessages plus the streamed answer
+      let ids = 0;
+      const stats = { compactions: 0, peak: 0 };
+      for (let turn = 0; turn < 40; turn++) {
+        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
+        module = MODULES[Math.floor(r() * MODULES.length)];
+        const pool = r() < 0.35 ? ZH : EN;
+        client.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: pool[Math.floor(r() * pool.length)].replace('{m}', module) }] });
+        const { messages: out, report } = await compactUIMessages(client, { compactor, state });
+        if (report.compacted) stats.compactions++;
+        stats.peak = Math.max(stats.peak, report.tokensAfter);
+        assert.ok(report.tokensAfter <= s.threshold, `${where}: ${report.tokensAfter} tokens sent (${report.reason})`);
+        assert.deepStrictEqual(out.at(-1), client.at(-1), `${where}: the new user turn changed`);
+        // One summary at most: a later fold takes the earlier summary in, and nothing re-summarizes a summary alone.
+        assert.ok(out.filter((m) => m.metadata?.midfold?.summary === true).length <= 1, `${where}: summaries pile up`);
+        await ai.validateUIMessages({ messages: out });
+        const steps = Math.floor(r() * 4);
+        let step = 0;
+        provider.reply = () => {
+          if (step++ >= steps) return [{ type: 'thinking', thinking: 'I have what I need.' }, { type: 'text', text: `Fixed ${module}: integer cents; the tests pass.` }];
+          const calls = 1 + Math.floor(r() * 3);
+          return [{ type: 'thinking', thinking: `I should look at ${module} first.` },
+            ...Array.from({ length: calls }, () => ({ type: 'tool_use', id: `toolu_${++ids}`, name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], input: { arg: `src/${module}.js` } }))];
+        };
+        const sent = provider.requests.length;
+        const result = ai.streamText({ model: base, tools, messages: await ai.convertToModelMessages(out), stopWhen: ai.stepCountIs(steps + 1),
+          providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } } });
+        let answer;
+        for await (const m of ai.readUIMessageStream({ stream: result.toUIMessageStream({ generateMessageId: () => `a${turn}` }) })) answer = m;
+        const refused = provider.requests.slice(sent).filter((q) => q.status !== 200).map((q) => q.error);
+        assert.deepStrictEqual(refused, [], `${where}: the provider refused a request`);
+        assert.equal(provider.requests.length - sent, steps + 1, `${where}: one request per step`);
+        client = [...out, structuredClone(answer)];
+      }
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${JSON.stringify(stats)}`);
+      assert.ok(stats.compactions >= 1, `seed ${seed}: no compaction in 40 turns`);
+    }
   });
 }

@@ -7,7 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
-import { init, digestSummarizer } from 'midfold';
+import { init, digestSummarizer, microCompact } from 'midfold';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 
@@ -71,6 +71,43 @@ for (const v of VERSIONS) {
       const sent = provider.requests.at(-1);
       assert.equal(sent.status, 200);
       assert.ok(sent.body.messages.some((m) => m.content.some((b) => b.type === 'thinking')), 'the turns before the first edit keep theirs');
+    });
+
+    test('in a chat UI\'s UIMessage a clearing drops the signed reasoning of the later steps of that same message, and the request is accepted', async () => {
+      // One UIMessage holds the whole tool loop (a step per read); the AI SDK sends each later step after the outputs
+      // before it, so clearing an output of step 1 changes the prefix of the reasoning of steps 2 and 3.
+      const ai = await import(v.ai);
+      const model = (await import(v.anthropic)).createAnthropic({ baseURL: `${provider.url}/v1`, apiKey: 'sk-ant-test' })('claude-opus-4-7');
+      const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+      const ui = [];
+      const turn = async (id, question, reads) => {
+        ui.push({ id: `u${id}`, role: 'user', parts: [{ type: 'text', text: question }] });
+        script(reads);
+        const result = ai.streamText({ model, tools, messages: await ai.convertToModelMessages(ui), stopWhen: ai.stepCountIs(reads.length + 1), providerOptions: THINKING });
+        let answer;
+        for await (const m of ai.readUIMessageStream({ stream: result.toUIMessageStream({ generateMessageId: () => `a${id}` }) })) answer = m;
+        ui.push(structuredClone(answer));
+      };
+      await turn(1, '工具结果在哪里和调用配对？读三个文件确认。', FILES.slice(0, 3));
+      await turn(2, 'And where are they estimated?', FILES.slice(3, 4));
+      ui.push({ id: 'u3', role: 'user', parts: [{ type: 'text', text: 'Write that down in the notes.' }] }); // what the next request sends
+      const signed = (p) => p.type === 'reasoning' && p.providerMetadata?.anthropic?.signature;
+      assert.equal(ui[1].parts.filter(signed).length, 4, 'each of the four steps of the first loop thought first');
+
+      const report = microCompact(ui, { keepRecent: 1 });
+      assert.equal(report.cleared, 3);
+      assert.ok(report.edits.every((e) => e.message === 1));
+      const firstEdit = Math.min(...report.edits.map((e) => e.part));
+      assert.equal(report.thinkingRemoved, 5, 'steps 2-4 of the first loop and both steps of the second follow a cleared output');
+      assert.equal(ui[1].parts.slice(0, firstEdit).filter(signed).length, 1, 'the first step keeps its own');
+      assert.ok(!ui[1].parts.slice(firstEdit).some(signed));
+
+      // (streamed like the turns before it: @ai-sdk/anthropic adds eager_input_streaming to each tool when it
+      // streams, so a generateText here would change `tools`, which the prefix check covers too)
+      const sent = provider.requests.length;
+      ui.pop();
+      await turn(3, 'Write that down in the notes.', []);
+      assert.deepStrictEqual(provider.requests.slice(sent).map((q) => q.status), [200]);
     });
   });
 }

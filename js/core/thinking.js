@@ -140,14 +140,28 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
  * every later assistant message follows a changed prefix, which the newer Anthropic models
  * reject (prefix binding); the thinking of finished turns may be left out, so under the
  * 'prefix-bound' policy it is ('unbound' keeps it). The messages before the first edit keep
- * theirs. Returns how many parts were removed.
+ * theirs. A UIMessage holds a whole tool loop, each tool part with its output, and the AI SDK
+ * sends each later step after the outputs before it: in the first edited UIMessage the signed
+ * thinking after the first edited part goes too (that of its own step, before it, stays).
+ * Returns how many parts were removed.
  * @param {unknown[]} messages the conversation, edits applied
- * @param {{message: number}[]} edits
+ * @param {{message: number, part: number}[]} edits
  * @param {'prefix-bound' | 'unbound'} policy as thinkingPolicy() resolved it
  */
 export function dropThinkingAfterEdits(messages, edits, policy) {
   if (policy !== 'prefix-bound' || !edits.length) return 0;
   let first = Infinity;
   for (const e of edits) first = Math.min(first, e.message);
-  return dropKeptThinking(messages, first + 1, -1, true);
+  let removed = dropKeptThinking(messages, first + 1, -1, true);
+  const m = messages[first];
+  if (isObject(m) && m.role === 'assistant' && Array.isArray(m.parts)) {
+    let edited = Infinity;
+    for (const e of edits) if (e.message === first) edited = Math.min(edited, e.part);
+    const kept = m.parts.filter((p, i) => i < edited || !isSignedThinkingPart(p));
+    if (kept.length < m.parts.length) {
+      removed += m.parts.length - kept.length;
+      m.parts = kept;
+    }
+  }
+  return removed;
 }
