@@ -1,0 +1,147 @@
+// Seeded agent loops through the AI SDK (ai 6 and 7 over @ai-sdk/anthropic, extended thinking) against the strict
+// provider (tests/helpers/strict-provider.mjs): midfoldMiddleware on every step of generateText, and a chat
+// route that compacts useChat's UIMessage[] with compactUIMessages and carried state before streaming each answer
+// back, with the client keeping either what the route returned or the original messages. The Compactor's
+// settings are drawn from each seed (tests/helpers/agent-loop.mjs), and every request must be one the provider
+// accepts; what else holds is stated by each test. Seeds are pinned: a failure names the seed and the turn.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { init, digestSummarizer } from '../js/hosts/node.js';
+import { midfoldMiddleware, compactUIMessages, SessionState } from '../js/integrations/ai-sdk.js';
+import { startStrictProvider } from './helpers/strict-provider.mjs';
+import { prng } from './helpers/prng.mjs';
+import { MODULES, EN, ZH, toolOutput, settingsOf, modelSummary } from './helpers/agent-loop.mjs';
+
+let provider;
+before(async () => {
+  await init();
+  provider = await startStrictProvider();
+});
+after(() => provider.close());
+
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const TURNS = 60;
+const AI_SDK = [
+  { label: 'ai 6', ai: 'ai', anthropic: '@ai-sdk/anthropic', spec: 'v3', skip: false },
+  { label: 'ai 7', ai: 'ai-v7', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4', skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
+];
+
+// ---- The AI SDK: generateText over @ai-sdk/anthropic with extended thinking, midfoldMiddleware on every step ----
+
+for (const v of AI_SDK) {
+  test(`${v.label}: ${TURNS} turns per seed through midfoldMiddleware, every step accepted, at settings drawn from the seed`, { skip: v.skip }, async (t) => {
+    const ai = await import(v.ai);
+    const base = (await import(v.anthropic)).createAnthropic({ baseURL: `${provider.url}/v1`, apiKey: 'sk-ant-test' })('claude-opus-4-7');
+    const compactions = [];
+    for (const seed of [201, 202, 203]) {
+      const r = prng(seed);
+      const s = settingsOf(r);
+      if (s.summarizer.startsWith('provider')) s.summarizer = 'model'; // the provider's compaction is the Anthropic loop's
+      const reports = [];
+      const summarize = s.summarizer === 'digest' ? digestSummarizer() : modelSummary;
+      const model = ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize, threshold: s.threshold, keepRecent: s.keepRecent,
+        policy: s.policy, keepTail: s.keepTail, specificationVersion: v.spec, onReport: (report) => reports.push(report) }) });
+      let module = MODULES[0];
+      const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
+      const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+      const history = [];
+      let ids = 0;
+      for (let turn = 0; turn < TURNS; turn++) {
+        module = MODULES[Math.floor(r() * MODULES.length)];
+        const pool = r() < 0.35 ? ZH : EN;
+        history.push({ role: 'user', content: pool[Math.floor(r() * pool.length)].replace('{m}', module) });
+        const steps = Math.floor(r() * 4); // tool steps before the answer
+        let step = 0;
+        provider.reply = () => {
+          const content = [{ type: 'thinking', thinking: step < steps ? `I should look at ${module} first.` : 'I have what I need.' }];
+          if (step++ >= steps) return [...content, { type: 'text', text: `Fixed ${module}: integer cents; the tests pass.` }];
+          const calls = 1 + Math.floor(r() * 3);
+          for (let k = 0; k < calls; k++) content.push({ type: 'tool_use', id: `toolu_${++ids}`, name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], input: { arg: `src/${module}.js` } });
+          return content;
+        };
+        const sent = reports.length;
+        let result;
+        try {
+          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history,
+            providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } } });
+        } catch (error) {
+          assert.fail(`seed ${seed} (${JSON.stringify(s)}), turn ${turn}: ${error.message} after ${JSON.stringify(reports.slice(sent).map((x) => x.reason))}`);
+        }
+        history.push(...(result.responseMessages ?? result.response.messages));
+        assert.equal(reports.length - sent, steps + 1, 'one report per step');
+        for (const report of reports.slice(sent)) {
+          if (report.compacted) assert.ok(report.tokensAfter < s.threshold, `seed ${seed}, turn ${turn}: ${report.tokensAfter} after a compaction`);
+          // What goes out (tokensAfter, after any clearing) is over the threshold only while the Compactor waits.
+          else if (report.tokensAfter > s.threshold) assert.equal(report.reason, 'deferred-thinking', `seed ${seed}, turn ${turn}: ${report.tokensAfter} tokens sent (threshold ${s.threshold})`);
+        }
+      }
+      const count = reports.filter((x) => x.compacted).length;
+      compactions.push(count);
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${reports.filter((x) => x.micro && x.micro.cleared).length} clearings, ${count} compactions, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
+    }
+    assert.ok(compactions.every((c) => c >= 1), `compactions per seed: ${compactions}`);
+  });
+}
+
+// ---- A chat route: useChat's UIMessage[] compacted by compactUIMessages with carried state, streamed back ----
+
+for (const v of AI_SDK) {
+  for (const keeps of ['what the route returned', 'the original messages']) test(`${v.label}: a chat route, 40 turns per seed: compactUIMessages before every request, the client keeps ${keeps}`, { skip: v.skip }, async (t) => {
+    const ai = await import(v.ai);
+    const base = (await import(v.anthropic)).createAnthropic({ baseURL: `${provider.url}/v1`, apiKey: 'sk-ant-test' })('claude-opus-4-7');
+    const original = keeps === 'the original messages';
+    for (const seed of [401, 402, 403]) {
+      const r = prng(seed);
+      const s = settingsOf(r);
+      if (s.summarizer.startsWith('provider')) s.summarizer = 'model';
+      const compactor = { summarize: s.summarizer === 'digest' ? digestSummarizer() : modelSummary, threshold: s.threshold,
+        keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail };
+      const state = new SessionState();
+      let module = MODULES[0];
+      const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
+      const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+      let client = []; // what useChat holds: the route's originalMessages plus the streamed answer
+      let ids = 0;
+      const stats = { compactions: 0, peak: 0 };
+      let previous = null;
+      for (let turn = 0; turn < 40; turn++) {
+        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
+        module = MODULES[Math.floor(r() * MODULES.length)];
+        const pool = r() < 0.35 ? ZH : EN;
+        client.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: pool[Math.floor(r() * pool.length)].replace('{m}', module) }] });
+        const { messages: out, report } = await compactUIMessages(client, { compactor, state });
+        if (report.compacted) stats.compactions++;
+        stats.peak = Math.max(stats.peak, report.tokensAfter);
+        assert.ok(report.tokensAfter <= s.threshold, `${where}: ${report.tokensAfter} tokens sent (${report.reason})`);
+        assert.deepStrictEqual(out.at(-1), client.at(-1), `${where}: the new user turn changed`);
+        // One summary at most: a later fold takes the earlier summary in, and nothing re-summarizes a summary alone.
+        assert.ok(out.filter((m) => m.metadata?.midfold?.summary === true).length <= 1, `${where}: summaries pile up`);
+        await ai.validateUIMessages({ messages: out });
+        const steps = Math.floor(r() * 4);
+        let step = 0;
+        provider.reply = () => {
+          if (step++ >= steps) return [{ type: 'thinking', thinking: 'I have what I need.' }, { type: 'text', text: `Fixed ${module}: integer cents; the tests pass.` }];
+          const calls = 1 + Math.floor(r() * 3);
+          return [{ type: 'thinking', thinking: `I should look at ${module} first.` },
+            ...Array.from({ length: calls }, () => ({ type: 'tool_use', id: `toolu_${++ids}`, name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], input: { arg: `src/${module}.js` } }))];
+        };
+        const sent = provider.requests.length;
+        const result = ai.streamText({ model: base, tools, messages: await ai.convertToModelMessages(out), stopWhen: ai.stepCountIs(steps + 1),
+          providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } } });
+        let answer;
+        for await (const m of ai.readUIMessageStream({ stream: result.toUIMessageStream({ generateMessageId: () => `a${turn}` }) })) answer = m;
+        const refused = provider.requests.slice(sent).filter((q) => q.status !== 200).map((q) => q.error);
+        assert.deepStrictEqual(refused, [], `${where}: the provider refused a request`);
+        assert.equal(provider.requests.length - sent, steps + 1, `${where}: one request per step`);
+        // useChat with the route's originalMessages holds the compacted form; a host that stores every message
+        // sends the originals again, and the state must find its earlier compaction in them (no summary per turn).
+        client = original ? [...client, structuredClone(answer)] : [...out, structuredClone(answer)];
+        if (original && previous?.compacted) assert.ok(report.session.matched > 0, `${where}: the state did not recognize the history it compacted`);
+        previous = report;
+      }
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${JSON.stringify(stats)}`);
+      assert.ok(stats.compactions >= 1, `seed ${seed}: no compaction in 40 turns`);
+    }
+  });
+}
