@@ -39,7 +39,10 @@ test('a 14-call agent run through compactionFilter: every request accepted, the 
   const runner = new Runner({
     modelProvider: new OpenAIProvider({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, useResponses: true }),
     tracingDisabled: true,
-    callModelInputFilter: compactionFilter({ summarize: digestSummarizer(), threshold: 6000, keepTail: { tokens: 2000 }, keepRecent: 2, onReport: (r) => reports.push(r) }),
+    // 'unbound': this host lets the fold land inside the run, accepting that OpenAI drops the reasoning the fold
+    // comes before (docs/provider-rules.md); the default waits for the run to end (the next test).
+    callModelInputFilter: compactionFilter({ summarize: digestSummarizer(), threshold: 6000, keepTail: { tokens: 2000 }, keepRecent: 2, thinking: 'unbound',
+      onReport: (r) => reports.push(r) }),
   });
   const from = provider.requests.length;
   const result = await runner.run(agent, 'Where are tool results paired with their calls?', { maxTurns: STEPS + 2 });
@@ -59,6 +62,41 @@ test('a 14-call agent run through compactionFilter: every request accepted, the 
     const k = r.body.input.indexOf(call);
     assert.equal(r.body.input[k - 1].type, 'reasoning', 'the reasoning item stays right before its call');
   }
+});
+
+test('by default the filter waits while the run\'s encrypted reasoning is in flight, and folds at the next user turn', async () => {
+  // The SDK keeps a reasoning item's encrypted content in providerData.encrypted_content: the filter must see it
+  // (it once read only providerData.encryptedContent, so the fold landed inside the run and OpenAI dropped the
+  // reasoning after it).
+  const script = () => {
+    let step = 0;
+    provider.reply = () => {
+      const i = step++;
+      if (i < 6) {
+        return [provider.signReasoning(`rs_d${i}`, `I should read ${FILES[i]} next.`),
+          { type: 'function_call', id: `fc_d${i}`, call_id: `call_d${i}`, name: 'read_file', arguments: JSON.stringify({ path: FILES[i] }), status: 'completed' }];
+      }
+      return [{ type: 'message', id: `msg_d${i}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }];
+    };
+  };
+  const reports = [];
+  const readFile = tool({ name: 'read_file', description: 'Read a file of the repository', parameters: z.object({ path: z.string() }), execute: async ({ path }) => read(path) });
+  const agent = new Agent({ name: 'reader', instructions: 'Read the C core and answer.', tools: [readFile], model: 'gpt-5.4' });
+  const runner = new Runner({
+    modelProvider: new OpenAIProvider({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, useResponses: true }),
+    tracingDisabled: true,
+    callModelInputFilter: compactionFilter({ summarize: digestSummarizer(), threshold: 6000, keepTail: { tokens: 2000 }, keepRecent: 2, onReport: (r) => reports.push(r) }),
+  });
+  script();
+  const first = await runner.run(agent, 'Where are tool results paired with their calls?', { maxTurns: 8 });
+  assert.equal(first.finalOutput, 'Done.');
+  assert.ok(!reports.some((r) => r.compacted), 'nothing folded inside the run');
+  assert.ok(reports.some((r) => r.reason === 'deferred-thinking'), reports.map((r) => r.reason).join(', '));
+  provider.reply = () => [{ type: 'message', id: 'msg_next', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'In src/view.c.', annotations: [] }] }];
+  const seen = reports.length;
+  await runner.run(agent, [...first.history, { role: 'user', content: 'Summarize where, in one line.' }], { maxTurns: 2 });
+  assert.equal(reports[seen].compacted, true, reports[seen].reason);
+  assert.deepStrictEqual(provider.requests.slice(-8).filter((r) => r.status !== 200).map((r) => r.error), []);
 });
 
 test('without compaction the filter hands the SDK its own items back', async () => {

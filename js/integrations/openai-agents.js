@@ -52,8 +52,14 @@ function toResponses(item) {
   if (t === 'reasoning') {
     const text = Array.isArray(item.content) ? item.content.map((c) => (isObject(c) ? c.text || '' : '')).join('\n') : '';
     const out = { type: 'reasoning', id: item.id || '', summary: text ? [{ type: 'summary_text', text }] : [] };
-    if (isObject(item.providerData) && typeof item.providerData.encryptedContent === 'string') out.encrypted_content = item.providerData.encryptedContent;
+    // @openai/agents 0.20 keeps the API's own spelling here (providerData.encrypted_content) and reads either.
+    const encrypted = isObject(item.providerData) ? item.providerData.encrypted_content ?? item.providerData.encryptedContent : undefined;
+    if (typeof encrypted === 'string') out.encrypted_content = encrypted;
     return out;
+  }
+  if (t === 'compaction' && typeof item.encrypted_content !== 'string' && typeof item.encryptedContent === 'string') {
+    const { encryptedContent, ...rest } = item;
+    return { ...rest, encrypted_content: encryptedContent };
   }
   if (t === 'hosted_tool_call') {
     const kind = isObject(item.providerData) && typeof item.providerData.type === 'string' ? item.providerData.type : 'web_search_call';
