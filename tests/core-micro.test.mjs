@@ -557,3 +557,25 @@ test.describe('read-only input', () => {
     assert.equal(microCompact(loadFixture('coding-session.ai-sdk')).cleared, 8);
   });
 });
+
+test('an AI SDK loop whose OpenAI encrypted reasoning is in flight: the clearing waits for the turn to end, and the reasoning is never removed', () => {
+  // @ai-sdk/openai with store: false keeps each reasoning item as a part with reasoningEncryptedContent; OpenAI drops
+  // reasoning whose history changed (docs/provider-rules.md), so the loop's own reasoning must not follow an edit.
+  const log = Array.from({ length: 120 }, (_, i) => `PASS src/ledger.test.js > rounds row ${i} (${i % 7} ms)`).join('\n');
+  const reasoning = (n, text) => ({ type: 'reasoning', text, providerOptions: { openai: { itemId: `rs_${n}`, reasoningEncryptedContent: `gAAAAB${n}qJ8x` } } });
+  const step = (n) => [
+    { role: 'assistant', content: [reasoning(n, `第 ${n} 步：先跑测试。`), { type: 'tool-call', toolCallId: `call_${n}`, toolName: 'bash', input: { command: 'npm test' } }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${n}`, toolName: 'bash', output: { type: 'text', value: log } }] },
+  ];
+  const messages = [{ role: 'user', content: 'Fix the rounding in the ledger and run the tests.' }, ...step(1), ...step(2), ...step(3)];
+  const inFlight = microCompact(structuredClone(messages), { keepRecent: 1 });
+  assert.equal(inFlight.deferred, 'in-flight-thinking');
+  assert.equal(inFlight.cleared, 0);
+  assert.equal(microCompact(structuredClone(messages), { keepRecent: 1, thinking: 'unbound' }).cleared, 2, "'unbound' clears inside the loop");
+
+  messages.push({ role: 'assistant', content: [reasoning(4, 'Done.'), { type: 'text', text: 'Fixed: integer cents, 120 passed.' }] }, { role: 'user', content: 'Thanks. Now the report.' });
+  const boundary = microCompact(messages, { keepRecent: 1 });
+  assert.equal(boundary.cleared, 2);
+  assert.equal(boundary.thinkingRemoved, undefined);
+  assert.equal(messages.filter((m) => m.role === 'assistant' && m.content.some((p) => p.type === 'reasoning')).length, 4, 'every reasoning part stays');
+});

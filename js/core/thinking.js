@@ -65,6 +65,20 @@ function isSignedThinkingPart(part) {
 /** True for a Chat Completions assistant message with signed OpenRouter reasoning_details. */
 const hasSignedReasoning = (m) => isObject(m) && hasSignedDetails(m.reasoning_details);
 
+/**
+ * True for an AI SDK reasoning part carrying OpenAI's encrypted reasoning (`store: false`:
+ * @ai-sdk/openai keeps it as reasoningEncryptedContent, in providerOptions or, on a UIMessage,
+ * providerMetadata; @ai-sdk/azure under its own name). Like a Responses reasoning item it binds
+ * nothing the API rejects, but OpenAI drops it when the history before it changed
+ * (docs/provider-rules.md): an edit waits while it is in flight, and it is never removed.
+ */
+function isEncryptedReasoningPart(part) {
+  if (!isObject(part) || part.type !== 'reasoning') return false;
+  const meta = part.providerOptions || part.providerMetadata;
+  if (!isObject(meta)) return false;
+  return [meta.openai, meta.azure].some((o) => isObject(o) && typeof o.reasoningEncryptedContent === 'string' && o.reasoningEncryptedContent !== '');
+}
+
 const isCall = (p) => isObject(p) && (p.type === 'tool_use' || p.type === 'tool-call' ||
   (typeof p.type === 'string' && p.type.startsWith('tool-') && p.type !== 'tool-result') || p.type === 'dynamic-tool');
 const isResultCarrier = (m) => isObject(m) && (m.role === 'tool' ||
@@ -96,7 +110,7 @@ export function inFlightThinking(messages) {
   const answered = i < messages.length - 1 || Array.isArray(m.parts); // UIMessage: results live inside
   // (Chat Completions: the calls are tool_calls, OpenRouter's signed reasoning its reasoning_details)
   const calls = parts.some(isCall) || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
-  if (!answered || !calls || !(parts.some(isSignedThinkingPart) || hasSignedReasoning(m))) return -1;
+  if (!answered || !calls || !(parts.some(isSignedThinkingPart) || parts.some(isEncryptedReasoningPart) || hasSignedReasoning(m))) return -1;
   return i;
 }
 
