@@ -1,6 +1,7 @@
-// Seeded agent loops through the real SDK clients (@anthropic-ai/sdk, and openai for Responses and for DeepSeek's
-// Chat Completions; the AI SDK's are in ai-sdk-loop-properties.test.mjs) against mock providers that reject
-// what the providers document they reject (tests/helpers/strict-provider.mjs, deepseek-rules.mjs), with midfold's
+// Seeded agent loops through the real SDK clients (@anthropic-ai/sdk, and openai for Responses, for DeepSeek's
+// Chat Completions and for Claude behind OpenRouter; the AI SDK's are in ai-sdk-loop-properties.test.mjs) against
+// mock providers that reject what the providers document they reject (tests/helpers/strict-provider.mjs,
+// deepseek-rules.mjs, openrouter-claude.mjs), with midfold's
 // Compactor run before every request at settings drawn from the seed: its threshold, how many
 // results it keeps, its clearing policy, its tail, and who writes the summary (a model callback, the offline
 // digest, or the provider's own compaction). Each loop mixes what real sessions mix — parallel tool calls,
@@ -24,6 +25,7 @@ import { init, Compactor, digestSummarizer, anthropicCompaction, openAIResponses
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
+import { signedDetails, signedReasoningRejection, providerError } from './helpers/openrouter-claude.mjs';
 import { prng } from './helpers/prng.mjs';
 import { MODULES, EN, ZH, toolOutput, settingsOf, modelSummary } from './helpers/agent-loop.mjs';
 
@@ -197,6 +199,35 @@ const deepseekChat = {
   },
 };
 
+// ---- Claude behind OpenRouter's Chat Completions: signed thinking as reasoning_details, bound to its prefix ----
+
+const openrouterClaude = {
+  client: null,
+  user: deepseekChat.user,
+  answered: deepseekChat.answered,
+  inLoop: deepseekChat.inLoop,
+  providerSummarizer: () => modelSummary,
+  async send(messages, r, loopStep, module, uid) {
+    const calls = loopStep < 3 && r() < 0.75 ? 1 + Math.floor(r() * 3) : 0;
+    const toolCalls = Array.from({ length: calls }, () => ({ id: `call_${uid()}`, type: 'function',
+      function: { name: CHAT_TOOLS[Math.floor(r() * CHAT_TOOLS.length)].function.name, arguments: JSON.stringify({ arg: `src/${module}.js` }) } }));
+    const thinking = calls ? `Look at ${module} before changing it.` : 'The change is verified.';
+    chat.respondWith(({ body }) => {
+      const problem = signedReasoningRejection(body.messages);
+      if (problem) return { status: 400, json: providerError(problem) };
+      const message = { role: 'assistant', content: calls ? '' : `Fixed ${module}: integer cents.`, ...(calls ? { tool_calls: toolCalls } : {}),
+        reasoning: thinking, reasoning_details: signedDetails(body.messages, thinking) };
+      return { json: { id: `gen-${uid()}`, object: 'chat.completion', created: 1764547200, model: body.model, provider: 'Anthropic',
+        choices: [{ index: 0, message, finish_reason: calls ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } };
+    });
+    const completion = await this.client.chat.completions.create({ model: 'anthropic/claude-sonnet-4.5', messages, tools: CHAT_TOOLS });
+    const got = completion.choices[0].message; // reasoning and reasoning_details ride along, as OpenRouter sends them
+    const out = [{ ...got }];
+    for (const call of got.tool_calls || []) out.push({ role: 'tool', tool_call_id: call.id, content: toolOutput(r, call.function.name, module) });
+    return out;
+  },
+};
+
 const SEEDS = [1, 2, 3, 4, 5, 6];
 
 test('Anthropic with thinking: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
@@ -228,6 +259,17 @@ test('OpenAI Responses with encrypted reasoning: 120 requests per seed, each one
     t.diagnostic(`seed ${100 + seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
   }
   assert.ok(compactions.every((c) => c >= 2), `compactions per loop: ${compactions}`);
+});
+
+test('Claude behind OpenRouter with signed reasoning_details: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
+  openrouterClaude.client = new OpenAI({ apiKey: 'sk-or-test', baseURL: `${chat.url}/v1`, maxRetries: 0 });
+  const compactions = [];
+  for (const seed of SEEDS) {
+    const { settings, stats } = await runLoop(700 + seed, openrouterClaude, 120);
+    compactions.push(stats.compactions);
+    t.diagnostic(`seed ${700 + seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
+  }
+  assert.ok(compactions.every((c) => c >= 1), `compactions per loop: ${compactions}`);
 });
 
 test('DeepSeek V4 Chat Completions with reasoning_content: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
