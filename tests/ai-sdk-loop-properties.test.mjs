@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { init, digestSummarizer } from '../js/hosts/node.js';
-import { midfoldMiddleware, compactUIMessages, SessionState } from '../js/integrations/ai-sdk.js';
+import { midfoldMiddleware, compactStep, compactUIMessages, SessionState } from '../js/integrations/ai-sdk.js';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { prng } from './helpers/prng.mjs';
 import { MODULES, EN, ZH, toolOutput, settingsOf, modelSummary } from './helpers/agent-loop.mjs';
@@ -31,8 +31,8 @@ const AI_SDK = [
 
 // ---- The AI SDK: generateText over @ai-sdk/anthropic with extended thinking, midfoldMiddleware on every step ----
 
-for (const v of AI_SDK) {
-  test(`${v.label}: ${TURNS} turns per seed through midfoldMiddleware, every step accepted, at settings drawn from the seed`, { skip: v.skip }, async (t) => {
+for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
+  test(`${v.label}: ${TURNS} turns per seed through ${hook}, every step accepted, at settings drawn from the seed`, { skip: v.skip }, async (t) => {
     const ai = await import(v.ai);
     const base = (await import(v.anthropic)).createAnthropic({ baseURL: `${provider.url}/v1`, apiKey: 'sk-ant-test' })('claude-opus-4-7');
     const compactions = [];
@@ -42,8 +42,13 @@ for (const v of AI_SDK) {
       if (s.summarizer.startsWith('provider')) s.summarizer = 'model'; // the provider's compaction is the Anthropic loop's
       const reports = [];
       const summarize = s.summarizer === 'digest' ? digestSummarizer() : modelSummary;
-      const model = ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize, threshold: s.threshold, keepRecent: s.keepRecent,
-        policy: s.policy, keepTail: s.keepTail, specificationVersion: v.spec, onReport: (report) => reports.push(report) }) });
+      const options = { summarize, threshold: s.threshold, keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail, onReport: (report) => reports.push(report) };
+      // The middleware sees each step's provider-level prompt; prepareStep the step's ModelMessages (the SDK
+      // hands it the original history again every step: the state must find its earlier compaction in it).
+      const model = hook === 'midfoldMiddleware' ? ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ ...options, specificationVersion: v.spec }) }) : base;
+      const compact = compactStep(options);
+      const stepMessages = []; // what each prepareStep call was handed
+      const prepareStep = hook === 'midfoldMiddleware' ? undefined : (step) => { stepMessages.push(step.messages); return compact(step); };
       let module = MODULES[0];
       const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
       const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
@@ -65,7 +70,7 @@ for (const v of AI_SDK) {
         const sent = reports.length;
         let result;
         try {
-          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history,
+          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history, prepareStep,
             providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } } });
         } catch (error) {
           assert.fail(`seed ${seed} (${JSON.stringify(s)}), turn ${turn}: ${error.message} after ${JSON.stringify(reports.slice(sent).map((x) => x.reason))}`);
@@ -77,6 +82,16 @@ for (const v of AI_SDK) {
           // What goes out (tokensAfter, after any clearing) is over the threshold only while the Compactor waits.
           else if (report.tokensAfter > s.threshold) assert.equal(report.reason, 'deferred-thinking', `seed ${seed}, turn ${turn}: ${report.tokensAfter} tokens sent (threshold ${s.threshold})`);
         }
+      }
+      // No summary per step: after a fold, the next step either is recognized by the state (the history again, as
+      // ai 6's prepareStep and every middleware get it) or already holds the summary (ai 7 threads what prepareStep
+      // returned into the next step: docs/ai-sdk.md).
+      const threaded = hook !== 'midfoldMiddleware' && v.label === 'ai 7';
+      const holdsSummary = (messages) => messages.some((m) => m.role === 'user' && JSON.stringify(m.content).includes('[Context Compressed]'));
+      for (let k = 1; k < reports.length; k++) {
+        if (!reports[k - 1].compacted) continue;
+        if (threaded && reports[k].session.matched === 0) assert.ok(holdsSummary(stepMessages[k]), `seed ${seed}: step ${k} neither recognized nor holding the summary`);
+        else assert.ok(reports[k].session.matched > 0, `seed ${seed}: the step after compaction ${k - 1} planned afresh`);
       }
       const count = reports.filter((x) => x.compacted).length;
       compactions.push(count);

@@ -690,6 +690,21 @@ describe('observeUsage', () => {
     await assert.rejects(c.compact(short, { usage: { inputTokens: 5, count: short.length + 1 } }), (e) => e.code === 'invalid-option');
   });
 
+  test('a clearing under a provider count below the estimate leaves its share of that count, never 0', async () => {
+    // The savings are measured by the estimator: scaled to the provider's count as the tail budget is. Subtracting
+    // them as they were gave 0 tokens after a clearing when the provider counted less than the estimate.
+    const messages = load('ledger.anthropic');
+    const estimated = estimateTokens(messages, SAFE);
+    const c = new Compactor({ summarize: recorder(), threshold: 1_000_000, keepRecent: 1, microTrigger: 1, clearAtLeast: 1 });
+    const inputTokens = Math.floor(estimated / 3);
+    c.observeUsage({ inputTokens, messages });
+    const report = await c.compact(messages);
+    assert.ok(report.micro.cleared > 0);
+    assert.equal(report.tokensBefore, inputTokens);
+    const share = report.micro.tokensAfter / report.micro.tokensBefore;
+    assert.ok(Math.abs(report.tokensAfter - inputTokens * share) <= 1, `${report.tokensAfter} of ${inputTokens}, the clearing left ${share.toFixed(3)} of the estimate`);
+  });
+
   test('once the observed prefix was changed by the host, the heuristic estimate is used again', async () => {
     const messages = load('ledger.anthropic');
     const c = new Compactor({ summarize: recorder(), threshold: 1_000_000, keepRecent: 100 });

@@ -259,7 +259,14 @@ export class Compactor {
     const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate }, recorder);
     if (micro.figures) this.estimates.fill(messages, micro.figures, recorder);
     const tokensBefore = this.tokens(messages, micro.milliBefore);
-    const tokensAfterMicro = Math.max(0, tokensBefore - (Math.ceil(micro.milliBefore / 1000) - Math.ceil(micro.milliAfter / 1000)));
+    // What the clearing leaves, in the measure of tokensBefore: with the provider's count as the
+    // anchor, the estimator's savings are scaled by how the two compare (as the tail budget is
+    // below). Subtracting them unscaled went below zero when the provider counted less than the
+    // estimate (a report of 0 tokens after a clearing, and no fold however much was left).
+    const estimatedBefore = Math.ceil(micro.milliBefore / 1000);
+    const estimatedAfter = Math.ceil(micro.milliAfter / 1000);
+    const tokensAfterMicro = tokensBefore === estimatedBefore || estimatedBefore === 0 ? estimatedAfter
+      : Math.ceil(tokensBefore * (estimatedAfter / estimatedBefore));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
     // (applied at a turn boundary: the later turns' signed thinking follows a changed prefix and goes)
     const applyMicro = () => {
