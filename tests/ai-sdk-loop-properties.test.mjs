@@ -10,20 +10,25 @@ import { z } from 'zod';
 import { init, digestSummarizer } from '../js/hosts/node.js';
 import { midfoldMiddleware, compactStep, compactUIMessages, SessionState } from '../js/integrations/ai-sdk.js';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
+import { startMockLLM } from './helpers/mock-llm.mjs';
+import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { prng } from './helpers/prng.mjs';
 import { MODULES, EN, ZH, toolOutput, settingsOf, modelSummary } from './helpers/agent-loop.mjs';
 
 let provider;
+let chat; // DeepSeek's Chat Completions (thinking mode)
 before(async () => {
   await init();
   provider = await startStrictProvider();
+  chat = await startMockLLM();
 });
-after(() => provider.close());
+after(() => Promise.all([provider.close(), chat.close()]));
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const TURNS = 60;
 // (the OpenAI provider of each: Responses API by default)
 const OPENAI = { 'ai 6': '@ai-sdk/openai', 'ai 7': '@ai-sdk/openai-v4' };
+const DEEPSEEK = { 'ai 6': '@ai-sdk/deepseek', 'ai 7': '@ai-sdk/deepseek-v3' };
 const AI_SDK = [
   { label: 'ai 6', ai: 'ai', anthropic: '@ai-sdk/anthropic', spec: 'v3', skip: false },
   { label: 'ai 7', ai: 'ai-v7', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4', skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
@@ -223,6 +228,67 @@ for (const v of AI_SDK) {
       assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
       // The encrypted reasoning of a loop in flight is seen (OpenAI drops it after an edit before it): edits wait.
       assert.ok(waits > 0, `seed ${seed}: nothing waited for the loops' encrypted reasoning`);
+    }
+  });
+}
+
+// ---- generateText over @ai-sdk/deepseek (V4 thinking mode: reasoning_content required back), both hooks ----
+
+for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
+  test(`${v.label}: 40 turns per seed through ${hook} over ${DEEPSEEK[v.label]}, every step accepted`, { skip: v.skip }, async (t) => {
+    const ai = await import(v.ai);
+    const base = (await import(DEEPSEEK[v.label])).createDeepSeek({ baseURL: `${chat.url}/v1`, apiKey: 'sk-test' })('deepseek-v4-flash');
+    for (const seed of [801, 802, 803]) {
+      const r = prng(seed);
+      const s = settingsOf(r);
+      if (s.summarizer.startsWith('provider')) s.summarizer = 'model';
+      const reports = [];
+      const options = { summarize: s.summarizer === 'digest' ? digestSummarizer() : modelSummary, threshold: s.threshold, keepRecent: s.keepRecent,
+        policy: s.policy, keepTail: s.keepTail, onReport: (x) => reports.push(x) };
+      const model = hook === 'midfoldMiddleware' ? ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ ...options, specificationVersion: v.spec }) }) : base;
+      const prepareStep = hook === 'midfoldMiddleware' ? undefined : compactStep(options);
+      let module = MODULES[0];
+      const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
+      const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+      const history = [];
+      let ids = 0;
+      for (let turn = 0; turn < 40; turn++) {
+        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
+        module = MODULES[Math.floor(r() * MODULES.length)];
+        const pool = r() < 0.35 ? ZH : EN;
+        history.push({ role: 'user', content: pool[Math.floor(r() * pool.length)].replace('{m}', module) });
+        const steps = Math.floor(r() * 4);
+        let step = 0;
+        chat.respondWith(({ body }) => {
+          const problem = deepseekRejection(body);
+          if (problem) return { status: 400, json: { error: { message: problem, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
+          const calls = step++ < steps ? 1 + Math.floor(r() * 3) : 0;
+          const message = { role: 'assistant', content: calls ? '' : `已修复 ${module}。`, reasoning_content: calls ? `先看 ${module}。` : '验证过了。',
+            ...(calls ? { tool_calls: Array.from({ length: calls }, () => ({ id: `call_${++ids}`, type: 'function',
+              function: { name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], arguments: JSON.stringify({ arg: `src/${module}.js` }) } })) } : {}) };
+          return { json: { id: `chatcmpl-${++ids}`, object: 'chat.completion', created: 1764547200, model: body.model,
+            // (the provider's count, which the middleware anchors its estimate on: about a token per four characters)
+            choices: [{ index: 0, message, finish_reason: calls ? 'tool_calls' : 'stop' }],
+            usage: { prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4), completion_tokens: 20, total_tokens: 0 } } };
+        });
+        const sent = chat.requests.length;
+        const seen = reports.length;
+        let result;
+        try {
+          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history, prepareStep });
+        } catch (error) {
+          assert.fail(`${where}: ${error.message} after ${JSON.stringify(reports.slice(seen).map((x) => x.reason))}`);
+        }
+        assert.equal(chat.requests.length - sent, steps + 1, `${where}: one request per step`);
+        history.push(...(result.responseMessages ?? result.response.messages));
+        for (const report of reports.slice(seen)) {
+          if (report.compacted) assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} after a compaction`);
+          else assert.ok(report.tokensAfter <= s.threshold, `${where}: ${report.tokensAfter} tokens sent (${report.reason}): unsigned reasoning binds nothing`);
+        }
+      }
+      const compactions = reports.filter((x) => x.compacted).length;
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
+      assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
     }
   });
 }
