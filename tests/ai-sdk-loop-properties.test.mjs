@@ -25,7 +25,7 @@ before(async () => {
 after(() => Promise.all([provider.close(), chat.close()]));
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-const TURNS = 60;
+const TURNS = 40;
 // (the OpenAI provider of each: Responses API by default)
 const OPENAI = { 'ai 6': '@ai-sdk/openai', 'ai 7': '@ai-sdk/openai-v4' };
 const DEEPSEEK = { 'ai 6': '@ai-sdk/deepseek', 'ai 7': '@ai-sdk/deepseek-v3' };
