@@ -27,7 +27,7 @@ import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { signedDetails, signedReasoningRejection, providerError } from './helpers/openrouter-claude.mjs';
 import { prng } from './helpers/prng.mjs';
-import { MODULES, EN, ZH, toolOutput, settingsOf, modelSummary } from './helpers/agent-loop.mjs';
+import { MODULES, toolOutput, settingsOf, modelSummary, userRequest } from './helpers/agent-loop.mjs';
 
 
 const SYSTEM = 'You are a coding agent in the sales-report repository.';
@@ -64,8 +64,7 @@ async function runLoop(seed, format, steps) {
     const module = MODULES[Math.floor(r() * MODULES.length)];
     const last = messages.at(-1);
     if (!last || format.answered(last)) {
-      const pool = r() < 0.35 ? ZH : EN;
-      messages.push(format.user(pool[Math.floor(r() * pool.length)].replace('{m}', module)));
+      messages.push(format.user(userRequest(r, module)));
       loopSteps = 0;
     }
     const added = structuredClone(messages.at(-1));

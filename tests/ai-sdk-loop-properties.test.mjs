@@ -13,7 +13,7 @@ import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { prng } from './helpers/prng.mjs';
-import { MODULES, EN, ZH, toolOutput, settingsOf, modelSummary } from './helpers/agent-loop.mjs';
+import { MODULES, settingsOf, modelSummary, userRequest, aiTools } from './helpers/agent-loop.mjs';
 
 let provider;
 let chat; // DeepSeek's Chat Completions (thinking mode)
@@ -55,14 +55,12 @@ for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: c
       const stepMessages = []; // what each prepareStep call was handed
       const prepareStep = hook === 'midfoldMiddleware' ? undefined : (step) => { stepMessages.push(step.messages); return compact(step); };
       let module = MODULES[0];
-      const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
-      const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+      const tools = aiTools(ai, z, r, () => module);
       const history = [];
       let ids = 0;
       for (let turn = 0; turn < TURNS; turn++) {
         module = MODULES[Math.floor(r() * MODULES.length)];
-        const pool = r() < 0.35 ? ZH : EN;
-        history.push({ role: 'user', content: pool[Math.floor(r() * pool.length)].replace('{m}', module) });
+        history.push({ role: 'user', content: userRequest(r, module) });
         const steps = Math.floor(r() * 4); // tool steps before the answer
         let step = 0;
         provider.reply = () => {
@@ -121,8 +119,7 @@ for (const v of AI_SDK) {
         keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail };
       const state = new SessionState();
       let module = MODULES[0];
-      const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
-      const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+      const tools = aiTools(ai, z, r, () => module);
       let client = []; // what useChat holds: the route's originalMessages plus the streamed answer
       let ids = 0;
       const stats = { compactions: 0, peak: 0 };
@@ -130,8 +127,7 @@ for (const v of AI_SDK) {
       for (let turn = 0; turn < 40; turn++) {
         const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
         module = MODULES[Math.floor(r() * MODULES.length)];
-        const pool = r() < 0.35 ? ZH : EN;
-        client.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: pool[Math.floor(r() * pool.length)].replace('{m}', module) }] });
+        client.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: userRequest(r, module) }] });
         const { messages: out, report } = await compactUIMessages(client, { compactor, state });
         if (report.compacted) stats.compactions++;
         stats.peak = Math.max(stats.peak, report.tokensAfter);
@@ -183,15 +179,13 @@ for (const v of AI_SDK) {
       const model = ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize: s.summarizer === 'digest' ? digestSummarizer() : modelSummary,
         threshold: s.threshold, keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail, specificationVersion: v.spec, onReport: (x) => reports.push(x) }) });
       let module = MODULES[0];
-      const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
-      const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+      const tools = aiTools(ai, z, r, () => module);
       const history = [];
       let ids = 0;
       for (let turn = 0; turn < 40; turn++) {
         const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
         module = MODULES[Math.floor(r() * MODULES.length)];
-        const pool = r() < 0.35 ? ZH : EN;
-        history.push({ role: 'user', content: pool[Math.floor(r() * pool.length)].replace('{m}', module) });
+        history.push({ role: 'user', content: userRequest(r, module) });
         const steps = Math.floor(r() * 4);
         let step = 0;
         provider.reply = () => {
@@ -248,15 +242,13 @@ for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: c
       const model = hook === 'midfoldMiddleware' ? ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ ...options, specificationVersion: v.spec }) }) : base;
       const prepareStep = hook === 'midfoldMiddleware' ? undefined : compactStep(options);
       let module = MODULES[0];
-      const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) });
-      const tools = { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+      const tools = aiTools(ai, z, r, () => module);
       const history = [];
       let ids = 0;
       for (let turn = 0; turn < 40; turn++) {
         const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
         module = MODULES[Math.floor(r() * MODULES.length)];
-        const pool = r() < 0.35 ? ZH : EN;
-        history.push({ role: 'user', content: pool[Math.floor(r() * pool.length)].replace('{m}', module) });
+        history.push({ role: 'user', content: userRequest(r, module) });
         const steps = Math.floor(r() * 4);
         let step = 0;
         chat.respondWith(({ body }) => {

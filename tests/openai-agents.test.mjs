@@ -23,27 +23,37 @@ after(() => provider.close());
 
 const textOf = (content) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => p.text || '').join('') : '');
 
-test('a 14-call agent run through compactionFilter: every request accepted, the fold sent as a user message, the last output verbatim', async () => {
+/** Scripts the model: a read of FILES[i] per call (each after its reasoning) for `reads` calls, then `answer`. */
+function scriptReads(reads, answer, tag = '') {
   let step = 0;
   provider.reply = () => {
     const i = step++;
-    if (i < STEPS) {
-      return [provider.signReasoning(`rs_${i}`, `I should read ${FILES[i]} next.`),
-        { type: 'function_call', id: `fc_${i}`, call_id: `call_${i}`, name: 'read_file', arguments: JSON.stringify({ path: FILES[i] }), status: 'completed' }];
+    if (i < reads) {
+      return [provider.signReasoning(`rs_${tag}${i}`, `I should read ${FILES[i]} next.`),
+        { type: 'function_call', id: `fc_${tag}${i}`, call_id: `call_${tag}${i}`, name: 'read_file', arguments: JSON.stringify({ path: FILES[i] }), status: 'completed' }];
     }
-    return [{ type: 'message', id: `msg_${i}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Calls and results are paired in src/view.c.', annotations: [] }] }];
+    return [{ type: 'message', id: `msg_${tag}${i}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer, annotations: [] }] }];
   };
-  const reports = [];
+}
+
+/** The reader agent, and a Runner over the strict mock with `filter` as its callModelInputFilter. */
+function readerRun(filter) {
   const readFile = tool({ name: 'read_file', description: 'Read a file of the repository', parameters: z.object({ path: z.string() }), execute: async ({ path }) => read(path) });
   const agent = new Agent({ name: 'reader', instructions: 'Read the C core and answer.', tools: [readFile], model: 'gpt-5.4' });
   const runner = new Runner({
     modelProvider: new OpenAIProvider({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, useResponses: true }),
-    tracingDisabled: true,
-    // 'unbound': this host lets the fold land inside the run, accepting that OpenAI drops the reasoning the fold
-    // comes before (docs/provider-rules.md); the default waits for the run to end (the next test).
-    callModelInputFilter: compactionFilter({ summarize: digestSummarizer(), threshold: 6000, keepTail: { tokens: 2000 }, keepRecent: 2, thinking: 'unbound',
-      onReport: (r) => reports.push(r) }),
+    tracingDisabled: true, callModelInputFilter: filter,
   });
+  return { agent, runner };
+}
+
+test('a 14-call agent run through compactionFilter: every request accepted, the fold sent as a user message, the last output verbatim', async () => {
+  scriptReads(STEPS, 'Calls and results are paired in src/view.c.');
+  const reports = [];
+  // 'unbound': this host lets the fold land inside the run, accepting that OpenAI drops the reasoning the fold
+  // comes before (docs/provider-rules.md); the default waits for the run to end (the next test).
+  const { agent, runner } = readerRun(compactionFilter({ summarize: digestSummarizer(), threshold: 6000, keepTail: { tokens: 2000 }, keepRecent: 2, thinking: 'unbound',
+    onReport: (r) => reports.push(r) }));
   const from = provider.requests.length;
   const result = await runner.run(agent, 'Where are tool results paired with their calls?', { maxTurns: STEPS + 2 });
   assert.equal(result.finalOutput, 'Calls and results are paired in src/view.c.');
@@ -68,26 +78,9 @@ test('by default the filter waits while the run\'s encrypted reasoning is in fli
   // The SDK keeps a reasoning item's encrypted content in providerData.encrypted_content: the filter must see it
   // (it once read only providerData.encryptedContent, so the fold landed inside the run and OpenAI dropped the
   // reasoning after it).
-  const script = () => {
-    let step = 0;
-    provider.reply = () => {
-      const i = step++;
-      if (i < 6) {
-        return [provider.signReasoning(`rs_d${i}`, `I should read ${FILES[i]} next.`),
-          { type: 'function_call', id: `fc_d${i}`, call_id: `call_d${i}`, name: 'read_file', arguments: JSON.stringify({ path: FILES[i] }), status: 'completed' }];
-      }
-      return [{ type: 'message', id: `msg_d${i}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }];
-    };
-  };
   const reports = [];
-  const readFile = tool({ name: 'read_file', description: 'Read a file of the repository', parameters: z.object({ path: z.string() }), execute: async ({ path }) => read(path) });
-  const agent = new Agent({ name: 'reader', instructions: 'Read the C core and answer.', tools: [readFile], model: 'gpt-5.4' });
-  const runner = new Runner({
-    modelProvider: new OpenAIProvider({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, useResponses: true }),
-    tracingDisabled: true,
-    callModelInputFilter: compactionFilter({ summarize: digestSummarizer(), threshold: 6000, keepTail: { tokens: 2000 }, keepRecent: 2, onReport: (r) => reports.push(r) }),
-  });
-  script();
+  const { agent, runner } = readerRun(compactionFilter({ summarize: digestSummarizer(), threshold: 6000, keepTail: { tokens: 2000 }, keepRecent: 2, onReport: (r) => reports.push(r) }));
+  scriptReads(6, 'Done.', 'd');
   const first = await runner.run(agent, 'Where are tool results paired with their calls?', { maxTurns: 8 });
   assert.equal(first.finalOutput, 'Done.');
   assert.ok(!reports.some((r) => r.compacted), 'nothing folded inside the run');

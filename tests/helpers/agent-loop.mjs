@@ -49,3 +49,15 @@ export async function modelSummary({ prompt }) {
   return `The user is fixing rounding and time-zone bugs in the sales report. Files read: ${files.join(', ') || 'none'}. ` +
     'Tests were failing on rounded cents; the fix keeps integer cents.';
 }
+
+/** A user's request about `module`, English or (a third of the time) Chinese. */
+export function userRequest(r, module) {
+  const pool = r() < 0.35 ? ZH : EN;
+  return pool[Math.floor(r() * pool.length)].replace('{m}', module);
+}
+
+/** The AI SDK tools of the loops (`ai` is the installed `ai`; `z` zod), each printing toolOutput() for module(). */
+export function aiTools(ai, z, r, module) {
+  const tool = (name) => ai.tool({ description: `The ${name} tool.`, inputSchema: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module()) });
+  return { read_file: tool('read_file'), bash: tool('bash'), grep: tool('grep') };
+}
