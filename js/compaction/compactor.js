@@ -30,9 +30,9 @@ const CLEAR_AT_LEAST_SHARE = 0.4;
 // more than no management (up to 1.18x) on sessions that ended soon after one; 150,000
 // billed at most as much on every session, and those models' window is 1M tokens.
 const DEFAULT_THRESHOLD = { anthropic: 50000, openai: 50000, deepseek: 150000 };
-/** The names `pricing` takes (the integrations map a model's provider to one). */
 // Marked pure (both calls: esbuild keeps a pure call's impure arguments) so that a page
 // without the Compactor holds none of this module.
+/** The names `pricing` takes (the integrations map a model's provider to one). */
 export const PRICING_NAMES = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.keys(DEFAULT_THRESHOLD));
 
 /** Compactions queued per array, so two calls on the same array run one after the other. */
