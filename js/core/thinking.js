@@ -10,8 +10,10 @@
  *   in flight whose assistant message carries signed thinking (micro-compaction and
  *   compaction wait for the turn boundary, and their reports say so); after a fold, signed
  *   thinking is removed from the kept turns (the providers allow dropping the thinking of
- *   finished turns), never from an in-flight message. Reasoning items (OpenAI Responses) are
- *   never removed or edited: they stay with the call they precede.
+ *   finished turns), never from an in-flight message. OpenAI's encrypted reasoning (Responses
+ *   items, the AI SDK's reasoningEncryptedContent parts) makes edits wait as well, since OpenAI
+ *   drops reasoning whose history changed, but is never removed or edited: it stays with the
+ *   call it precedes.
  * - 'unbound' (providers that check only the in-flight message: Anthropic models before
  *   prefix binding, DeepSeek, OpenAI Chat): edits may land anywhere before the pending turn,
  *   and kept turns keep their thinking.
