@@ -57,10 +57,6 @@ function toResponses(item) {
     if (typeof encrypted === 'string') out.encrypted_content = encrypted;
     return out;
   }
-  if (t === 'compaction' && typeof item.encrypted_content !== 'string' && typeof item.encryptedContent === 'string') {
-    const { encryptedContent, ...rest } = item;
-    return { ...rest, encrypted_content: encryptedContent };
-  }
   if (t === 'hosted_tool_call') {
     const kind = isObject(item.providerData) && typeof item.providerData.type === 'string' ? item.providerData.type : 'web_search_call';
     return { type: kind, id: item.id || '', status: item.status || 'completed' };
