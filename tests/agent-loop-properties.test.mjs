@@ -20,14 +20,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { init, Compactor, digestSummarizer, anthropicCompaction, openAIResponsesCompaction, validate, estimateTokens }
+import { init, Compactor, anthropicCompaction, openAIResponsesCompaction, validate, estimateTokens }
   from '../js/hosts/node.js';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { signedDetails, signedReasoningRejection, providerError } from './helpers/openrouter-claude.mjs';
 import { prng } from './helpers/prng.mjs';
-import { MODULES, toolOutput, settingsOf, modelSummary, userRequest } from './helpers/agent-loop.mjs';
+import { MODULES, toolOutput, settingsOf, compactorOptions, modelSummary, userRequest } from './helpers/agent-loop.mjs';
 
 
 const SYSTEM = 'You are a coding agent in the sales-report repository.';
@@ -51,9 +51,7 @@ after(() => Promise.all([provider.close(), chat.close()]));
 async function runLoop(seed, format, steps) {
   const r = prng(seed);
   const s = settingsOf(r);
-  const summarize = s.summarizer === 'model' ? modelSummary : s.summarizer === 'digest' ? digestSummarizer()
-    : format.providerSummarizer(s.summarizer === 'provider+thinking');
-  const compactor = new Compactor({ summarize, threshold: s.threshold, keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail });
+  const compactor = new Compactor(compactorOptions(s, undefined, format.providerSummarizer));
   const messages = [];
   const where = (i) => `seed ${seed} (${JSON.stringify(s)}), request ${i}`;
   let loopSteps = 0;
@@ -93,9 +91,8 @@ async function runLoop(seed, format, steps) {
       assert.fail(`${where(i)}: the provider refused the request after "${report.reason}": ${error.message}`);
     }
     stats.requests++;
-    const grown = estimateTokens(messages, { profile: 'safe' });
-    messages.push(...reply);
-    stats.largestStep = Math.max(stats.largestStep, estimateTokens(messages, { profile: 'safe' }) - grown);
+    messages.push(...reply); // (`size` is what was sent: nothing changed the messages since)
+    stats.largestStep = Math.max(stats.largestStep, estimateTokens(messages, { profile: 'safe' }) - size);
   }
   return { settings: s, stats };
 }
@@ -229,13 +226,24 @@ const openrouterClaude = {
 
 const SEEDS = [1, 2, 3, 4, 5, 6];
 
-test('Anthropic with thinking: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
-  anthropic.client = new Anthropic({ apiKey: 'sk-ant-test', baseURL: provider.url, maxRetries: 0 });
+/**
+ * Runs the loop of `format` for each of SEEDS (offset by `base`), 120 requests each, printing each seed's settings and
+ * figures; `check(settings, stats, seed)` states what else holds for a seed. Resolves to the folds per seed.
+ */
+async function runSeeds(t, format, base, check = () => {}) {
   const compactions = [];
-  for (const seed of SEEDS) {
-    const { settings, stats } = await runLoop(seed, anthropic, 120);
+  for (const seed of SEEDS.map((k) => base + k)) {
+    const { settings, stats } = await runLoop(seed, format, 120);
     compactions.push(stats.compactions);
     t.diagnostic(`seed ${seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
+    check(settings, stats, seed);
+  }
+  return compactions;
+}
+
+test('Anthropic with thinking: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
+  anthropic.client = new Anthropic({ apiKey: 'sk-ant-test', baseURL: provider.url, maxRetries: 0 });
+  const compactions = await runSeeds(t, anthropic, 0, (settings, stats, seed) => {
     if (settings.summarizer === 'provider+thinking') {
       // The provider's fold keeps the thinking valid: it lands mid-loop as well, so nothing waits, no request
       // goes over the threshold, and no kept turn loses its thinking.
@@ -243,7 +251,7 @@ test('Anthropic with thinking: 120 requests per seed, each one accepted, at sett
       assert.ok(stats.peak <= settings.threshold, `seed ${seed}: peak ${stats.peak}, threshold ${settings.threshold}`);
       assert.equal(stats.thinkingRemoved, 0, `seed ${seed}: thinking removed`);
     }
-  }
+  });
   assert.ok(SEEDS.some((seed) => settingsOf(prng(seed)).summarizer === 'provider+thinking'), 'a seed folds with preserved thinking');
   // The loops reach the threshold: they test folds, not a conversation that never needed one.
   assert.ok(compactions.every((c) => c >= 2), `compactions per loop: ${compactions}`);
@@ -251,36 +259,22 @@ test('Anthropic with thinking: 120 requests per seed, each one accepted, at sett
 
 test('OpenAI Responses with encrypted reasoning: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
   responses.client = new OpenAI({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, maxRetries: 0 });
-  const compactions = [];
-  for (const seed of SEEDS) {
-    const { settings, stats } = await runLoop(100 + seed, responses, 120);
-    compactions.push(stats.compactions);
-    t.diagnostic(`seed ${100 + seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
-  }
+  const compactions = await runSeeds(t, responses, 100);
   assert.ok(compactions.every((c) => c >= 2), `compactions per loop: ${compactions}`);
 });
 
 test('Claude behind OpenRouter with signed reasoning_details: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
   openrouterClaude.client = new OpenAI({ apiKey: 'sk-or-test', baseURL: `${chat.url}/v1`, maxRetries: 0 });
-  const compactions = [];
-  for (const seed of SEEDS) {
-    const { settings, stats } = await runLoop(700 + seed, openrouterClaude, 120);
-    compactions.push(stats.compactions);
-    t.diagnostic(`seed ${700 + seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
-  }
+  const compactions = await runSeeds(t, openrouterClaude, 700);
   assert.ok(compactions.every((c) => c >= 1), `compactions per loop: ${compactions}`);
 });
 
 test('DeepSeek V4 Chat Completions with reasoning_content: 120 requests per seed, each one accepted, at settings drawn from the seed', async (t) => {
   deepseekChat.client = new OpenAI({ apiKey: 'sk-test', baseURL: `${chat.url}/v1`, maxRetries: 0 });
-  const compactions = [];
-  for (const seed of SEEDS) {
-    const { settings, stats } = await runLoop(300 + seed, deepseekChat, 120);
-    compactions.push(stats.compactions);
-    t.diagnostic(`seed ${300 + seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
+  const compactions = await runSeeds(t, deepseekChat, 300, (settings, stats, seed) => {
     // Unsigned reasoning binds nothing: nothing waits, so no request goes over the threshold.
-    assert.equal(stats.deferred, 0, `seed ${300 + seed}: deferred`);
-    assert.ok(stats.peak <= settings.threshold, `seed ${300 + seed}: peak ${stats.peak}, threshold ${settings.threshold}`);
-  }
+    assert.equal(stats.deferred, 0, `seed ${seed}: deferred`);
+    assert.ok(stats.peak <= settings.threshold, `seed ${seed}: peak ${stats.peak}, threshold ${settings.threshold}`);
+  });
   assert.ok(compactions.every((c) => c >= 2), `compactions per loop: ${compactions}`);
 });

@@ -7,13 +7,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { init, digestSummarizer } from '../js/hosts/node.js';
+import { init } from '../js/hosts/node.js';
 import { midfoldMiddleware, compactStep, compactUIMessages, SessionState } from '../js/integrations/ai-sdk.js';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { prng } from './helpers/prng.mjs';
-import { MODULES, settingsOf, modelSummary, userRequest, aiTools } from './helpers/agent-loop.mjs';
+import { MODULES, settingsOf, compactorOptions, userRequest, aiTools } from './helpers/agent-loop.mjs';
 
 let provider;
 let chat; // DeepSeek's Chat Completions (thinking mode)
@@ -34,6 +34,20 @@ const AI_SDK = [
   { label: 'ai 7', ai: 'ai-v7', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4', skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
 ];
 
+/**
+ * The model and prepareStep of a loop through `hook`. The middleware sees each step's provider-level prompt;
+ * prepareStep the step's ModelMessages (ai 6 hands it the original history every step, ai 7 what the step
+ * before returned: docs/ai-sdk.md). `stepMessages` keeps what each prepareStep call was handed.
+ */
+function hooked(ai, v, hook, base, options) {
+  const stepMessages = [];
+  if (hook === 'midfoldMiddleware') {
+    return { model: ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ ...options, specificationVersion: v.spec }) }), prepareStep: undefined, stepMessages };
+  }
+  const compact = compactStep(options);
+  return { model: base, prepareStep: (step) => { stepMessages.push(step.messages); return compact(step); }, stepMessages };
+}
+
 // ---- The AI SDK: generateText over @ai-sdk/anthropic with extended thinking, midfoldMiddleware on every step ----
 
 for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
@@ -43,17 +57,9 @@ for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: c
     const compactions = [];
     for (const seed of [201, 202, 203]) {
       const r = prng(seed);
-      const s = settingsOf(r);
-      if (s.summarizer.startsWith('provider')) s.summarizer = 'model'; // the provider's compaction is the Anthropic loop's
+      const s = settingsOf(r, { providers: false }); // (the provider's compaction is the Anthropic loop's)
       const reports = [];
-      const summarize = s.summarizer === 'digest' ? digestSummarizer() : modelSummary;
-      const options = { summarize, threshold: s.threshold, keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail, onReport: (report) => reports.push(report) };
-      // The middleware sees each step's provider-level prompt; prepareStep the step's ModelMessages (the SDK
-      // hands it the original history again every step: the state must find its earlier compaction in it).
-      const model = hook === 'midfoldMiddleware' ? ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ ...options, specificationVersion: v.spec }) }) : base;
-      const compact = compactStep(options);
-      const stepMessages = []; // what each prepareStep call was handed
-      const prepareStep = hook === 'midfoldMiddleware' ? undefined : (step) => { stepMessages.push(step.messages); return compact(step); };
+      const { model, prepareStep, stepMessages } = hooked(ai, v, hook, base, compactorOptions(s, (report) => reports.push(report)));
       let module = MODULES[0];
       const tools = aiTools(ai, z, r, () => module);
       const history = [];
@@ -113,10 +119,8 @@ for (const v of AI_SDK) {
     const original = keeps === 'the original messages';
     for (const seed of [401, 402, 403]) {
       const r = prng(seed);
-      const s = settingsOf(r);
-      if (s.summarizer.startsWith('provider')) s.summarizer = 'model';
-      const compactor = { summarize: s.summarizer === 'digest' ? digestSummarizer() : modelSummary, threshold: s.threshold,
-        keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail };
+      const s = settingsOf(r, { providers: false });
+      const compactor = compactorOptions(s);
       const state = new SessionState();
       let module = MODULES[0];
       const tools = aiTools(ai, z, r, () => module);
@@ -173,11 +177,9 @@ for (const v of AI_SDK) {
     const providerOptions = { openai: { store: false, include: ['reasoning.encrypted_content'] } };
     for (const seed of [601, 602, 603]) {
       const r = prng(seed);
-      const s = settingsOf(r);
-      if (s.summarizer.startsWith('provider')) s.summarizer = 'model';
+      const s = settingsOf(r, { providers: false });
       const reports = [];
-      const model = ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize: s.summarizer === 'digest' ? digestSummarizer() : modelSummary,
-        threshold: s.threshold, keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail, specificationVersion: v.spec, onReport: (x) => reports.push(x) }) });
+      const { model } = hooked(ai, v, 'midfoldMiddleware', base, compactorOptions(s, (x) => reports.push(x)));
       let module = MODULES[0];
       const tools = aiTools(ai, z, r, () => module);
       const history = [];
@@ -234,13 +236,9 @@ for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: c
     const base = (await import(DEEPSEEK[v.label])).createDeepSeek({ baseURL: `${chat.url}/v1`, apiKey: 'sk-test' })('deepseek-v4-flash');
     for (const seed of [801, 802, 803]) {
       const r = prng(seed);
-      const s = settingsOf(r);
-      if (s.summarizer.startsWith('provider')) s.summarizer = 'model';
+      const s = settingsOf(r, { providers: false });
       const reports = [];
-      const options = { summarize: s.summarizer === 'digest' ? digestSummarizer() : modelSummary, threshold: s.threshold, keepRecent: s.keepRecent,
-        policy: s.policy, keepTail: s.keepTail, onReport: (x) => reports.push(x) };
-      const model = hook === 'midfoldMiddleware' ? ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ ...options, specificationVersion: v.spec }) }) : base;
-      const prepareStep = hook === 'midfoldMiddleware' ? undefined : compactStep(options);
+      const { model, prepareStep } = hooked(ai, v, hook, base, compactorOptions(s, (x) => reports.push(x)));
       let module = MODULES[0];
       const tools = aiTools(ai, z, r, () => module);
       const history = [];

@@ -15,11 +15,11 @@ import assert from 'node:assert/strict';
 import { Agent, Runner, tool } from '@openai/agents';
 import { OpenAIProvider } from '@openai/agents-openai';
 import { z } from 'zod';
-import { init, digestSummarizer } from '../js/hosts/node.js';
+import { init } from '../js/hosts/node.js';
 import { compactionFilter } from '../js/integrations/openai-agents.js';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { prng } from './helpers/prng.mjs';
-import { MODULES, EN, ZH, toolOutput, settingsOf, modelSummary } from './helpers/agent-loop.mjs';
+import { MODULES, EN, ZH, toolOutput, settingsOf, compactorOptions } from './helpers/agent-loop.mjs';
 
 const TOOLS = ['read_file', 'bash', 'grep'];
 
@@ -30,8 +30,7 @@ after(() => provider.close());
 test('@openai/agents: 30 user turns per seed through compactionFilter, every call accepted, at settings drawn from the seed', async (t) => {
   for (const seed of [501, 502, 503, 504]) {
     const r = prng(seed);
-    const s = settingsOf(r);
-    if (s.summarizer.startsWith('provider')) s.summarizer = 'model'; // (the provider's compaction is tested in agent-loop-properties)
+    const s = settingsOf(r, { providers: false }); // (the provider's compaction is tested in agent-loop-properties)
     const reports = [];
     let module = MODULES[0];
     const tools = TOOLS.map((name) => tool({ name, description: `The ${name} tool.`, parameters: z.object({ arg: z.string() }), execute: async () => toolOutput(r, name, module) }));
@@ -39,8 +38,7 @@ test('@openai/agents: 30 user turns per seed through compactionFilter, every cal
     const runner = new Runner({
       modelProvider: new OpenAIProvider({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, useResponses: true }),
       tracingDisabled: true,
-      callModelInputFilter: compactionFilter({ summarize: s.summarizer === 'digest' ? digestSummarizer() : modelSummary, threshold: s.threshold,
-        keepRecent: s.keepRecent, policy: s.policy, keepTail: s.keepTail, onReport: (report) => reports.push(report) }),
+      callModelInputFilter: compactionFilter(compactorOptions(s, (report) => reports.push(report))),
     });
     let history = [];
     let ids = 0;

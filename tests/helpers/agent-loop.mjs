@@ -1,6 +1,7 @@
 // What the seeded agent loops of the property tests share (tests/agent-loop-properties.test.mjs,
 // tests/ai-sdk-loop-properties.test.mjs): requests in English and Chinese, tool outputs as real tools print
 // them, the Compactor's settings drawn from a seed, and a model summary written by a callback.
+import { digestSummarizer } from '../../js/hosts/node.js';
 
 export const MODULES = ['dates', 'ledger', 'invoice', 'report', 'locale', 'cache'];
 export const EN = ['The March report is short by one row in the north-east region; find out why.',
@@ -30,9 +31,9 @@ export function toolOutput(r, name, module) {
 }
 
 /** The Compactor's settings for one loop, drawn from its seed. */
-export function settingsOf(r) {
+export function settingsOf(r, { providers = true } = {}) {
   const threshold = 8000 + 1000 * Math.floor(r() * 10);
-  return {
+  const settings = {
     threshold,
     keepRecent: 1 + Math.floor(r() * 4),
     policy: r() < 0.3 ? 'every-turn' : 'batched',
@@ -41,6 +42,20 @@ export function settingsOf(r) {
     // the kept turns keep their thinking and a fold may land mid-loop (Anthropic; elsewhere the provider's own).
     summarizer: ['model', 'digest', 'provider', 'provider+thinking'][Math.floor(r() * 4)],
   };
+  // (a loop with no provider compaction of its own takes the model's; drawn alike, so the seeds stay as they were)
+  if (!providers && settings.summarizer.startsWith('provider')) settings.summarizer = 'model';
+  return settings;
+}
+
+/**
+ * The Compactor's options for `settings`: its summarizer (`provider(preservedThinking)` builds the
+ * provider's own), threshold, results kept, clearing policy and tail, and `onReport` when given.
+ */
+export function compactorOptions(settings, onReport, provider) {
+  const summarize = settings.summarizer === 'model' ? modelSummary : settings.summarizer === 'digest' ? digestSummarizer()
+    : provider(settings.summarizer === 'provider+thinking');
+  return { summarize, threshold: settings.threshold, keepRecent: settings.keepRecent, policy: settings.policy, keepTail: settings.keepTail,
+    ...(onReport ? { onReport } : {}) };
 }
 
 /** A model summary, as a summarizer callback returns it: short, and naming what it read. */
