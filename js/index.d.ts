@@ -587,6 +587,10 @@ export interface SessionStateJSON {
     items: SessionItem[];
     /** The compacted form's estimate after the call that made it. */
     tokens?: number;
+    /** Its branch: the call that continued a branch's newest snapshot extends it; another
+     * call (a fresh plan, a regenerated turn, another conversation under the key) starts one.
+     * Retention is per branch. Absent in states written before branches: 0. */
+    branch?: number;
   }[];
 }
 
@@ -596,9 +600,13 @@ export interface SessionStateOptions {
   store?: StateStore;
   /** The store key: one per conversation and scope (see conversationKey). Required with a store. */
   key?: string;
-  /** Prefixes remembered, newest first (4): earlier ones serve a regenerated last turn. */
+  /** Prefixes remembered per branch, newest first (4): earlier ones serve a regenerated last turn. */
   maxSnapshots?: number;
-  /** Drop the oldest snapshots while the JSON is larger than this many UTF-8 bytes (0: no cap). */
+  /** Branches remembered (8): conversations that open alike and share the key, and the paths of
+   * regenerated turns; the least recently extended branch is forgotten first. */
+  maxBranches?: number;
+  /** Drop snapshots while the JSON is larger than this many UTF-8 bytes (0: no cap): each branch's
+   * earlier ones first, oldest first, then whole branches, least recently extended first. */
   maxBytes?: number;
   /** An unreadable stored value or a failing store is a warning and a fresh plan, never an error. */
   onWarn?: (message: string, error?: unknown) => void;

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { defaultSummary, startMockLLM } from './helpers/mock-llm.mjs';
-import { ROOT, capnpString, localModules, midfoldModules, startWorkerd, workerdBinary, workerdEntryFiles } from './helpers/workerd.mjs';
+import { COMPAT_DATE, ROOT, capnpString, localModules, startWorkerd, workerConfig, workerdBinary, workerdEntryFiles } from './helpers/workerd.mjs';
 import { longSession } from './helpers/long-session.mjs';
 import { init, Compactor, estimateTokens, microCompact, validate } from '../js/hosts/node.js';
 import { pricingOf } from '../web-demo/edge/pricing.js';
@@ -28,7 +28,6 @@ const AUTH = { authorization: `Bearer ${TOKENS[0]}` };
 const SMALL_LIMIT = 64 * 1024;
 const SESSION_THRESHOLD = 8000;
 const SESSION_TOKEN = 'tok-session-5b1e';
-const COMPAT_DATE = '2025-09-01';
 // The worker's Compactor runs with the Compactor's default profile unless PROFILE says
 // otherwise; its x-midfold-tokens-* figures are in that profile's tokens.
 const SAFE = { profile: 'safe' };
@@ -114,31 +113,6 @@ export default {
   },
 };
 `;
-
-function workerConfig(id, mainFile, configDir, bindings = [], extraModules = [], { sessions = false } = {}) {
-  const lines = [
-    `(name = "worker.js", esModule = embed ${capnpString(path.relative(configDir, mainFile))})`,
-    ...localModules(mainFile, configDir),
-    ...midfoldModules(configDir),
-    ...extraModules,
-  ];
-  const bound = bindings.map(([name, value]) => `(name = ${capnpString(name)}, text = ${capnpString(value)})`);
-  // A Durable Object namespace per worker, kept in memory for the life of the test process, or on disk
-  // (sessions: 'disk'), where a test can read what was stored.
-  if (sessions) bound.push('(name = "SESSIONS", durableObjectNamespace = "SessionStore")');
-  const objects = sessions ? `
-  durableObjectNamespaces = [(className = "SessionStore", uniqueKey = ${capnpString(`midfold-test-${id}`)})],
-  durableObjectStorage = ${sessions === 'disk' ? '(localDisk = "session-disk")' : '(inMemory = void)'},` : '';
-  return `const ${id} :Workerd.Worker = (
-  compatibilityDate = ${capnpString(COMPAT_DATE)},
-  modules = [
-    ${lines.join(',\n    ')}
-  ],
-  bindings = [${bound.join(', ')}],${objects}
-  globalOutbound = "loopback",
-);
-`;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // A streaming upstream: answers `stream: true` with server-sent events in several chunks, each sent only

@@ -218,7 +218,7 @@ async function run(compactor, messages, compactOptions, state) {
     state.record({
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter,
-    });
+    }, snapshot);
     saved = await state.save();
   }
   return {

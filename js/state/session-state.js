@@ -12,6 +12,12 @@
  * sends the originals again, and their hash proves they are the ones remembered. In the
  * JSON, the messages of every snapshot sit once in a shared `messages` list (snapshots
  * of one conversation repeat most of them) and items name them by `ref`.
+ *
+ * Each snapshot belongs to a `branch`: a call that continued the newest snapshot of a
+ * branch extends it; any other call (a fresh plan, or one that fell back to an earlier
+ * snapshot) starts a new one. Conversations that share a key (they open alike) and the
+ * paths of a regenerated turn are then separate branches, and retention is per branch, so
+ * one busy conversation cannot push the others out and make them summarize afresh.
  */
 import { MidfoldError } from '../core/errors.js';
 import { prefixHash } from './hash.js';
@@ -35,6 +41,7 @@ function readSnapshot(s, where, messages) {
   if (typeof s.prefix !== 'string' || !HEX64.test(s.prefix)) throw stateError(`${where}.prefix must be 64 hex digits`);
   if (!Array.isArray(s.items)) throw stateError(`${where}.items must be an array`);
   if (s.tokens !== undefined && !isCount(s.tokens)) throw stateError(`${where}.tokens must be a whole number`);
+  if (s.branch !== undefined && !isCount(s.branch)) throw stateError(`${where}.branch must be a whole number`);
   const items = s.items.map((item, k) => {
     const at = `${where}.items[${k}]`;
     if (Array.isArray(item)) {
@@ -48,7 +55,8 @@ function readSnapshot(s, where, messages) {
     if (item.at !== undefined && (!isCount(item.at) || item.at >= s.count)) throw stateError(`${at}.at must be an index below count`);
     return item.at === undefined ? { message: messages[item.ref] } : { at: item.at, message: messages[item.ref] };
   });
-  const out = { settings: s.settings, count: s.count, prefix: s.prefix, items };
+  // (a state written before branches existed is one branch, as it was one list)
+  const out = { settings: s.settings, count: s.count, prefix: s.prefix, items, branch: s.branch ?? 0 };
   if (s.tokens !== undefined) out.tokens = s.tokens;
   return out;
 }
@@ -88,6 +96,25 @@ function writeState(snapshots) {
 }
 
 /**
+ * The snapshots kept of `snapshots` (newest first): per branch its newest `perBranch`, of
+ * the `branches` most recently extended branches. The order is kept.
+ */
+function retained(snapshots, perBranch, branches) {
+  const seen = new Map(); // branch -> snapshots kept of it so far
+  return snapshots.filter((s) => {
+    const kept = seen.get(s.branch);
+    if (kept === undefined) {
+      if (seen.size === branches) return false;
+      seen.set(s.branch, 1);
+      return true;
+    }
+    if (kept === perBranch) return false;
+    seen.set(s.branch, kept + 1);
+    return true;
+  });
+}
+
+/**
  * The carried compaction state of one conversation (or of several that open alike).
  * Without a store it lives in this object (persist it with toJSON / SessionState.from);
  * with `{store, key}` it is read from the store before every call and written after
@@ -104,11 +131,14 @@ function writeState(snapshots) {
 export class SessionState {
   /**
    * @param {{store?: {get(key: string): Promise<unknown>, put(key: string, value: string): Promise<void>},
-   *   key?: string, maxSnapshots?: number, maxBytes?: number,
+   *   key?: string, maxSnapshots?: number, maxBranches?: number, maxBytes?: number,
    *   onWarn?: (message: string, error?: unknown) => void}} [options]
-   *   maxSnapshots: prefixes remembered (4: the latest, and a few earlier ones a
-   *   regenerated or edited last turn can fall back to); maxBytes: drop the oldest
-   *   snapshots while the JSON is larger (0: no cap; Durable Objects cap a value at 128 KiB)
+   *   maxSnapshots: prefixes remembered per branch (4: the latest, and a few earlier ones a
+   *   regenerated or edited last turn can fall back to); maxBranches: branches remembered
+   *   (8: conversations that open alike, and the paths of regenerated turns; the least
+   *   recently extended goes first); maxBytes: drop snapshots while the JSON is larger
+   *   (0: no cap; Durable Objects cap a value at 128 KiB) — first the earlier ones of each
+   *   branch, oldest first, then whole branches, least recently extended first
    */
   constructor(options = {}) {
     if (!isObject(options)) throw new MidfoldError('invalid-option', 'SessionState: options must be an object');
@@ -119,6 +149,9 @@ export class SessionState {
     const max = options.maxSnapshots === undefined ? 4 : options.maxSnapshots;
     if (!Number.isInteger(max) || max < 1) throw new MidfoldError('invalid-option', 'SessionState: maxSnapshots must be a whole number >= 1');
     this.maxSnapshots = max;
+    const branches = options.maxBranches === undefined ? 8 : options.maxBranches;
+    if (!Number.isInteger(branches) || branches < 1) throw new MidfoldError('invalid-option', 'SessionState: maxBranches must be a whole number >= 1');
+    this.maxBranches = branches;
     const bytes = options.maxBytes === undefined ? 0 : options.maxBytes;
     if (!isCount(bytes)) throw new MidfoldError('invalid-option', 'SessionState: maxBytes must be a whole number >= 0');
     this.maxBytes = bytes;
@@ -136,7 +169,7 @@ export class SessionState {
    */
   static from(json, options) {
     const state = new SessionState(options);
-    state.snapshots = parseState(json).slice(0, state.maxSnapshots);
+    state.snapshots = retained(parseState(json), state.maxSnapshots, state.maxBranches);
     return state;
   }
 
@@ -172,7 +205,7 @@ export class SessionState {
     }
     if (value === null || value === undefined) { this.snapshots = []; return; }
     try {
-      this.snapshots = parseState(value).slice(0, this.maxSnapshots);
+      this.snapshots = retained(parseState(value), this.maxSnapshots, this.maxBranches);
     } catch (e) {
       this.warn(`midfold: the stored session state under ${JSON.stringify(this.key)} is unreadable; starting afresh`, e);
       this.snapshots = [];
@@ -208,13 +241,32 @@ export class SessionState {
     return null;
   }
 
-  /** Remembers `snapshot` as the newest; forgets one of the same prefix, and the oldest
-   * beyond maxSnapshots or maxBytes (the newest always stays). */
-  record(snapshot) {
+  /**
+   * Remembers `snapshot` as the newest. `from` is the snapshot the call continued (what
+   * `match` returned, or null): when it is the newest of its branch made with its settings
+   * (a conversation may alternate Compactors), the new snapshot extends that branch;
+   * otherwise it starts one. Forgets a snapshot of the same prefix,
+   * and what maxSnapshots, maxBranches and maxBytes leave out (the newest always stays).
+   */
+  record(snapshot, from = null) {
     const rest = this.snapshots.filter((s) => !(s.count === snapshot.count && s.prefix === snapshot.prefix && s.settings === snapshot.settings));
-    this.snapshots = [snapshot, ...rest].slice(0, this.maxSnapshots);
-    if (this.maxBytes) {
-      while (this.snapshots.length > 1 && utf8Length(JSON.stringify(this.toJSON())) > this.maxBytes) this.snapshots.pop();
+    const head = from && this.snapshots.find((s) => s.branch === from.branch && s.settings === from.settings);
+    const branch = from && head === from ? from.branch : this.snapshots.reduce((max, s) => Math.max(max, s.branch + 1), 0);
+    this.snapshots = retained([{ ...snapshot, branch }, ...rest], this.maxSnapshots, this.maxBranches);
+    if (this.maxBytes) this.fitBytes();
+  }
+
+  /** Drops snapshots until the JSON fits maxBytes: the earlier ones of each branch first
+   * (oldest first), then the branches' newest (least recently extended first), never the newest. */
+  fitBytes() {
+    const fits = () => utf8Length(JSON.stringify(this.toJSON())) <= this.maxBytes;
+    while (this.snapshots.length > 1 && !fits()) {
+      const heads = new Set();
+      const branches = new Set();
+      for (const s of this.snapshots) if (!branches.has(s.branch)) { branches.add(s.branch); heads.add(s); }
+      let drop = this.snapshots.findLastIndex((s) => !heads.has(s));
+      if (drop < 0) drop = this.snapshots.length - 1;
+      this.snapshots.splice(drop, 1);
     }
   }
 }

@@ -96,6 +96,40 @@ export function midfoldModules(configDir) {
   return lines;
 }
 
+/** The compatibility date the tests' workers run at. */
+export const COMPAT_DATE = '2025-09-01';
+
+/**
+ * The capnp text of a worker named `id` whose main module is `mainFile` (with the local modules it
+ * imports and midfold's workerd entry), for a config written in `configDir`: `bindings` are
+ * [name, text] pairs, `extraModules` more module entries. `sessions` adds the SESSIONS binding of
+ * web-demo/edge's SessionStore: a Durable Object namespace kept in memory for the life of workerd
+ * (true), or on the "session-disk" service's disk (`'disk'`), where a test can read what was stored.
+ * Every worker's outbound traffic goes through the "loopback" service, which the config defines.
+ */
+export function workerConfig(id, mainFile, configDir, bindings = [], extraModules = [], { sessions = false } = {}) {
+  const lines = [
+    `(name = "worker.js", esModule = embed ${capnpString(path.relative(configDir, mainFile))})`,
+    ...localModules(mainFile, configDir),
+    ...midfoldModules(configDir),
+    ...extraModules,
+  ];
+  const bound = bindings.map(([name, value]) => `(name = ${capnpString(name)}, text = ${capnpString(value)})`);
+  if (sessions) bound.push('(name = "SESSIONS", durableObjectNamespace = "SessionStore")');
+  const objects = sessions ? `
+  durableObjectNamespaces = [(className = "SessionStore", uniqueKey = ${capnpString(`midfold-test-${id}`)})],
+  durableObjectStorage = ${sessions === 'disk' ? '(localDisk = "session-disk")' : '(inMemory = void)'},` : '';
+  return `const ${id} :Workerd.Worker = (
+  compatibilityDate = ${capnpString(COMPAT_DATE)},
+  modules = [
+    ${lines.join(',\n    ')}
+  ],
+  bindings = [${bound.join(', ')}],${objects}
+  globalOutbound = "loopback",
+);
+`;
+}
+
 /**
  * Starts `workerd serve CONFIG` and resolves once every socket in `sockets` (default:
  * those named in the config's `sockets` list) is listening.

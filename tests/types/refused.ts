@@ -3,7 +3,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import {
-  Compactor, anthropicCompaction, detectFormat, digestSummarizer, estimateTokens, microCompact, serialize, validate,
+  Compactor, SessionState, anthropicCompaction, detectFormat, digestSummarizer, estimateTokens, microCompact, serialize, validate,
   type Format, type Message,
 } from 'midfold';
 
@@ -63,3 +63,8 @@ new Compactor({ summarize: digestSummarizer(), pricing: 'deepseek' });
 
 // @ts-expect-error: preservedThinking is a boolean
 anthropicCompaction({ model: 'claude-opus-4-7', preservedThinking: 'yes' });
+
+// A state for conversations that open alike: branches are counted in whole numbers.
+new SessionState({ maxSnapshots: 4, maxBranches: 8, maxBytes: 120 * 1024 });
+// @ts-expect-error: maxBranches is a number
+new SessionState({ maxBranches: '8' });

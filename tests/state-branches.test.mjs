@@ -1,0 +1,126 @@
+// SessionState's branches: conversations that share a state (they open alike, so conversationKey gives them
+// one key) and the paths of a regenerated turn each keep their own remembered form, so a busy conversation
+// never pushes a quieter one out of the state and makes it summarize its whole history again.
+
+import test, { before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, MidfoldError } from '../js/hosts/node.js';
+import { longSession } from './helpers/long-session.mjs';
+
+before(() => init());
+
+const reparse = (v) => JSON.parse(JSON.stringify(v));
+
+/** A Compactor whose summaries are the model-free digest, counted. */
+function counted() {
+  const digest = digestSummarizer();
+  const c = new Compactor({ threshold: 8000, summarize: (r) => { c.summaries++; return digest(r); } });
+  c.summaries = 0;
+  return c;
+}
+
+/** A conversation replayed call by call: the whole history each call, and a stateful Compactor beside it. */
+function conversation(seed, turns) {
+  return { calls: longSession({ turns, format: 'openai', seed }).calls, at: 0, history: [], held: [], stateful: counted() };
+}
+
+/**
+ * Sends the next call of `conv` through compactHistory on `state` and returns its report; unless `forgotten`,
+ * checks that what it sends is what the stateful Compactor holds.
+ */
+async function step(conv, compactor, state, forgotten = false) {
+  const added = conv.calls[conv.at++];
+  conv.history.push(...reparse(added));
+  conv.held.push(...reparse(added));
+  await conv.stateful.compact(conv.held);
+  const { messages, report } = await compactHistory(compactor, reparse(conv.history), { state });
+  if (!forgotten) assert.equal(JSON.stringify(messages), JSON.stringify(conv.held), 'the stateful Compactor\'s array');
+  return report;
+}
+
+test('two conversations that open alike share one key; the quiet one still continues after eight turns of the busy one', async () => {
+  const busy = conversation(41, 80);
+  const quiet = conversation(42, 20);
+  assert.equal(await conversationKey(busy.calls.flat()), await conversationKey(quiet.calls.flat()), 'one state key for both');
+  const state = new SessionState();
+  const compactor = counted();
+  const quietCalls = [];
+  while (quiet.at < quiet.calls.length) {
+    for (let k = 0; k < 8 && busy.at < busy.calls.length; k++) await step(busy, compactor, state);
+    const report = await step(quiet, compactor, state);
+    quietCalls.push(report.session);
+  }
+  // Until its first edit a conversation has nothing to remember; from then on every call continues. Before
+  // branches, the busy conversation's snapshots pushed the quiet one's out (4 in all) and each of its calls
+  // planned afresh, folding its whole history again.
+  const first = quietCalls.findIndex((s) => s.saved);
+  assert.ok(first >= 0 && first < quietCalls.length - 10, `first remembered at call ${first}`);
+  assert.deepEqual(quietCalls.slice(first + 1).filter((s) => s.matched === 0), [], 'every later call continued');
+  assert.equal(compactor.summaries, busy.stateful.summaries + quiet.stateful.summaries,
+    `${compactor.summaries} summaries, ${busy.stateful.summaries} + ${quiet.stateful.summaries} by two stateful Compactors`);
+  const branches = new Set(state.toJSON().snapshots.map((s) => s.branch));
+  assert.equal(branches.size, 2);
+});
+
+test('retention is per branch: maxSnapshots of each, maxBranches in all (the least recently extended goes), the newest always', async () => {
+  const state = new SessionState({ maxSnapshots: 2, maxBranches: 3 });
+  const compactor = counted();
+  const convs = [51, 52, 53, 54].map((seed) => conversation(seed, 30));
+  // Conversations 0..2 run until each is remembered, 1 and 2 go on, then 3 starts: 0 is the least recently
+  // extended, so it is the one forgotten.
+  const saved = new Set();
+  while (saved.size < 3) {
+    for (const [k, c] of convs.slice(0, 3).entries()) if ((await step(c, compactor, state)).session.saved) saved.add(k);
+  }
+  for (const c of [convs[1], convs[2]]) assert.ok((await step(c, compactor, state)).session.saved);
+  for (let k = 0; k < 24; k++) await step(convs[3], compactor, state);
+  const snapshots = state.toJSON().snapshots;
+  assert.equal(snapshots.filter((s) => s.branch === snapshots[0].branch).length, 2, 'the fourth conversation was remembered');
+  const per = new Map();
+  for (const s of snapshots) per.set(s.branch, (per.get(s.branch) || 0) + 1);
+  assert.ok(per.size <= 3 && [...per.values()].every((n) => n <= 2), JSON.stringify([...per]));
+  assert.equal(snapshots[0].count, convs[3].history.length, 'the newest is the last call\'s');
+  const report = await step(convs[0], compactor, state, true);
+  assert.equal(report.session.matched, 0, 'the least recently extended branch was forgotten');
+  // Its fresh plan is a branch again, which leaves out the least recently extended one of the rest (1, since
+  // 2 went on after it): 2 still continues.
+  const again = await step(convs[2], compactor, state);
+  assert.ok(again.session.matched > 0, 'a kept branch continues');
+});
+
+test('maxBytes drops each branch\'s earlier snapshots before any branch\'s newest', async () => {
+  const convs = [61, 62].map((seed) => conversation(seed, 40));
+  const roomy = new SessionState();
+  const compactor = counted();
+  for (let round = 0; round < 30; round++) for (const c of convs) await step(c, compactor, roomy);
+  const full = roomy.toJSON();
+  assert.ok(full.snapshots.length > 2 && new Set(full.snapshots.map((s) => s.branch)).size === 2);
+  // A cap that holds two snapshots but not all of them: each branch keeps its newest.
+  const heads = full.snapshots.filter((s, i) => full.snapshots.findIndex((t) => t.branch === s.branch) === i);
+  const capped = new SessionState({ maxBytes: JSON.stringify({ ...full, snapshots: heads }).length + 64 });
+  const c2 = counted();
+  for (const c of convs) { c.at = 0; c.history = []; c.held = []; c.stateful = counted(); }
+  for (let round = 0; round < 30; round++) for (const c of convs) await step(c, c2, capped);
+  const kept = capped.toJSON().snapshots;
+  assert.deepEqual(new Set(kept.map((s) => s.branch)).size, 2, 'both conversations are still remembered');
+  assert.ok(JSON.stringify(capped.toJSON()).length <= capped.maxBytes);
+  for (const c of convs) assert.ok((await step(c, c2, capped)).session.matched > 0);
+});
+
+test('a state written before branches is one branch and continues; a branch that is no whole number is refused', async () => {
+  const conv = conversation(71, 30);
+  const state = new SessionState();
+  const compactor = counted();
+  for (let k = 0; k < 25; k++) await step(conv, compactor, state);
+  const old = state.toJSON();
+  for (const s of old.snapshots) delete s.branch;
+  const restored = SessionState.from(JSON.stringify(old));
+  assert.ok(restored.toJSON().snapshots.every((s) => s.branch === 0));
+  assert.ok((await step(conv, compactor, restored)).session.matched > 0);
+
+  for (const branch of [-1, 1.5, '0', null]) {
+    const bad = JSON.stringify({ version: 1, messages: [], snapshots: [{ settings: 'x', count: 2, prefix: 'a'.repeat(64), items: [[0, 2]], branch }] });
+    assert.throws(() => SessionState.from(bad), (e) => e instanceof MidfoldError && e.code === 'invalid-state' && /branch/.test(e.message), bad);
+  }
+});
