@@ -587,6 +587,9 @@ export interface SessionStateJSON {
     items: SessionItem[];
     /** The compacted form's estimate after the call that made it. */
     tokens?: number;
+    /** The byte length of those messages' canonical JSON: a prefix of another length is not
+     * hashed to be told apart. Absent in states written before it. */
+    bytes?: number;
     /** Its branch: the call that continued a branch's newest snapshot extends it; another
      * call (a fresh plan, a regenerated turn, another conversation under the key) starts one.
      * Retention is per branch. Absent in states written before branches: 0. */

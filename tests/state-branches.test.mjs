@@ -108,19 +108,38 @@ test('maxBytes drops each branch\'s earlier snapshots before any branch\'s newes
   for (const c of convs) assert.ok((await step(c, c2, capped)).session.matched > 0);
 });
 
-test('a state written before branches is one branch and continues; a branch that is no whole number is refused', async () => {
+test('a state written before branches and byte lengths is one branch and continues; a field that is no whole number is refused', async () => {
   const conv = conversation(71, 30);
   const state = new SessionState();
   const compactor = counted();
   for (let k = 0; k < 25; k++) await step(conv, compactor, state);
   const old = state.toJSON();
-  for (const s of old.snapshots) delete s.branch;
+  assert.ok(old.snapshots.every((s) => Number.isInteger(s.bytes) && s.bytes > 0));
+  for (const s of old.snapshots) { delete s.branch; delete s.bytes; }
   const restored = SessionState.from(JSON.stringify(old));
-  assert.ok(restored.toJSON().snapshots.every((s) => s.branch === 0));
+  assert.ok(restored.toJSON().snapshots.every((s) => s.branch === 0 && s.bytes === undefined));
   assert.ok((await step(conv, compactor, restored)).session.matched > 0);
 
-  for (const branch of [-1, 1.5, '0', null]) {
-    const bad = JSON.stringify({ version: 1, messages: [], snapshots: [{ settings: 'x', count: 2, prefix: 'a'.repeat(64), items: [[0, 2]], branch }] });
-    assert.throws(() => SessionState.from(bad), (e) => e instanceof MidfoldError && e.code === 'invalid-state' && /branch/.test(e.message), bad);
+  for (const [field, value] of [['branch', -1], ['branch', 1.5], ['branch', '0'], ['branch', null], ['bytes', -1], ['bytes', '12']]) {
+    const bad = JSON.stringify({ version: 1, messages: [], snapshots: [{ settings: 'x', count: 2, prefix: 'a'.repeat(64), items: [[0, 2]], [field]: value }] });
+    assert.throws(() => SessionState.from(bad), (e) => e instanceof MidfoldError && e.code === 'invalid-state' && e.message.includes(field), bad);
   }
+});
+
+test('a snapshot is told apart by its byte length only when that differs: an equal length is still hashed, a wrong one never matches', async () => {
+  const conv = conversation(72, 30);
+  const state = new SessionState();
+  const compactor = counted();
+  for (let k = 0; k < 25; k++) await step(conv, compactor, state);
+  const json = state.toJSON();
+  const newest = json.snapshots[0];
+  // Another conversation's snapshot of the same count and byte length (another prefix), newest: hashed, refused.
+  const twin = { ...newest, prefix: 'b'.repeat(64), branch: 9, items: [[0, 1]] };
+  const next = (snapshots) => SessionState.from({ ...json, snapshots });
+  const history = reparse(conv.history);
+  const got = await compactHistory(counted(), history, { state: next([twin, ...json.snapshots]) });
+  assert.equal(got.report.session.matched, newest.count, 'its own snapshot, past the twin');
+  // Its own snapshot with a byte length that is not its prefix's: skipped (a fresh plan, never a wrong prefix).
+  const skewed = await compactHistory(counted(), history, { state: next([{ ...newest, bytes: newest.bytes + 1 }]) });
+  assert.equal(skewed.report.session.matched, 0);
 });

@@ -217,7 +217,7 @@ async function run(compactor, messages, compactOptions, state) {
   if (state && SUCCESS.has(report.reason) && !identity) {
     state.record({
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
-      tokens: report.tokensAfter,
+      tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0,
     }, snapshot);
     saved = await state.save();
   }

@@ -42,6 +42,7 @@ function readSnapshot(s, where, messages) {
   if (!Array.isArray(s.items)) throw stateError(`${where}.items must be an array`);
   if (s.tokens !== undefined && !isCount(s.tokens)) throw stateError(`${where}.tokens must be a whole number`);
   if (s.branch !== undefined && !isCount(s.branch)) throw stateError(`${where}.branch must be a whole number`);
+  if (s.bytes !== undefined && !isCount(s.bytes)) throw stateError(`${where}.bytes must be a whole number`);
   const items = s.items.map((item, k) => {
     const at = `${where}.items[${k}]`;
     if (Array.isArray(item)) {
@@ -58,6 +59,7 @@ function readSnapshot(s, where, messages) {
   // (a state written before branches existed is one branch, as it was one list)
   const out = { settings: s.settings, count: s.count, prefix: s.prefix, items, branch: s.branch ?? 0 };
   if (s.tokens !== undefined) out.tokens = s.tokens;
+  if (s.bytes !== undefined) out.bytes = s.bytes;
   return out;
 }
 
@@ -235,6 +237,9 @@ export class SessionState {
     const tried = new Map();
     for (const s of this.snapshots) {
       if (s.settings !== settings || s.count > canonical.ends.length || s.count === 0) continue;
+      // A prefix of another length in bytes is another prefix: no hash needed (another
+      // conversation under the key, another branch), so a call hashes about once.
+      if (s.bytes !== undefined && s.bytes !== canonical.ends[s.count - 1]) continue;
       if (!tried.has(s.count)) tried.set(s.count, await prefixHash(canonical, s.count));
       if (tried.get(s.count) === s.prefix) return s;
     }

@@ -20,7 +20,7 @@ import path from 'node:path';
 
 import { init, Compactor, SessionState, compactHistory, digestSummarizer } from '../../js/hosts/node.js';
 import { defaultSummary, startMockLLM } from '../helpers/mock-llm.mjs';
-import { capnpString, localModules, midfoldModules, ROOT, startWorkerd } from '../helpers/workerd.mjs';
+import { ROOT, startWorkerd, workerConfig } from '../helpers/workerd.mjs';
 import { longSession } from '../helpers/long-session.mjs';
 
 const arg = (name, fallback) => {
@@ -36,24 +36,10 @@ function commonPrefix(a, b) {
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
+const bindings = (upstream) => [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', 'bench-upstream-key'], ['CLIENT_TOKEN', TOKEN],
+  ['THRESHOLD', String(THRESHOLD)]];
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
-
-function workerBlock(id, dir, upstream, sessions) {
-  const modules = [`(name = "worker.js", esModule = embed ${capnpString(path.relative(dir, WORKER))})`,
-    ...localModules(WORKER, dir), ...midfoldModules(dir)];
-  const bindings = [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', 'bench-upstream-key'], ['CLIENT_TOKEN', TOKEN],
-    ['THRESHOLD', String(THRESHOLD)]].map(([n, v]) => `(name = ${capnpString(n)}, text = ${capnpString(v)})`);
-  if (sessions) bindings.push('(name = "SESSIONS", durableObjectNamespace = "SessionStore")');
-  return `const ${id} :Workerd.Worker = (
-  compatibilityDate = "2025-09-01",
-  modules = [${modules.join(', ')}],
-  bindings = [${bindings.join(', ')}],${sessions ? `
-  durableObjectNamespaces = [(className = "SessionStore", uniqueKey = "bench-${id}")],
-  durableObjectStorage = (inMemory = void),` : ''}
-  globalOutbound = "loopback",
-);`;
-}
 
 /** One session through the proxy at `url`, and through a stateful Compactor alongside. */
 async function replay(llm, url, calls) {
@@ -104,8 +90,8 @@ const config :Workerd.Config = (
     (name = "without", address = "127.0.0.1:0", http = (), service = "without"),
   ],
 );
-${workerBlock('withState', dir, upstream, true)}
-${workerBlock('withoutState', dir, upstream, false)}
+${workerConfig('withState', WORKER, dir, bindings(upstream), [], { sessions: true })}
+${workerConfig('withoutState', WORKER, dir, bindings(upstream))}
 `);
   const wd = await startWorkerd({ config: path.join(dir, 'config.capnp') });
   const rows = [];
@@ -127,6 +113,26 @@ ${workerBlock('withoutState', dir, upstream, false)}
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 }
+
+/**
+ * One call under a key that seven other conversations share (conversationKey gives conversations that open
+ * alike one key), more recently extended than this one: their snapshots, synthesized from this one's (counts
+ * 50-100 % of it, other prefixes and byte lengths), sit first. Timed with the snapshots' byte lengths, and
+ * without them (a state written before they were stored: each of the others is hashed to be told apart).
+ */
+async function sharedKey(snapshot, sent, options, time) {
+  const own = JSON.parse(snapshot);
+  const newest = own.snapshots[0];
+  const others = Array.from({ length: 7 }, (_, k) => ({ ...newest, branch: k + 1, count: Math.max(1, Math.floor(newest.count * (0.5 + k / 14))),
+    prefix: (k + 1).toString(16).repeat(64), bytes: newest.bytes + k + 1, items: [[0, 1]] }));
+  const state = { ...own, snapshots: [...others, ...own.snapshots.map((s) => ({ ...s, branch: 0 }))] };
+  const withoutBytes = { ...state, snapshots: state.snapshots.map(({ bytes, ...s }) => s) };
+  const withBytes = await time(() => compactHistory(new Compactor(options), sent, { state: SessionState.from(state) }));
+  const hashed = await time(() => compactHistory(new Compactor(options), sent, { state: SessionState.from(withoutBytes) }));
+  return [withBytes.toFixed(1), hashed.toFixed(1), (hashed / withBytes).toFixed(2)];
+}
+
+const shared = [];
 
 async function costTable() {
   const rows = [];
@@ -160,11 +166,16 @@ async function costTable() {
     const heldNext = [...held, ...structuredClone(calls[cut - 1])];
     const statefulMs = await time(() => new Compactor(options).compact(structuredClone(heldNext)));
     rows.push([history.length, last, withState.toFixed(1), fresh.toFixed(1), statefulMs.toFixed(1), snapshot.length]);
+    shared.push([history.length, ...(await sharedKey(snapshot, sent, options, time))]);
   }
   console.log('\ncompactHistory, one call (median of 5, ms; threshold 50,000; the fresh plan pays a summary once the history passes it)\n');
   console.log('| messages sent | of them remembered | with state | fresh state | stateful Compactor (own array, incl. a copy) | state JSON, bytes |');
   console.log('|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  console.log('\nThe same call under a key seven more recently extended conversations share (median of 5, ms)\n');
+  console.log('| messages sent | with the snapshots\' byte lengths | without them (each other prefix hashed) | × |');
+  console.log('|---:|---:|---:|---:|');
+  for (const r of shared) console.log(`| ${r.join(' | ')} |`);
 }
 
 console.log(`midfold proxy-state bench — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0].model}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}`);
