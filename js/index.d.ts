@@ -616,8 +616,9 @@ export interface SessionStateOptions {
 }
 
 /** The compaction state a stateless host carries between calls. Calls on one object run
- * one after another; across objects sharing a store key the last write wins, and every
- * remembered prefix is checked by hash against the caller's messages before it is used. */
+ * one after another; across objects sharing a store key, a save keeps what the others wrote
+ * since its load (only writes that meet between its read and its write can lose one), and
+ * every remembered prefix is checked by hash against the caller's messages before it is used. */
 export declare class SessionState {
   constructor(options?: SessionStateOptions);
   /** Restores `toJSON()` output (object or JSON text); throws MidfoldError('invalid-state'). */
@@ -625,7 +626,8 @@ export declare class SessionState {
   toJSON(): SessionStateJSON;
   /** Reads the store (no-op without one). */
   load(): Promise<void>;
-  /** Writes the store; resolves to whether it was written. */
+  /** Writes the store, keeping what other calls wrote under the key since the load;
+   * resolves to whether it was written. */
   save(): Promise<boolean>;
 }
 

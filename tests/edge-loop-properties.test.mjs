@@ -4,8 +4,10 @@
 // tests/helpers/deepseek-rules.mjs), Claude behind OpenRouter (signed reasoning_details bound to the
 // conversation before them, tests/helpers/openrouter-claude.mjs), and a plain OpenAI model (pairs intact).
 // The client re-sends its whole history every turn, as Chat Completions clients do; it streams some answers
-// and assembles them from the deltas; it keeps two conversations going, which may open with the same words;
-// and, as a chat UI's "edit and resend" does, it sometimes takes its last request back and asks another.
+// and assembles them from the deltas; it keeps two conversations going, which may open with the same words
+// (then they share the proxy's state key), and sometimes sends a request of each at once (each names its
+// conversation in prompt_cache_key, which is how the mock tells them apart); and, as a chat UI's "edit and
+// resend" does, it sometimes takes its last request back and asks another.
 //
 // What holds on every request of every loop:
 // - the upstream accepts what the proxy forwards (the client gets a 200);
@@ -15,7 +17,7 @@
 // - a forwarded request is over the threshold only while signed thinking is in flight ('deferred-thinking');
 // - once a conversation's history was edited, every later request continues the remembered form: what the
 //   proxy plans on is that form plus what the client added, not the whole history again (no summary
-//   rewritten every turn), until the client takes a request back.
+//   rewritten every turn), until the client takes a request back or sends two at once.
 // Seeds, ids and the mock's answers are fixed, so every run sends the same requests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -169,17 +171,18 @@ async function runLoop(seed) {
   const upstream = UPSTREAMS[Object.keys(UPSTREAMS)[Math.floor(r() * 3)]];
   const threshold = THRESHOLDS[Math.floor(r() * THRESHOLDS.length)];
   const client = new OpenAI({ apiKey: TOKENS[SEEDS.indexOf(seed)], baseURL: `${wd.url(`proxy${threshold}`)}/v1`, maxRetries: 0 });
-  const settings = { upstream: upstream.model, threshold };
   const sameOpening = r() < 0.5;
+  const settings = { upstream: upstream.model, threshold, sameOpening };
   const firstRequest = userRequest(r, MODULES[0]);
   // Two conversations from the same client; with the same opening they share the proxy's state key.
-  const conversations = [0, 1].map((k) => ({ messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: sameOpening || k === 0 ? firstRequest : userRequest(r, MODULES[1]) }],
-    loopSteps: 0, edited: false, previous: null }));
+  const conversations = [0, 1].map((k) => ({ key: `conversation-${k}`, loopSteps: 0, edited: false, previous: null,
+    messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: sameOpening || k === 0 ? firstRequest : userRequest(r, MODULES[1]) }] }));
   let ids = 0;
   const uid = () => ++ids;
-  const stats = { requests: 0, streamed: 0, summaries: 0, compactions: 0, continued: 0, takenBack: 0, deferred: 0, stepOver: 0, peak: 0 };
-  for (let i = 0; i < STEPS; i++) {
-    const c = conversations[r() < 0.7 ? 0 : 1];
+  const stats = { requests: 0, streamed: 0, concurrent: 0, summaries: 0, compactions: 0, continued: 0, takenBack: 0, deferred: 0, stepOver: 0, peak: 0 };
+
+  /** The client's next request in `c` and the answer the model will give it (drawn in this order from the seed). */
+  function plan(c) {
     const module = MODULES[Math.floor(r() * MODULES.length)];
     let takenBack = false;
     if (answered(c.messages.at(-1))) {
@@ -188,82 +191,105 @@ async function runLoop(seed) {
       c.messages.push({ role: 'user', content: userRequest(r, module) });
       c.loopSteps = 0;
     }
-    const where = `seed ${seed} (${JSON.stringify(settings)}), request ${i}`;
-    const sent = structuredClone(c.messages);
     const calls = c.loopSteps++ < 3 && r() < 0.75 ? 1 + Math.floor(r() * 3) : 0;
     const toolCalls = Array.from({ length: calls }, () => ({ id: `call_${uid()}`, type: 'function',
       function: { name: TOOL_NAMES[Math.floor(r() * TOOL_NAMES.length)], arguments: JSON.stringify({ arg: `src/${module}.js` }) } }));
-    const stream = r() < 0.3;
-    const id = `chatcmpl-${uid()}`;
-    llm.respondWith(async ({ body }) => {
-      if (!body.tools) return { text: await modelSummary({ prompt: body.messages.map((m) => m.content).join('\n') }) }; // the proxy's summary request
-      const problem = upstream.reject(body);
-      if (problem) return { status: 400, json: upstream.error(problem) };
-      const message = upstream.message(body, { calls, module, toolCalls });
-      const finish = calls ? 'tool_calls' : 'stop';
-      if (body.stream) return { raw: sseOf(id, body.model, message, finish), contentType: 'text/event-stream' };
-      return { json: { id, object: 'chat.completion', created: 1764547200, model: body.model, choices: [{ index: 0, message, finish_reason: finish }],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } };
-    });
-    const seen = llm.requests.length;
-    let reply, figures;
+    return { c, module, takenBack, calls, toolCalls, stream: r() < 0.3, id: `chatcmpl-${uid()}`, sent: structuredClone(c.messages) };
+  }
+
+  /** The model's answer to a forwarded request: its plan is found by the request's prompt_cache_key. */
+  const answer = (plans) => async ({ body }) => {
+    if (!body.tools) return { text: await modelSummary({ prompt: body.messages.map((m) => m.content).join('\n') }) }; // the proxy's summary request
+    const problem = upstream.reject(body);
+    if (problem) return { status: 400, json: upstream.error(problem) };
+    const p = plans.find((q) => q.c.key === body.prompt_cache_key);
+    const message = upstream.message(body, p);
+    const finish = p.calls ? 'tool_calls' : 'stop';
+    if (body.stream) return { raw: sseOf(p.id, body.model, message, finish), contentType: 'text/event-stream' };
+    return { json: { id: p.id, object: 'chat.completion', created: 1764547200, model: body.model, choices: [{ index: 0, message, finish_reason: finish }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } };
+  };
+
+  async function send(p, where) {
     try {
-      const { data, response } = await client.chat.completions.create({ model: upstream.model, messages: c.messages, tools: TOOLS, stream }).withResponse();
-      figures = figuresOf(response.headers);
-      reply = stream ? await assemble(data) : data.choices[0].message;
+      const { data, response } = await client.chat.completions.create({ model: upstream.model, messages: p.c.messages, tools: TOOLS,
+        stream: p.stream, prompt_cache_key: p.c.key }).withResponse();
+      return { figures: figuresOf(response.headers), reply: p.stream ? await assemble(data) : data.choices[0].message };
     } catch (error) {
       assert.fail(`${where}: the request failed: ${error.message}`);
     }
-    stats.requests++;
-    if (stream) stats.streamed++;
+  }
+
+  for (let i = 0; i < STEPS;) {
+    // Most steps are one request; some send a request of each conversation at once (two tabs, two agents).
+    const concurrent = r() < 0.2;
+    const plans = (concurrent ? conversations : [conversations[r() < 0.7 ? 0 : 1]]).map(plan);
+    const where = (p) => `seed ${seed} (${JSON.stringify(settings)}), request ${i} (${p.c.key}${concurrent ? ', concurrent' : ''})`;
+    llm.respondWith(answer(plans));
+    const seen = llm.requests.length;
+    const results = await Promise.all(plans.map((p) => send(p, where(p))));
+    i += plans.length;
+    stats.requests += plans.length;
+    if (concurrent) stats.concurrent++;
+    stats.streamed += plans.filter((p) => p.stream).length;
     const fresh = llm.requests.slice(seen);
-    const forwarded = fresh.filter((q) => q.body.tools);
-    const summaries = fresh.length - forwarded.length;
-    assert.equal(forwarded.length, 1, `${where}: one request forwarded`);
-    const messages = forwarded[0].body.messages;
-
-    // The live tail as the client sent it; the rest a conversation the provider reads.
-    assert.deepStrictEqual(messages.at(-1), JSON.parse(JSON.stringify(sent.at(-1))), `${where}: the last message changed`);
-    assert.equal(forwarded[0].body.stream ?? false, stream);
-    assert.deepEqual(validate(messages).problems.filter((p) => p.severity === 'error'), [], `${where}: validate (${figures.reason})`);
-
-    // Summaries only for a compaction, which ends under the threshold.
+    const summaries = fresh.filter((q) => !q.body.tools).length;
     stats.summaries += summaries;
-    if (figures.compacted) {
-      stats.compactions++;
-      assert.ok(summaries >= 1 && figures.after < figures.before, `${where}: ${JSON.stringify(figures)}, ${summaries} summaries`);
-      assert.ok(figures.after < threshold || liveStepAlone(messages), `${where}: ${figures.after} tokens after a compaction, threshold ${threshold}`);
-    } else assert.equal(summaries, 0, `${where}: a summary without a compaction (${figures.reason})`);
-    const size = estimateTokens(messages, { profile: 'safe' });
-    stats.peak = Math.max(stats.peak, size);
-    if (figures.reason === 'deferred-thinking') stats.deferred++;
-    if (size > threshold && liveStepAlone(messages)) stats.stepOver++;
-    else if (size > threshold) assert.equal(figures.reason, 'deferred-thinking', `${where}: ${size} tokens forwarded, threshold ${threshold}`);
+    const compacted = results.filter((x) => x.figures.compacted).length;
+    // Summaries only for a compaction.
+    if (compacted) assert.ok(summaries >= compacted, `${where(plans[0])}: ${compacted} compactions, ${summaries} summaries`);
+    else assert.equal(summaries, 0, `${where(plans[0])}: a summary without a compaction (${results.map((x) => x.figures.reason)})`);
 
-    // Once edited, the conversation continues from what the proxy remembers: it plans on its remembered form
-    // plus what the client added since, which a summary made smaller than the whole history.
-    if (takenBack) c.edited = false;
-    if (c.edited) {
-      assert.equal(figures.state, 'continued', `${where}: the remembered form is reused`);
-      stats.continued++;
-      const added = sent.slice(c.previous.length);
-      const growth = estimateTokens(added, { profile: 'safe' });
-      assert.ok(figures.before <= c.previous.after + growth + 16, `${where}: planned on ${figures.before} tokens, ${c.previous.after} remembered + ${growth} added`);
-    }
-    if (figures.state === 'continued' || JSON.stringify(messages) !== JSON.stringify(sent)) c.edited = true;
-    c.previous = { length: sent.length, after: figures.after };
+    plans.forEach((p, k) => {
+      const { figures, reply } = results[k];
+      const { c, sent, stream } = p;
+      const forwarded = fresh.filter((q) => q.body.tools && q.body.prompt_cache_key === c.key);
+      assert.equal(forwarded.length, 1, `${where(p)}: one request forwarded`);
+      const messages = forwarded[0].body.messages;
 
-    // What the client keeps: its own history, plus the answer and the tools' outputs.
-    const keep = { role: 'assistant', content: reply.content ?? '' };
-    for (const key of ['reasoning_content', 'reasoning', 'reasoning_details', 'tool_calls']) if (reply[key] !== undefined) keep[key] = reply[key];
-    c.messages.push(keep);
-    for (const call of reply.tool_calls || []) c.messages.push({ role: 'tool', tool_call_id: call.id, content: toolOutput(r, call.function.name, module) });
+      // The live tail as the client sent it; the rest a conversation the provider reads.
+      assert.deepStrictEqual(messages.at(-1), JSON.parse(JSON.stringify(sent.at(-1))), `${where(p)}: the last message changed`);
+      assert.equal(forwarded[0].body.stream ?? false, stream);
+      assert.deepEqual(validate(messages).problems.filter((q) => q.severity === 'error'), [], `${where(p)}: validate (${figures.reason})`);
+
+      // A compaction ends under the threshold, unless what is left is the step in flight alone.
+      if (figures.compacted) {
+        stats.compactions++;
+        assert.ok(figures.after < figures.before, `${where(p)}: ${JSON.stringify(figures)}`);
+        assert.ok(figures.after < threshold || liveStepAlone(messages), `${where(p)}: ${figures.after} tokens after a compaction, threshold ${threshold}`);
+      }
+      const size = estimateTokens(messages, { profile: 'safe' });
+      stats.peak = Math.max(stats.peak, size);
+      if (figures.reason === 'deferred-thinking') stats.deferred++;
+      if (size > threshold && liveStepAlone(messages)) stats.stepOver++;
+      else if (size > threshold) assert.equal(figures.reason, 'deferred-thinking', `${where(p)}: ${size} tokens forwarded, threshold ${threshold}`);
+
+      // Once edited, the conversation continues from what the proxy remembers: it plans on its remembered form
+      // plus what the client added since, which a summary made smaller than the whole history. Not claimed
+      // across a taken-back request, nor right after two requests at once: the moment between a save's read
+      // and its write can still lose the other's snapshot (a fresh plan, never a wrong prefix).
+      if (p.takenBack) c.edited = false;
+      if (c.edited) {
+        assert.equal(figures.state, 'continued', `${where(p)}: the remembered form is reused`);
+        stats.continued++;
+        const growth = estimateTokens(sent.slice(c.previous.length), { profile: 'safe' });
+        assert.ok(figures.before <= c.previous.after + growth + 16, `${where(p)}: planned on ${figures.before} tokens, ${c.previous.after} remembered + ${growth} added`);
+      }
+      c.edited = !concurrent && (figures.state === 'continued' || JSON.stringify(messages) !== JSON.stringify(sent));
+      c.previous = { length: sent.length, after: figures.after };
+
+      // What the client keeps: its own history, plus the answer and the tools' outputs.
+      const keep = { role: 'assistant', content: reply.content ?? '' };
+      for (const key of ['reasoning_content', 'reasoning', 'reasoning_details', 'tool_calls']) if (reply[key] !== undefined) keep[key] = reply[key];
+      c.messages.push(keep);
+      for (const call of reply.tool_calls || []) c.messages.push({ role: 'tool', tool_call_id: call.id, content: toolOutput(r, call.function.name, p.module) });
+    });
   }
   return { settings, stats };
 }
 
 test('the compacting proxy in workerd: seeded two-conversation loops from the openai client, every request accepted by DeepSeek, OpenRouter-Claude or OpenAI rules', async (t) => {
-  const totals = { compactions: 0, continued: 0, takenBack: 0, streamed: 0 };
+  const totals = { compactions: 0, continued: 0, takenBack: 0, streamed: 0, concurrent: 0 };
   const upstreams = new Set();
   for (const seed of SEEDS) {
     const { settings, stats } = await runLoop(seed);
@@ -278,6 +304,6 @@ test('the compacting proxy in workerd: seeded two-conversation loops from the op
     }
   }
   // The loops exercised what they are for.
-  assert.ok(totals.continued > 0 && totals.takenBack > 0 && totals.streamed > 0, JSON.stringify(totals));
+  assert.ok(Object.values(totals).every((n) => n > 0), JSON.stringify(totals));
   assert.equal(upstreams.size, Object.keys(UPSTREAMS).length, [...upstreams].join(', '));
 });

@@ -5,7 +5,7 @@
 import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, MidfoldError } from '../js/hosts/node.js';
+import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, memoryStateStore, MidfoldError } from '../js/hosts/node.js';
 import { longSession } from './helpers/long-session.mjs';
 
 before(() => init());
@@ -142,4 +142,53 @@ test('a snapshot is told apart by its byte length only when that differs: an equ
   // Its own snapshot with a byte length that is not its prefix's: skipped (a fresh plan, never a wrong prefix).
   const skewed = await compactHistory(counted(), history, { state: next([{ ...newest, bytes: newest.bytes + 1 }]) });
   assert.equal(skewed.report.session.matched, 0);
+});
+
+test('a turn regenerated twelve times falls back to the same earlier snapshot every time: the branch it forks from stays', async () => {
+  const conv = conversation(81, 30);
+  const state = new SessionState();
+  const compactor = counted();
+  for (let k = 0; k < 40; k++) await step(conv, compactor, state);
+  const lastUser = conv.history.findLastIndex((m) => m.role === 'user');
+  const matched = [];
+  for (let k = 0; k < 12; k++) {
+    const regenerated = [...reparse(conv.history.slice(0, lastUser)), { role: 'user', content: `Try another way (${k + 1}): keep the rounding, add the test first.` }];
+    const got = await compactHistory(compactor, regenerated, { state });
+    assert.ok(got.report.session.saved, `regeneration ${k + 1} is remembered`);
+    matched.push(got.report.session.matched);
+  }
+  // Each regeneration is a branch of its own; the one it forks from is used by each, so it is never the least
+  // recently extended (before, the fallback was pushed out after four regenerations, then after eight).
+  assert.ok(matched.every((m) => m > 0 && m === matched[0]), matched.join(' '));
+});
+
+test('a call that waited for its summary while another conversation under the key saved keeps what the other saved', async () => {
+  // As the proxy runs it: a new SessionState over the store per request, so nothing but the store is shared.
+  const store = memoryStateStore();
+  const key = await conversationKey(longSession({ turns: 1, format: 'openai' }).calls.flat());
+  const stateOf = () => new SessionState({ store, key });
+  const a = conversation(91, 40);
+  const b = conversation(92, 40);
+  const compactor = counted();
+  for (let k = 0; k < 24; k++) { await step(a, compactor, stateOf()); await step(b, compactor, stateOf()); }
+
+  // A's next call folds (forced), and its summary is held back until B's next call has saved.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const digest = digestSummarizer();
+  const slow = new Compactor({ threshold: 8000, summarize: async (r) => { await held; return digest(r); } });
+  a.history.push(...reparse(a.calls[a.at++]));
+  const pending = compactHistory(slow, reparse(a.history), { state: stateOf(), force: true });
+  const bReport = await step(b, compactor, stateOf());
+  assert.ok(bReport.session.saved && bReport.session.matched > 0);
+  release();
+  const aResult = await pending;
+  assert.ok(aResult.report.compacted && aResult.report.session.saved);
+
+  // Both are remembered: B's next call continues the snapshot B saved while A waited, and A's continues its fold.
+  const bNext = await compactHistory(counted(), reparse(b.history), { state: stateOf() });
+  assert.equal(bNext.report.session.matched, b.history.length, 'B\'s snapshot survived A\'s save');
+  const aNext = await compactHistory(counted(), reparse(a.history), { state: stateOf() });
+  assert.equal(aNext.report.session.matched, a.history.length);
+  assert.equal(JSON.stringify(aNext.messages), JSON.stringify(aResult.messages));
 });

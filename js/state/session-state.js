@@ -14,8 +14,8 @@
  * of one conversation repeat most of them) and items name them by `ref`.
  *
  * Each snapshot belongs to a `branch`: a call that continued the newest snapshot of a
- * branch extends it; any other call (a fresh plan, or one that fell back to an earlier
- * snapshot) starts a new one. Conversations that share a key (they open alike) and the
+ * branch (made with the same settings) extends it; any other call (a fresh plan, or one
+ * that fell back to an earlier snapshot) starts a new one. Conversations that share a key (they open alike) and the
  * paths of a regenerated turn are then separate branches, and retention is per branch, so
  * one busy conversation cannot push the others out and make them summarize afresh.
  */
@@ -97,6 +97,9 @@ function writeState(snapshots) {
   };
 }
 
+/** What tells two snapshots apart: one made with the same settings for the same prefix is the same. */
+const identity = (s) => `${s.count} ${s.prefix} ${s.settings}`;
+
 /**
  * The snapshots kept of `snapshots` (newest first): per branch its newest `perBranch`, of
  * the `branches` most recently extended branches. The order is kept.
@@ -123,9 +126,10 @@ function retained(snapshots, perBranch, branches) {
  * every call that changed it, so any number of processes can share it.
  *
  * Calls on one SessionState run one after another. Calls through different objects on
- * the same store key (other isolates, other servers) may overlap: the last write wins,
- * and since every snapshot is checked against the caller's own messages by hash before
- * it is used, an overlap can cost a summary, never give a wrong prefix.
+ * the same store key (other isolates, other servers) may overlap: a save keeps what
+ * others wrote since its load, and only writes that meet between a save's read and its
+ * write can lose one. Since every snapshot is checked against the caller's own messages
+ * by hash before it is used, that costs a summary, never a wrong prefix.
  *
  * Ownership: keeps its snapshots (prefix hashes, and JSON copies of the messages midfold
  * wrote or edited), never the caller's message objects; keeps `store` by reference.
@@ -162,6 +166,9 @@ export class SessionState {
     this.onWarn = options.onWarn;
     /** @type {object[]} newest first */
     this.snapshots = [];
+    /** The snapshots as the store held them at load (their identities), and the one recorded since. */
+    this.loaded = new Set();
+    this.recorded = null;
     this.tail = Promise.resolve();
   }
 
@@ -196,30 +203,54 @@ export class SessionState {
    * value or a failing store is too, with a warning: state is an optimization, and a
    * store that is down must not fail the conversation. */
   async load() {
+    this.recorded = null;
     if (!this.store) return;
+    this.snapshots = retained(await this.read('planning afresh'), this.maxSnapshots, this.maxBranches);
+    this.loaded = new Set(this.snapshots.map(identity));
+  }
+
+  /** The store's snapshots: none for a missing value, and none for a failing store or an
+   * unreadable value, with a warning ending in `then` (without `then`, silently). */
+  async read(then) {
     let value;
     try {
       value = await this.store.get(this.key);
     } catch (e) {
-      this.warn(`midfold: the session store failed to read ${JSON.stringify(this.key)}; planning afresh`, e);
-      this.snapshots = [];
-      return;
+      if (then) this.warn(`midfold: the session store failed to read ${JSON.stringify(this.key)}; ${then}`, e);
+      return [];
     }
-    if (value === null || value === undefined) { this.snapshots = []; return; }
+    if (value === null || value === undefined) return [];
     try {
-      this.snapshots = retained(parseState(value), this.maxSnapshots, this.maxBranches);
+      return parseState(value);
     } catch (e) {
-      this.warn(`midfold: the stored session state under ${JSON.stringify(this.key)} is unreadable; starting afresh`, e);
-      this.snapshots = [];
+      if (then) this.warn(`midfold: the stored session state under ${JSON.stringify(this.key)} is unreadable; ${then}`, e);
+      return [];
     }
   }
 
-  /** Writes the store; resolves to whether it was written (true without a store: the
-   * object itself is the state). A failing store gives a warning, not an error. */
+  /**
+   * Writes the store; resolves to whether it was written (true without a store: the
+   * object itself is the state). A failing store gives a warning, not an error.
+   *
+   * The store is read again first, and what another call wrote under the key since this
+   * one loaded (another conversation that opens alike, the same one from another isolate)
+   * is kept beside this call's snapshot, newer than what this call loaded: the summary a
+   * call waits for can take seconds, and a write of what it loaded would have dropped the
+   * others' work. Only the moment between that read and the write can still race.
+   */
   async save() {
     if (!this.store) return true;
+    const mine = new Set(this.snapshots.map(identity));
+    // (quietly: the load has said what was wrong with the store, and the write will say it again)
+    const theirs = (await this.read()).filter((s) => !this.loaded.has(identity(s)) && !mine.has(identity(s)));
+    if (theirs.length) {
+      const recorded = this.recorded && this.snapshots[0] === this.recorded ? [this.recorded] : [];
+      this.snapshots = retained([...recorded, ...theirs, ...this.snapshots.slice(recorded.length)], this.maxSnapshots, this.maxBranches);
+      if (this.maxBytes) this.fitBytes();
+    }
     try {
       await this.store.put(this.key, JSON.stringify(this.toJSON()));
+      this.loaded = new Set(this.snapshots.map(identity));
       return true;
     } catch (e) {
       this.warn(`midfold: the session store failed to write ${JSON.stringify(this.key)}; the next call may plan afresh`, e);
@@ -254,10 +285,18 @@ export class SessionState {
    * and what maxSnapshots, maxBranches and maxBytes leave out (the newest always stays).
    */
   record(snapshot, from = null) {
-    const rest = this.snapshots.filter((s) => !(s.count === snapshot.count && s.prefix === snapshot.prefix && s.settings === snapshot.settings));
+    const id = identity(snapshot);
+    let rest = this.snapshots.filter((s) => identity(s) !== id);
     const head = from && this.snapshots.find((s) => s.branch === from.branch && s.settings === from.settings);
-    const branch = from && head === from ? from.branch : this.snapshots.reduce((max, s) => Math.max(max, s.branch + 1), 0);
-    this.snapshots = retained([{ ...snapshot, branch }, ...rest], this.maxSnapshots, this.maxBranches);
+    const continues = from !== null && head === from;
+    // A new branch is named after its first prefix: two calls that start branches at once
+    // (for two conversations, in two isolates) name them apart, and a save keeps both.
+    const branch = continues ? from.branch : Number.parseInt(snapshot.prefix.slice(0, 12), 16);
+    // A call that forked from an earlier snapshot (a regenerated turn) used its branch: that branch
+    // becomes as recent as the fork, so turns regenerated again and again still find it.
+    if (from && !continues) rest = [...rest.filter((s) => s.branch === from.branch), ...rest.filter((s) => s.branch !== from.branch)];
+    this.recorded = { ...snapshot, branch };
+    this.snapshots = retained([this.recorded, ...rest], this.maxSnapshots, this.maxBranches);
     if (this.maxBytes) this.fitBytes();
   }
 

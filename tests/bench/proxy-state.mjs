@@ -123,6 +123,7 @@ ${workerConfig('withoutState', WORKER, dir, bindings(upstream))}
 async function sharedKey(snapshot, sent, options, time) {
   const own = JSON.parse(snapshot);
   const newest = own.snapshots[0];
+  if (!newest) return ['—', '—', '(nothing remembered)'];
   const others = Array.from({ length: 7 }, (_, k) => ({ ...newest, branch: k + 1, count: Math.max(1, Math.floor(newest.count * (0.5 + k / 14))),
     prefix: (k + 1).toString(16).repeat(64), bytes: newest.bytes + k + 1, items: [[0, 1]] }));
   const state = { ...own, snapshots: [...others, ...own.snapshots.map((s) => ({ ...s, branch: 0 }))] };
