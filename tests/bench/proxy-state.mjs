@@ -8,7 +8,7 @@
  *   2. compactHistory in Node: the cost of one call at 100, 1,000 and 10,000 messages with carried state,
  *      without (a fresh plan each call), and a stateful Compactor's, and the stored state's size.
  *
- *   node tests/bench/proxy-state.mjs [--threshold 4000]
+ *   node tests/bench/proxy-state.mjs [--threshold 4000] [--proxy-only]
  *
  * A turn is a user request and the tool loop answering it: two proxy calls (the request; the tool calls
  * with their results). Sessions are tests/helpers/long-session.mjs (OpenAI shape, seeded). Summaries are
@@ -75,6 +75,34 @@ async function replay(llm, url, calls) {
   return out;
 }
 
+/**
+ * Conversations that open alike (one state key), replayed turn by turn in round-robin through the proxy at
+ * `url`, and each through a stateful Compactor of its own: the summaries each side wrote.
+ */
+async function replayAlike(llm, url, sessions) {
+  let statefulSummaries = 0;
+  const runs = sessions.map((calls) => ({ calls, history: [], held: [],
+    stateful: new Compactor({ threshold: THRESHOLD, summarize: (r) => { statefulSummaries++; return defaultSummary(r); } }) }));
+  let summaries = 0;
+  for (let i = 0; runs.some((run) => i < run.calls.length); i++) {
+    for (const run of runs) {
+      if (i >= run.calls.length) continue;
+      run.held.push(...structuredClone(run.calls[i]));
+      run.history.push(...structuredClone(run.calls[i]));
+      await run.stateful.compact(run.held);
+      const seen = llm.requests.length;
+      const res = await fetch(url, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ model: 'bench', messages: run.history }),
+      });
+      if (res.status !== 200) throw new Error(`proxy answered ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+      summaries += llm.requests.length - seen - 1;
+    }
+  }
+  return { summaries, statefulSummaries };
+}
+
 async function proxyTable() {
   const llm = await startMockLLM();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'midfold-bench-'));
@@ -95,6 +123,7 @@ ${workerConfig('withoutState', WORKER, dir, bindings(upstream))}
 `);
   const wd = await startWorkerd({ config: path.join(dir, 'config.capnp') });
   const rows = [];
+  const alikeRows = [];
   try {
     for (const turns of [10, 100]) {
       const { calls } = longSession({ turns, format: 'openai', seed: 31 });
@@ -102,6 +131,12 @@ ${workerConfig('withoutState', WORKER, dir, bindings(upstream))}
       const before = await replay(llm, `${wd.url('without')}/v1/chat/completions`, calls);
       rows.push([turns, calls.length, after.statefulSummaries, before.summaries, after.summaries,
         pct(mean(before.reuse)), pct(mean(after.reuse)), pct(mean(after.statefulReuse))]);
+    }
+    // (each session's seed differs; all open with the same system prompt and request)
+    for (const count of [2, 6]) {
+      const sessions = Array.from({ length: count }, (_, k) => longSession({ turns: 40, format: 'openai', seed: 60 + k }).calls);
+      const alike = await replayAlike(llm, `${wd.url('with')}/v1/chat/completions`, sessions);
+      alikeRows.push([count, sessions.reduce((n, c) => n + c.length, 0), alike.statefulSummaries, alike.summaries]);
     }
   } finally {
     await wd.stop();
@@ -112,6 +147,10 @@ ${workerConfig('withoutState', WORKER, dir, bindings(upstream))}
   console.log('| turns | calls | summaries: stateful Compactor | proxy without state | proxy with state | prefix reused: without state | with state | stateful Compactor |');
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  console.log('\nConversations that open alike (one state key), 40 turns each, interleaved turn by turn through the proxy with state\n');
+  console.log('| conversations | calls | summaries: a stateful Compactor each | proxy with state |');
+  console.log('|---:|---:|---:|---:|');
+  for (const r of alikeRows) console.log(`| ${r.join(' | ')} |`);
 }
 
 /**
@@ -182,4 +221,4 @@ async function costTable() {
 console.log(`midfold proxy-state bench — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0].model}, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}`);
 await init();
 await proxyTable();
-await costTable();
+if (!process.argv.includes('--proxy-only')) await costTable();
