@@ -1,11 +1,12 @@
 /**
  * conversation-states.js — one in-memory SessionState per conversation, for an integration
  * a host sets up once and calls for every conversation it serves (a wrapped model, a
- * prepareStep, an Agents SDK filter). One shared state would hold the few latest snapshots
- * of all conversations together (a sixth conversation evicts the first's, which then plans
- * afresh every call, rewriting its prefix each time) and would queue every conversation's
- * call behind any other's summary. Each conversation is found by its content key
- * (conversationKey: its messages up to the first user message, which every call repeats).
+ * prepareStep, an Agents SDK filter). One shared state would hold all conversations as
+ * branches of one value (past its maxBranches, the least recently used plans afresh, rewriting
+ * its prefix each time) and would queue every conversation's call behind any other's summary.
+ * Each conversation is found by its content key (conversationKey: its messages up to the
+ * first user message, which every call repeats); conversations that open alike share one
+ * state, as branches, and its queue.
  */
 import { SessionState } from './session-state.js';
 import { conversationKey } from './hash.js';
