@@ -15,13 +15,14 @@
 // - a compaction that ran made the conversation smaller, and after it the estimate is under the threshold;
 // - a request is over the threshold only while the Compactor waits for a tool loop with signed thinking in
 //   flight (reason 'deferred-thinking'); the diagnostics print how far over such waits went (the peak).
+// The same loops also run from a stateless host (compactHistory over a store, two conversations that open alike).
 // Seeds are pinned, so a failure names the seed and the request that reproduce it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { init, Compactor, anthropicCompaction, openAIResponsesCompaction, validate, estimateTokens }
-  from '../js/hosts/node.js';
+import { init, Compactor, anthropicCompaction, openAIResponsesCompaction, validate, estimateTokens,
+  SessionState, compactHistory, conversationKey, memoryStateStore } from '../js/hosts/node.js';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
@@ -278,3 +279,76 @@ test('DeepSeek V4 Chat Completions with reasoning_content: 120 requests per seed
   });
   assert.ok(compactions.every((c) => c >= 2), `compactions per loop: ${compactions}`);
 });
+
+// ---- The same loops from a stateless host ------------------------------------------------------------------
+
+/**
+ * Runs `steps` requests of two conversations that open alike (the same request: one state key) from a stateless
+ * host: each request sends the conversation's whole original history through compactHistory, with a new
+ * SessionState over a shared store (as a server of several processes keeps it), and the client keeps the
+ * originals. What the provider signed is what it was sent, so here a lost snapshot is a rejected request (the
+ * fresh plan rebuilds another prefix under the signed thinking), not only a summary more.
+ */
+async function runStatelessLoop(seed, format, steps) {
+  const r = prng(seed);
+  const s = settingsOf(r);
+  const compactor = new Compactor(compactorOptions(s, undefined, format.providerSummarizer));
+  const store = memoryStateStore();
+  const opening = format.user(userRequest(r, MODULES[0]));
+  const conversations = [0, 1].map((k) => ({ k, history: [structuredClone(opening)], loopSteps: 0, remembered: false }));
+  let ids = 0;
+  const uid = () => ++ids;
+  const stats = { requests: 0, compactions: 0, continued: 0, deferred: 0, peak: 0 };
+  for (let i = 0; i < steps; i++) {
+    const c = conversations[r() < 0.6 ? 0 : 1];
+    const module = MODULES[Math.floor(r() * MODULES.length)];
+    if (format.answered(c.history.at(-1))) {
+      c.history.push(format.user(userRequest(r, module)));
+      c.loopSteps = 0;
+    }
+    const where = `seed ${seed} (${JSON.stringify(s)}), request ${i} (conversation ${c.k})`;
+    const state = new SessionState({ store, key: await conversationKey(c.history) });
+    const { messages: sent, report } = await compactHistory(compactor, c.history, { state });
+    if (report.compacted) {
+      stats.compactions++;
+      assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} tokens after a compaction (threshold ${s.threshold})`);
+    }
+    if (report.deferred) stats.deferred++;
+    // Once a conversation's compacted form is remembered, every later request continues it.
+    if (c.remembered) {
+      assert.ok(report.session.matched > 0, `${where}: planned afresh (${report.reason})`);
+      stats.continued++;
+    }
+    c.remembered ||= report.session.saved;
+    assert.deepStrictEqual(sent.at(-1), c.history.at(-1), `${where}: the live tail changed`);
+    assert.deepEqual(validate(sent).problems.filter((p) => p.severity === 'error'), [], `${where}: validate (${report.reason})`);
+    const size = estimateTokens(sent, { profile: 'safe' });
+    stats.peak = Math.max(stats.peak, size);
+    if (size > s.threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${size} tokens sent, threshold ${s.threshold}`);
+    let reply;
+    try {
+      reply = await format.send(sent, r, c.loopSteps++, module, uid);
+    } catch (error) {
+      assert.fail(`${where}: the provider refused the request after "${report.reason}": ${error.message}`);
+    }
+    stats.requests++;
+    c.history.push(...reply);
+  }
+  return { settings: s, stats };
+}
+
+for (const [name, format, base, clientOf] of [
+  ['Anthropic with thinking', anthropic, 900, () => new Anthropic({ apiKey: 'sk-ant-test', baseURL: provider.url, maxRetries: 0 })],
+  ['Claude behind OpenRouter', openrouterClaude, 1000, () => new OpenAI({ apiKey: 'sk-or-test', baseURL: `${chat.url}/v1`, maxRetries: 0 })],
+]) {
+  test(`${name} from a stateless host: two conversations that open alike, 100 requests per seed, every one accepted and continuing its remembered form`, async (t) => {
+    format.client = clientOf();
+    const compactions = [];
+    for (const seed of [1, 2, 3, 4].map((k) => base + k)) {
+      const { settings, stats } = await runStatelessLoop(seed, format, 100);
+      compactions.push(stats.compactions);
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
+    }
+    assert.ok(compactions.every((n) => n >= 1), `compactions per loop: ${compactions}`);
+  });
+}
