@@ -577,7 +577,7 @@ export interface SessionStateJSON {
   messages: Record<string, unknown>[];
   /** Newest first. */
   snapshots: {
-    /** The Compactor settings it was planned with; other settings never reuse it. */
+    /** The Compactor settings it was planned with; a call prefers a snapshot of its own settings. */
     settings: string;
     /** How many original messages it covers. */
     count: number;

@@ -292,13 +292,14 @@ test('DeepSeek V4 Chat Completions with reasoning_content: 120 requests per seed
 async function runStatelessLoop(seed, format, steps) {
   const r = prng(seed);
   const s = settingsOf(r);
-  const compactor = new Compactor(compactorOptions(s, undefined, format.providerSummarizer));
+  let compactor = new Compactor(compactorOptions(s, undefined, format.providerSummarizer));
+  let threshold = s.threshold;
   const store = memoryStateStore();
   const opening = format.user(userRequest(r, MODULES[0]));
   const conversations = [0, 1].map((k) => ({ k, history: [structuredClone(opening)], loopSteps: 0, remembered: false }));
   let ids = 0;
   const uid = () => ++ids;
-  const stats = { requests: 0, compactions: 0, continued: 0, deferred: 0, peak: 0 };
+  const stats = { requests: 0, compactions: 0, continued: 0, deferred: 0, peak: 0, settingsChangedAt: null };
   for (let i = 0; i < steps; i++) {
     const c = conversations[r() < 0.6 ? 0 : 1];
     const module = MODULES[Math.floor(r() * MODULES.length)];
@@ -306,12 +307,19 @@ async function runStatelessLoop(seed, format, steps) {
       c.history.push(format.user(userRequest(r, module)));
       c.loopSteps = 0;
     }
+    // Halfway, in a tool loop whose thinking is in flight, the host is redeployed with another threshold:
+    // the request goes on from the form last sent, and the provider still accepts its signed thinking.
+    if (stats.settingsChangedAt === null && i >= steps / 2 && c.remembered && format.inLoop(c.history.at(-1))) {
+      compactor = new Compactor({ ...compactorOptions(s, undefined, format.providerSummarizer), threshold: threshold + 1000 });
+      threshold += 1000;
+      stats.settingsChangedAt = i;
+    }
     const where = `seed ${seed} (${JSON.stringify(s)}), request ${i} (conversation ${c.k})`;
     const state = new SessionState({ store, key: await conversationKey(c.history) });
     const { messages: sent, report } = await compactHistory(compactor, c.history, { state });
     if (report.compacted) {
       stats.compactions++;
-      assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} tokens after a compaction (threshold ${s.threshold})`);
+      assert.ok(report.tokensAfter < threshold, `${where}: ${report.tokensAfter} tokens after a compaction (threshold ${threshold})`);
     }
     if (report.deferred) stats.deferred++;
     // Once a conversation's compacted form is remembered, every later request continues it.
@@ -324,7 +332,7 @@ async function runStatelessLoop(seed, format, steps) {
     assert.deepEqual(validate(sent).problems.filter((p) => p.severity === 'error'), [], `${where}: validate (${report.reason})`);
     const size = estimateTokens(sent, { profile: 'safe' });
     stats.peak = Math.max(stats.peak, size);
-    if (size > s.threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${size} tokens sent, threshold ${s.threshold}`);
+    if (size > threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${size} tokens sent, threshold ${threshold}`);
     let reply;
     try {
       reply = await format.send(sent, r, c.loopSteps++, module, uid);
@@ -341,13 +349,14 @@ for (const [name, format, base, clientOf] of [
   ['Anthropic with thinking', anthropic, 900, () => new Anthropic({ apiKey: 'sk-ant-test', baseURL: provider.url, maxRetries: 0 })],
   ['Claude behind OpenRouter', openrouterClaude, 1000, () => new OpenAI({ apiKey: 'sk-or-test', baseURL: `${chat.url}/v1`, maxRetries: 0 })],
 ]) {
-  test(`${name} from a stateless host: two conversations that open alike, 100 requests per seed, every one accepted and continuing its remembered form`, async (t) => {
+  test(`${name} from a stateless host: two conversations that open alike, 100 requests per seed, a redeploy with other settings mid-loop, every one accepted and continuing its remembered form`, async (t) => {
     format.client = clientOf();
     const compactions = [];
     for (const seed of [1, 2, 3, 4].map((k) => base + k)) {
       const { settings, stats } = await runStatelessLoop(seed, format, 100);
       compactions.push(stats.compactions);
       t.diagnostic(`seed ${seed}: ${JSON.stringify(settings)} -> ${JSON.stringify(stats)}`);
+      assert.ok(stats.settingsChangedAt !== null, `seed ${seed}: the settings changed mid-loop`);
     }
     assert.ok(compactions.every((n) => n >= 1), `compactions per loop: ${compactions}`);
   });

@@ -341,13 +341,23 @@ test('the caller\'s array and objects are never changed, and an identity result 
   assert.equal(store.map.has('small'), false);
 });
 
-test('other settings, an unreadable stored value or no state at all give a fresh plan, never an error', async () => {
+test('other settings continue the remembered form; an unreadable stored value or no state at all give a fresh plan, never an error', async () => {
   const history = longSession({ turns: 30, format: 'openai', seed: 12 }).calls.flat();
   const state = new SessionState();
   await compactHistory(counted(), reparse(history), { state });
   const more = [...history, { role: 'user', content: 'Next?' }];
-  assert.ok((await compactHistory(counted(), reparse(more), { state })).report.session.matched > 0);
-  assert.equal((await compactHistory(counted({ threshold: 9000 }), reparse(more), { state })).report.session.matched, 0);
+  const same = await compactHistory(counted(), reparse(more), { state });
+  assert.ok(same.report.session.matched > 0);
+  // A Compactor with other settings (a redeploy with another threshold) goes on from the form last sent, as a
+  // stateful Compactor whose options changed would: no summary of the whole history again.
+  const changed = counted({ threshold: 9000 });
+  const other = await compactHistory(changed, reparse(more), { state });
+  assert.equal(other.report.session.matched, more.length);
+  assert.equal(changed.summaries, 0);
+  assert.equal(json(other.messages), json(same.messages));
+  // With a snapshot of its own settings, a call takes that one first.
+  const again = await compactHistory(counted(), reparse([...more, { role: 'assistant', content: 'Done.' }]), { state });
+  assert.equal(again.report.session.matched, more.length);
 
   const warnings = [];
   const store = memoryStateStore({ k: 'not json' });

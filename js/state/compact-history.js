@@ -68,7 +68,7 @@ function keepBytes(key, value) {
   return bytes ? base64(bytes) : value;
 }
 
-/** The settings a snapshot was made with: a snapshot from other settings is a different plan. */
+/** The settings a snapshot was made with: a call prefers a snapshot of its own settings (SessionState.match). */
 export function compactorSettings(compactor) {
   const c = compactor;
   const settings = [c.threshold, c.keepRecent, c.keepTailTokens, c.maxSummaryTokens, c.maxTranscriptTokens,

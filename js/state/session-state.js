@@ -260,21 +260,27 @@ export class SessionState {
 
   /**
    * The newest snapshot made with `settings` whose prefix the caller's messages repeat
-   * exactly (by hash), or null.
+   * exactly (by hash); failing that, the newest such snapshot made with other settings (the
+   * form the provider was sent last, which a stateful Compactor whose options changed goes on
+   * from: a fresh plan would fold the whole history again and, under signed thinking in
+   * flight, rebuild another prefix beneath the signature); or null.
    * @param {{bytes: Uint8Array, ends: number[]}} canonical the caller's history (historyBytes)
    * @param {string} settings
    */
   async match(canonical, settings) {
     const tried = new Map();
+    let other = null;
     for (const s of this.snapshots) {
-      if (s.settings !== settings || s.count > canonical.ends.length || s.count === 0) continue;
+      if (s.count > canonical.ends.length || s.count === 0 || (other && s.settings !== settings)) continue;
       // A prefix of another length in bytes is another prefix: no hash needed (another
       // conversation under the key, another branch), so a call hashes about once.
       if (s.bytes !== undefined && s.bytes !== canonical.ends[s.count - 1]) continue;
       if (!tried.has(s.count)) tried.set(s.count, await prefixHash(canonical, s.count));
-      if (tried.get(s.count) === s.prefix) return s;
+      if (tried.get(s.count) !== s.prefix) continue;
+      if (s.settings === settings) return s;
+      other = s;
     }
-    return null;
+    return other;
   }
 
   /**
