@@ -605,7 +605,7 @@ export interface SessionStateOptions {
   key?: string;
   /** Prefixes remembered per branch, newest first (4): earlier ones serve a regenerated last turn. */
   maxSnapshots?: number;
-  /** Branches remembered (8): conversations that open alike and share the key, and the paths of
+  /** Branches remembered (32): conversations that open alike and share the key, and the paths of
    * regenerated turns; the least recently extended branch is forgotten first. */
   maxBranches?: number;
   /** Drop snapshots while the JSON is larger than this many UTF-8 bytes (0: no cap): each branch's

@@ -141,7 +141,7 @@ export class SessionState {
    *   onWarn?: (message: string, error?: unknown) => void}} [options]
    *   maxSnapshots: prefixes remembered per branch (4: the latest, and a few earlier ones a
    *   regenerated or edited last turn can fall back to); maxBranches: branches remembered
-   *   (8: conversations that open alike, and the paths of regenerated turns; the least
+   *   (32: conversations that open alike, and the paths of regenerated turns; the least
    *   recently extended goes first); maxBytes: drop snapshots while the JSON is larger
    *   (0: no cap; Durable Objects cap a value at 128 KiB) — first the earlier ones of each
    *   branch, oldest first, then whole branches, least recently extended first
@@ -155,7 +155,7 @@ export class SessionState {
     const max = options.maxSnapshots === undefined ? 4 : options.maxSnapshots;
     if (!Number.isInteger(max) || max < 1) throw new MidfoldError('invalid-option', 'SessionState: maxSnapshots must be a whole number >= 1');
     this.maxSnapshots = max;
-    const branches = options.maxBranches === undefined ? 8 : options.maxBranches;
+    const branches = options.maxBranches === undefined ? 32 : options.maxBranches;
     if (!Number.isInteger(branches) || branches < 1) throw new MidfoldError('invalid-option', 'SessionState: maxBranches must be a whole number >= 1');
     this.maxBranches = branches;
     const bytes = options.maxBytes === undefined ? 0 : options.maxBytes;

@@ -28,6 +28,7 @@ const arg = (name, fallback) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const THRESHOLD = arg('threshold', 4000);
+const ALIKE = process.argv.includes('--alike') ? String(process.argv[process.argv.indexOf('--alike') + 1]).split(',').map(Number) : [2, 6];
 const TOKEN = 'bench-token';
 const WORKER = path.join(ROOT, 'web-demo/edge/worker.js');
 
@@ -133,7 +134,7 @@ ${workerConfig('withoutState', WORKER, dir, bindings(upstream))}
         pct(mean(before.reuse)), pct(mean(after.reuse)), pct(mean(after.statefulReuse))]);
     }
     // (each session's seed differs; all open with the same system prompt and request)
-    for (const count of [2, 6]) {
+    for (const count of ALIKE) {
       const sessions = Array.from({ length: count }, (_, k) => longSession({ turns: 40, format: 'openai', seed: 60 + k }).calls);
       const alike = await replayAlike(llm, `${wd.url('with')}/v1/chat/completions`, sessions);
       alikeRows.push([count, sessions.reduce((n, c) => n + c.length, 0), alike.statefulSummaries, alike.summaries]);
