@@ -15,9 +15,10 @@
  *
  * Each snapshot belongs to a `branch`: a call that continued the newest snapshot of a
  * branch (made with the same settings) extends it; any other call (a fresh plan, or one
- * that fell back to an earlier snapshot) starts a new one. Conversations that share a key (they open alike) and the
- * paths of a regenerated turn are then separate branches, and retention is per branch, so
- * one busy conversation cannot push the others out and make them summarize afresh.
+ * that fell back to an earlier snapshot) starts a new one. Conversations that share a key
+ * (they open alike) and the paths of a regenerated turn are then separate branches, and
+ * retention is per branch, so one busy conversation cannot push the others out and make
+ * them summarize afresh.
  */
 import { MidfoldError } from '../core/errors.js';
 import { prefixHash } from './hash.js';
@@ -287,8 +288,8 @@ export class SessionState {
    * Remembers `snapshot` as the newest. `from` is the snapshot the call continued (what
    * `match` returned, or null): when it is the newest of its branch made with its settings
    * (a conversation may alternate Compactors), the new snapshot extends that branch;
-   * otherwise it starts one. Forgets a snapshot of the same prefix,
-   * and what maxSnapshots, maxBranches and maxBytes leave out (the newest always stays).
+   * otherwise it starts one. Forgets a snapshot of the same prefix, and what maxSnapshots,
+   * maxBranches and maxBytes leave out (the newest always stays).
    */
   record(snapshot, from = null) {
     const id = identity(snapshot);

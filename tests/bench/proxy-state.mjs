@@ -5,10 +5,13 @@
  *      Object) against a stateful Compactor on the same sessions: summaries written per 10- and 100-turn
  *      session, and the share of each forwarded request's bytes that the next one repeats verbatim (what a
  *      provider's prompt cache can reuse);
+ *      and, for conversations that open alike (one state key) interleaved turn by turn, the summaries the
+ *      proxy wrote against a stateful Compactor per conversation (--alike: how many conversations, 2,6);
  *   2. compactHistory in Node: the cost of one call at 100, 1,000 and 10,000 messages with carried state,
- *      without (a fresh plan each call), and a stateful Compactor's, and the stored state's size.
+ *      without (a fresh plan each call), and a stateful Compactor's, and the stored state's size; and the
+ *      same call under a key seven other conversations share, with and without the snapshots' byte lengths.
  *
- *   node tests/bench/proxy-state.mjs [--threshold 4000] [--proxy-only]
+ *   node tests/bench/proxy-state.mjs [--threshold 4000] [--alike 2,6] [--proxy-only]
  *
  * A turn is a user request and the tool loop answering it: two proxy calls (the request; the tool calls
  * with their results). Sessions are tests/helpers/long-session.mjs (OpenAI shape, seeded). Summaries are
