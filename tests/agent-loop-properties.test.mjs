@@ -69,33 +69,48 @@ async function runLoop(seed, format, steps) {
     const added = structuredClone(messages.at(-1));
     const report = await compactor.compact(messages);
     if (report.compacted) {
-      stats.compactions++;
       if (format.inLoop(messages.at(-1))) stats.midLoop++;
       stats.thinkingRemoved += report.thinkingRemoved || 0;
-      assert.ok(report.tokensAfter < report.tokensBefore, `${where(i)}: a compaction from ${report.tokensBefore} to ${report.tokensAfter}`);
-      assert.ok(report.tokensAfter < s.threshold, `${where(i)}: ${report.tokensAfter} tokens after a compaction (threshold ${s.threshold})`);
     }
     if (report.micro && report.micro.cleared) stats.clearings++;
-    if (report.deferred) stats.deferred++;
-    assert.deepStrictEqual(messages.at(-1), added, `${where(i)}: the live tail changed`);
-    const problems = validate(messages).problems.filter((p) => p.severity === 'error');
-    assert.deepEqual(problems, [], `${where(i)}: validate after compaction (${report.reason})`);
-    const size = estimateTokens(messages, { profile: 'safe' });
-    stats.peak = Math.max(stats.peak, size);
-    // Over the threshold only while a compaction waits for a tool loop whose thinking is in flight (signed
-    // thinking binds everything before it: nothing may change until the turn ends).
-    if (size > s.threshold) assert.equal(report.reason, 'deferred-thinking', `${where(i)}: ${size} tokens sent, threshold ${s.threshold}`);
-    let reply;
-    try {
-      reply = await format.send(messages, r, loopSteps++, module, uid);
-    } catch (error) {
-      assert.fail(`${where(i)}: the provider refused the request after "${report.reason}": ${error.message}`);
-    }
+    const size = checkRequest(where(i), report, messages, added, s.threshold, stats);
+    const reply = await sent(where(i), report, () => format.send(messages, r, loopSteps++, module, uid));
     stats.requests++;
     messages.push(...reply); // (`size` is what was sent: nothing changed the messages since)
     stats.largestStep = Math.max(stats.largestStep, estimateTokens(messages, { profile: 'safe' }) - size);
   }
   return { settings: s, stats };
+}
+
+/**
+ * What holds for a request about to be sent (`messages`, as the Compactor's `report` left them; `tail` the live
+ * tail as the loop wrote it): a compaction made it smaller and ended under the threshold; the live tail is
+ * verbatim; validate() finds no error; it is over the threshold only while a compaction waits for a tool loop
+ * whose thinking is in flight (signed thinking binds everything before it: nothing may change until the turn
+ * ends). Counts compactions, waits and the peak in `stats`; returns the request's estimate.
+ */
+function checkRequest(where, report, messages, tail, threshold, stats) {
+  if (report.compacted) {
+    stats.compactions++;
+    assert.ok(report.tokensAfter < report.tokensBefore, `${where}: a compaction from ${report.tokensBefore} to ${report.tokensAfter}`);
+    assert.ok(report.tokensAfter < threshold, `${where}: ${report.tokensAfter} tokens after a compaction (threshold ${threshold})`);
+  }
+  if (report.deferred) stats.deferred++;
+  assert.deepStrictEqual(messages.at(-1), tail, `${where}: the live tail changed`);
+  assert.deepEqual(validate(messages).problems.filter((p) => p.severity === 'error'), [], `${where}: validate after compaction (${report.reason})`);
+  const size = estimateTokens(messages, { profile: 'safe' });
+  stats.peak = Math.max(stats.peak, size);
+  if (size > threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${size} tokens sent, threshold ${threshold}`);
+  return size;
+}
+
+/** The reply `send()` resolves to; a refusal by the provider fails naming the request and the Compactor's reason. */
+async function sent(where, report, send) {
+  try {
+    return await send();
+  } catch (error) {
+    assert.fail(`${where}: the provider refused the request after "${report.reason}": ${error.message}`);
+  }
 }
 
 // ---- Anthropic Messages, extended thinking (signatures bound to the conversation before them) ------------
@@ -316,29 +331,15 @@ async function runStatelessLoop(seed, format, steps) {
     }
     const where = `seed ${seed} (${JSON.stringify(s)}), request ${i} (conversation ${c.k})`;
     const state = new SessionState({ store, key: await conversationKey(c.history) });
-    const { messages: sent, report } = await compactHistory(compactor, c.history, { state });
-    if (report.compacted) {
-      stats.compactions++;
-      assert.ok(report.tokensAfter < threshold, `${where}: ${report.tokensAfter} tokens after a compaction (threshold ${threshold})`);
-    }
-    if (report.deferred) stats.deferred++;
+    const { messages: request, report } = await compactHistory(compactor, c.history, { state });
     // Once a conversation's compacted form is remembered, every later request continues it.
     if (c.remembered) {
       assert.ok(report.session.matched > 0, `${where}: planned afresh (${report.reason})`);
       stats.continued++;
     }
     c.remembered ||= report.session.saved;
-    assert.deepStrictEqual(sent.at(-1), c.history.at(-1), `${where}: the live tail changed`);
-    assert.deepEqual(validate(sent).problems.filter((p) => p.severity === 'error'), [], `${where}: validate (${report.reason})`);
-    const size = estimateTokens(sent, { profile: 'safe' });
-    stats.peak = Math.max(stats.peak, size);
-    if (size > threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${size} tokens sent, threshold ${threshold}`);
-    let reply;
-    try {
-      reply = await format.send(sent, r, c.loopSteps++, module, uid);
-    } catch (error) {
-      assert.fail(`${where}: the provider refused the request after "${report.reason}": ${error.message}`);
-    }
+    checkRequest(where, report, request, c.history.at(-1), threshold, stats);
+    const reply = await sent(where, report, () => format.send(request, r, c.loopSteps++, module, uid));
     stats.requests++;
     c.history.push(...reply);
   }
