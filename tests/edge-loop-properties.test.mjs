@@ -122,7 +122,12 @@ function sseOf(id, model, message, finish) {
   out.push(chunk({}, finish), 'data: [DONE]\n\n');
   return out.join('');
 }
-const halves = (s) => [[...s].slice(0, Math.ceil([...s].length / 2)).join(''), [...s].slice(Math.ceil([...s].length / 2)).join('')];
+/** A string in two pieces, cut between code points. */
+function halves(s) {
+  const points = [...s];
+  const cut = Math.ceil(points.length / 2);
+  return [points.slice(0, cut).join(''), points.slice(cut).join('')];
+}
 
 /** The assistant message a client assembles from the chunks of a stream (as DeepSeek's and OpenRouter's guides do). */
 async function assemble(stream) {

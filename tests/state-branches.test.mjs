@@ -7,22 +7,25 @@ import assert from 'node:assert/strict';
 
 import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, memoryStateStore, MidfoldError } from '../js/hosts/node.js';
 import { longSession } from './helpers/long-session.mjs';
+import { countedCompactor as counted } from './helpers/counted-compactor.mjs';
 
 before(() => init());
 
 const reparse = (v) => JSON.parse(JSON.stringify(v));
 
-/** A Compactor whose summaries are the model-free digest, counted. */
-function counted() {
-  const digest = digestSummarizer();
-  const c = new Compactor({ threshold: 8000, summarize: (r) => { c.summaries++; return digest(r); } });
-  c.summaries = 0;
-  return c;
-}
 
 /** A conversation replayed call by call: the whole history each call, and a stateful Compactor beside it. */
 function conversation(seed, turns) {
   return { calls: longSession({ turns, format: 'openai', seed }).calls, at: 0, history: [], held: [], stateful: counted() };
+}
+
+/** A conversation of `seed` whose first `calls` calls went through one state, with the Compactor they used. */
+async function remembered(seed, calls) {
+  const conv = conversation(seed, 30);
+  const state = new SessionState();
+  const compactor = counted();
+  for (let k = 0; k < calls; k++) await step(conv, compactor, state);
+  return { conv, state, compactor };
 }
 
 /**
@@ -109,10 +112,7 @@ test('maxBytes drops each branch\'s earlier snapshots before any branch\'s newes
 });
 
 test('a state written before branches and byte lengths is one branch and continues; a field that is no whole number is refused', async () => {
-  const conv = conversation(71, 30);
-  const state = new SessionState();
-  const compactor = counted();
-  for (let k = 0; k < 25; k++) await step(conv, compactor, state);
+  const { conv, state, compactor } = await remembered(71, 25);
   const old = state.toJSON();
   assert.ok(old.snapshots.every((s) => Number.isInteger(s.bytes) && s.bytes > 0));
   for (const s of old.snapshots) { delete s.branch; delete s.bytes; }
@@ -127,10 +127,7 @@ test('a state written before branches and byte lengths is one branch and continu
 });
 
 test('a snapshot is told apart by its byte length only when that differs: an equal length is still hashed, a wrong one never matches', async () => {
-  const conv = conversation(72, 30);
-  const state = new SessionState();
-  const compactor = counted();
-  for (let k = 0; k < 25; k++) await step(conv, compactor, state);
+  const { conv, state } = await remembered(72, 25);
   const json = state.toJSON();
   const newest = json.snapshots[0];
   // Another conversation's snapshot of the same count and byte length (another prefix), newest: hashed, refused.
@@ -145,10 +142,7 @@ test('a snapshot is told apart by its byte length only when that differs: an equ
 });
 
 test('a turn regenerated twelve times falls back to the same earlier snapshot every time: the branch it forks from stays', async () => {
-  const conv = conversation(81, 30);
-  const state = new SessionState();
-  const compactor = counted();
-  for (let k = 0; k < 40; k++) await step(conv, compactor, state);
+  const { conv, state, compactor } = await remembered(81, 40);
   const lastUser = conv.history.findLastIndex((m) => m.role === 'user');
   const matched = [];
   for (let k = 0; k < 12; k++) {

@@ -13,27 +13,17 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import {
-  init, Compactor, digestSummarizer, SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON,
+  init, digestSummarizer, SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON,
   MidfoldError, validate,
 } from '../js/hosts/node.js';
 import { longSession } from './helpers/long-session.mjs';
+import { countedCompactor as counted } from './helpers/counted-compactor.mjs';
 
 before(() => init());
 
-const THRESHOLD = 8000;
 const reparse = (v) => JSON.parse(JSON.stringify(v));
 const json = (v) => JSON.stringify(v);
 
-/** A Compactor whose summaries are the model-free digest, counted. */
-function counted(options = {}) {
-  const digest = digestSummarizer();
-  const c = new Compactor({
-    threshold: THRESHOLD, ...options,
-    summarize: (r) => { c.summaries++; return (options.summarize || digest)(r); },
-  });
-  c.summaries = 0;
-  return c;
-}
 
 /**
  * Replays `calls` twice: through a stateful Compactor on its own array, and through compactHistory

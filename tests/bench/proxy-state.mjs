@@ -176,10 +176,9 @@ async function sharedKey(snapshot, sent, options, time) {
   return [withBytes.toFixed(1), hashed.toFixed(1), (hashed / withBytes).toFixed(2)];
 }
 
-const shared = [];
-
 async function costTable() {
   const rows = [];
+  const shared = [];
   for (const size of [100, 1000, 10000]) {
     // A session of about `size` messages, replayed to its end; the last call is timed.
     const turns = Math.ceil(size / 5);
