@@ -615,8 +615,9 @@ export interface SessionStateOptions {
   onWarn?: (message: string, error?: unknown) => void;
 }
 
-/** The compaction state a stateless host carries between calls. Calls on one object run
- * one after another; across objects sharing a store key, a save keeps what the others wrote
+/** The compaction state a stateless host carries between calls. Calls on one object may run
+ * at once, except that a call whose history repeats the whole history of a call in flight waits for
+ * it and continues its fold; across objects sharing a store key, a save keeps what the others wrote
  * since its load (only writes that meet between its read and its write can lose one), and
  * every remembered prefix is checked by hash against the caller's messages before it is used. */
 export declare class SessionState {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, memoryStateStore, MidfoldError } from '../js/hosts/node.js';
 import { longSession } from './helpers/long-session.mjs';
 import { countedCompactor as counted } from './helpers/counted-compactor.mjs';
+import { ConversationStates } from '../js/state/conversation-states.js';
 
 before(() => init());
 
@@ -185,4 +186,66 @@ test('a call that waited for its summary while another conversation under the ke
   const aNext = await compactHistory(counted(), reparse(a.history), { state: stateOf() });
   assert.equal(aNext.report.session.matched, a.history.length);
   assert.equal(JSON.stringify(aNext.messages), JSON.stringify(aResult.messages));
+});
+
+test('an integration set up once remembers 36 conversations that all open alike, not 32: each call continues its own fold', async () => {
+  // As midfoldMiddleware, compactStep and compactionFilter keep them: ConversationStates finds the state by
+  // conversationKey, so every conversation here (one system prompt, one first request) shares one state.
+  const states = new ConversationStates();
+  const compactor = counted();
+  const convs = Array.from({ length: 36 }, (_, k) => conversation(300 + k, 24));
+  const keys = new Set(await Promise.all(convs.map((c) => conversationKey(c.calls.flat()))));
+  assert.equal(keys.size, 1, 'one key for all');
+  const sessions = [];
+  for (let round = 0; round < 20; round++) {
+    for (const c of convs) {
+      const added = c.calls[c.at++];
+      c.history.push(...reparse(added));
+      c.held.push(...reparse(added));
+      await c.stateful.compact(c.held);
+      const { messages, report } = await compactHistory(compactor, reparse(c.history), { state: await states.of(c.history) });
+      assert.ok(JSON.stringify(messages) === JSON.stringify(c.held), `conversation ${convs.indexOf(c)}, round ${round}: the stateful Compactor's array`);
+      sessions.push({ c, ...report.session });
+    }
+  }
+  // Before, past a SessionState's 32 branches the least recently extended conversation was forgotten each
+  // round, so every call of every conversation planned afresh and folded the whole history again.
+  const remembered = new Set();
+  const fresh = [];
+  for (const s of sessions) {
+    if (remembered.has(s.c) && s.matched === 0) fresh.push(convs.indexOf(s.c));
+    if (s.saved) remembered.add(s.c);
+  }
+  assert.equal(remembered.size, convs.length);
+  assert.deepEqual(fresh, [], 'no remembered conversation planned afresh');
+  const stateful = convs.reduce((n, c) => n + c.stateful.summaries, 0);
+  assert.equal(compactor.summaries, stateful, `${compactor.summaries} summaries, ${stateful} by 36 stateful Compactors`);
+});
+
+test('ConversationStates keeps `max` conversations in all, however they open: the least recently used states go first', async () => {
+  const states = new ConversationStates(6);
+  const compactor = counted();
+  // Four conversations that open alike, then three of their own openings, one after another.
+  const alike = [311, 312, 313, 314].map((seed) => conversation(seed, 24));
+  const own = [0, 1, 2].map((k) => {
+    const c = conversation(320 + k, 24);
+    c.calls[0] = c.calls[0].map((m) => (m.role === 'system' ? { ...m, content: `${m.content} (team ${k})` } : m));
+    return c;
+  });
+  const run = async (c, calls) => {
+    for (let i = 0; i < calls; i++) {
+      c.history.push(...reparse(c.calls[c.at++]));
+      await compactHistory(compactor, reparse(c.history), { state: await states.of(c.history) });
+    }
+  };
+  for (const c of alike) await run(c, 18);
+  const alikeState = await states.of(alike[0].history);
+  assert.equal(alikeState.branchCount(), 4);
+  for (const c of own) await run(c, 18);
+  // 4 + 3 > 6: the alike conversations' state was the least recently used, so it went as a whole.
+  assert.notEqual(await states.of(alike[0].history), alikeState, 'the least recently used state was forgotten');
+  assert.equal(states.states.size, 4);
+  let total = 0;
+  for (const state of states.states.values()) total += Math.max(1, state.branchCount());
+  assert.ok(total <= 6, `${total} conversations remembered`);
 });

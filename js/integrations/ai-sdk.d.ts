@@ -9,7 +9,7 @@ export { SessionState } from '../index.js';
  * 'deepseek.*' provider id, or a gateway id 'deepseek/…'), and with it the default threshold. */
 export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'> {
   /** The state carried across steps/calls (default: one in memory per conversation, found by its content
-   * (conversationKey); the 256 most recently used). Pass one to share it or to give it a store. */
+   * (conversationKey); 256 conversations in all, the least recently used forgotten first). Pass one to share it or to give it a store. */
   state?: SessionState;
   /** Called with each call's report (the Compactor's, plus `session`). */
   onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;

@@ -5,7 +5,7 @@ import type { CompactorOptions, CompactReport, SessionState } from '../index.js'
 export { SessionState } from '../index.js';
 
 export interface AgentsCompactionOptions extends Omit<CompactorOptions, 'format'> {
-  /** The state carried across the run's model calls (default: one in memory per conversation, found by its content; the 256 most recently used). */
+  /** The state carried across the run's model calls (default: one in memory per conversation, found by its content; 256 conversations in all, the least recently used forgotten first). */
   state?: SessionState;
   /** Called with each call's report (the Compactor's, plus `session`). */
   onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;

@@ -115,8 +115,7 @@ export async function compactHistory(compactor, messages, options = {}) {
   if (options.usage !== undefined && !(Array.isArray(options.usage) ? options.usage : [options.usage]).every(isAnchor))
     throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?, last?} (whole numbers, last a string) or a list of them');
   const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage };
-  if (!state) return run(compactor, messages, compactOptions, null);
-  return state.exclusive(() => run(compactor, messages, compactOptions, state));
+  return run(compactor, messages, compactOptions, state || null);
 }
 
 const isAnchor = (u) => isPlain(u) && Number.isInteger(u.inputTokens) && u.inputTokens >= 0
@@ -155,12 +154,18 @@ async function run(compactor, messages, compactOptions, state) {
   const cache = compactor.estimates instanceof EstimateCache ? compactor.estimates : null;
   const canonical = state ? historyBytes(original, cache) : null;
   const settings = compactorSettings(compactor);
-  let snapshot = null;
-  if (state) {
-    await state.load();
-    snapshot = await state.match(canonical, settings);
+  // A call waits only for a call in flight that it continues (SessionState.begin): another
+  // conversation under the key goes on while this one's summary is written.
+  const { snapshot, flight } = state ? await state.begin(canonical, settings) : { snapshot: null, flight: null };
+  try {
+    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state });
+  } finally {
+    if (flight) state.end(flight);
   }
+}
 
+/** The rest of run(): rebuilds the working array from `snapshot`, compacts it and records the result. */
+async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state }) {
   // The array a stateful Compactor would hold: the remembered form, then what is new.
   const working = [];
   const origin = new Map(); // working object -> original index, or the remembered item
@@ -215,11 +220,10 @@ async function run(compactor, messages, compactOptions, state) {
   let saved = false;
   // An identity result needs no memory: a fresh plan gives the same.
   if (state && SUCCESS.has(report.reason) && !identity) {
-    state.record({
+    saved = await state.finish({
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0,
     }, snapshot);
-    saved = await state.save();
   }
   return {
     messages: working,

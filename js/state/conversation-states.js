@@ -1,13 +1,11 @@
 /**
- * conversation-states.js — one in-memory SessionState per conversation, for an integration
- * a host sets up once and calls for every conversation it serves (a wrapped model, a
- * prepareStep, an Agents SDK filter). One shared state would hold all conversations as
- * branches of one value (past its maxBranches, the least recently used plans afresh, rewriting
- * its prefix each time) and would queue every conversation's call behind any other's summary.
- * Each conversation is found by its content key (conversationKey: its messages up to the
- * first user message, which every call repeats); conversations that open alike share one
- * state, as branches, and its queue.
- */
+ * conversation-states.js — one in-memory SessionState per conversation key, for an
+ * integration a host sets up once and calls for every conversation it serves (a wrapped
+ * model, a prepareStep, an Agents SDK filter). Each conversation is found by its content key
+ * (conversationKey: its messages up to the first user message, which every call repeats);
+ * conversations that open alike share one state, as branches, and none waits for another's
+ * summary (a call waits only for one it continues: SessionState.begin). A state per key
+ * rather than one for all keeps each call's match to the snapshots of its own key. */
 import { SessionState } from './session-state.js';
 import { conversationKey } from './hash.js';
 
@@ -15,7 +13,11 @@ import { conversationKey } from './hash.js';
 const MAX_CONVERSATIONS = 256;
 
 /**
- * SessionStates by conversation, the least recently used dropped beyond a limit.
+ * SessionStates by conversation key, the least recently used dropped while they remember
+ * more than `max` conversations in all. A state remembers one per branch: conversations that
+ * open alike share a key (every chat that opens with the same "Hi"), so a state may hold up
+ * to `max` of them, not a SessionState's default 32, past which the least recently extended
+ * of them would plan afresh, folding its whole history again, at every call.
  * Ownership: holds each conversation's SessionState (the hashes of its remembered prefixes
  * and what they became: summaries, micro-compacted copies) until it is evicted; never
  * changes the messages it is given.
@@ -39,9 +41,22 @@ export class ConversationStates {
     const key = await conversationKey(messages);
     let state = this.states.get(key);
     if (state) this.states.delete(key);
-    else state = new SessionState();
+    else state = new SessionState({ maxBranches: this.max });
     this.states.set(key, state);
-    if (this.states.size > this.max) this.states.delete(this.states.keys().next().value);
+    this.evict();
     return state;
+  }
+
+  /** Forgets the least recently used states (never the one just used) while the states remember
+   * more than `max` conversations: a branch each, and one for a state that remembers none yet. */
+  evict() {
+    const held = (state) => Math.max(1, state.branchCount());
+    let total = 0;
+    for (const state of this.states.values()) total += held(state);
+    for (const [key, state] of this.states) {
+      if (total <= this.max || this.states.size === 1) break;
+      total -= held(state);
+      this.states.delete(key);
+    }
   }
 }

@@ -98,6 +98,20 @@ function writeState(snapshots) {
   };
 }
 
+/** Whether the first `length` bytes of `a` and `b` are equal (four at a time where both are aligned). */
+function sameBytes(a, b, length) {
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = length >>> 2;
+    const wa = new Int32Array(a.buffer, a.byteOffset, words);
+    const wb = new Int32Array(b.buffer, b.byteOffset, words);
+    for (; i < words; i++) if (wa[i] !== wb[i]) return false;
+    i = words << 2;
+  }
+  for (; i < length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** What tells two snapshots apart: one made with the same settings for the same prefix is the same. */
 const identity = (s) => `${s.count} ${s.prefix} ${s.settings}`;
 
@@ -126,11 +140,16 @@ function retained(snapshots, perBranch, branches) {
  * with `{store, key}` it is read from the store before every call and written after
  * every call that changed it, so any number of processes can share it.
  *
- * Calls on one SessionState run one after another. Calls through different objects on
- * the same store key (other isolates, other servers) may overlap: a save keeps what
- * others wrote since its load, and only writes that meet between a save's read and its
- * write can lose one. Since every snapshot is checked against the caller's own messages
- * by hash before it is used, that costs a summary, never a wrong prefix.
+ * Calls on one SessionState overlap except where one continues another: a call whose
+ * history repeats the whole history of a call in flight (a duplicate request, the next step
+ * sent before the last one's result was recorded) waits for it and continues its result;
+ * any other call (another conversation under the key, another branch) goes on meanwhile, so
+ * one conversation's summary never holds up the others. Loading and matching, and recording
+ * and saving, run one call at a time. Calls through different objects on the same store key
+ * (other isolates, other servers) may overlap anywhere: a save keeps what others wrote since
+ * its load, and only writes that meet between a save's read and its write can lose one.
+ * Since every snapshot is checked against the caller's own messages by hash before it is
+ * used, that costs a summary, never a wrong prefix.
  *
  * Ownership: keeps its snapshots (prefix hashes, and JSON copies of the messages midfold
  * wrote or edited), never the caller's message objects; keeps `store` by reference.
@@ -171,6 +190,8 @@ export class SessionState {
     this.loaded = new Set();
     this.recorded = null;
     this.tail = Promise.resolve();
+    /** Calls between their match and their end (begin() to end()), each {history, done, land}. */
+    this.flights = new Set();
   }
 
   /**
@@ -193,11 +214,71 @@ export class SessionState {
     try { this.onWarn(message, error); } catch { /* a failing hook must not fail the call */ }
   }
 
-  /** Runs `fn` after every earlier call on this state has settled. */
+  /** Runs `fn` after every earlier `fn` given to this state has settled. */
   exclusive(fn) {
     const run = this.tail.then(fn);
     this.tail = run.catch(() => {});
     return run;
+  }
+
+  /**
+   * The start of a call on the history `canonical` (historyBytes) made with `settings`: first
+   * waits for each call in flight whose whole history this one repeats, since what that call
+   * records is what this one continues (without waiting, both would fold the same messages);
+   * then loads the store and matches (one call at a time). Resolves to `{snapshot, flight}`:
+   * the snapshot to continue (match) and this call's flight, which the caller must end()
+   * whatever happens, or calls that continue it wait for ever.
+   * Ownership: the flight keeps `canonical` (to compare later calls with) until end().
+   * @param {{bytes: Uint8Array, ends: number[]}} canonical
+   * @param {string} settings
+   */
+  async begin(canonical, settings) {
+    for (;;) {
+      const started = await this.exclusive(async () => {
+        const ahead = this.continuedFlight(canonical);
+        if (ahead) return { ahead };
+        await this.load();
+        const snapshot = await this.match(canonical, settings);
+        let land;
+        const done = new Promise((resolve) => { land = resolve; });
+        const flight = { history: canonical, done, land };
+        this.flights.add(flight);
+        return { snapshot, flight };
+      });
+      if (!started.ahead) return started;
+      await started.ahead.done;
+    }
+  }
+
+  /** The call in flight whose whole history `canonical` repeats (the longest), or null. */
+  continuedFlight(canonical) {
+    let found = null;
+    for (const f of this.flights) {
+      const count = f.history.ends.length;
+      if (count > canonical.ends.length || (found && count <= found.history.ends.length)) continue;
+      const bytes = count ? f.history.ends[count - 1] : 0;
+      if (count && canonical.ends[count - 1] === bytes && sameBytes(f.history.bytes, canonical.bytes, bytes)) found = f;
+    }
+    return found;
+  }
+
+  /** Records `snapshot` (as record) and saves, one call at a time; resolves to whether it was written. */
+  finish(snapshot, from) {
+    return this.exclusive(() => {
+      this.record(snapshot, from);
+      return this.save();
+    });
+  }
+
+  /** Ends a call begun with begin(): the calls that wait for it go on. */
+  end(flight) {
+    this.flights.delete(flight);
+    flight.land();
+  }
+
+  /** How many branches the state remembers (conversations under its key, and regenerated paths). */
+  branchCount() {
+    return new Set(this.snapshots.map((s) => s.branch)).size;
   }
 
   /** Reads the store (no-op without one). A missing value is an empty state; an unreadable
@@ -294,8 +375,9 @@ export class SessionState {
   record(snapshot, from = null) {
     const id = identity(snapshot);
     let rest = this.snapshots.filter((s) => identity(s) !== id);
+    // (by identity, not object: another call's load may have read the same snapshot again since `from` was matched)
     const head = from && this.snapshots.find((s) => s.branch === from.branch && s.settings === from.settings);
-    const continues = from !== null && head === from;
+    const continues = from !== null && head !== undefined && identity(head) === identity(from);
     // A new branch is named after its first prefix: two calls that start branches at once
     // (for two conversations, in two isolates) name them apart, and a save keeps both.
     const branch = continues ? from.branch : Number.parseInt(snapshot.prefix.slice(0, 12), 16);
