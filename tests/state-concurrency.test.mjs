@@ -3,7 +3,9 @@
 // call for one of them must not wait while another's summary is written, which can take a model call's
 // seconds. A call that repeats the whole history of a call in flight (a duplicate request, the next step sent
 // before the last one's result was recorded) is the one exception: it waits, and continues that call's fold
-// instead of writing a second summary of the same messages.
+// instead of writing a second summary of the same messages. Shown on SessionState itself, then through the real
+// packages: one midfoldMiddleware over @ai-sdk/anthropic (ai 6 and 7) and one compactionFilter in an
+// @openai/agents Runner, each serving two users over HTTP to the strict mock provider.
 //
 // A call that waits where it must not never settles here, so each such test has a timeout: it fails, it does
 // not hang. Nothing is timed.
@@ -14,6 +16,7 @@ import { z } from 'zod';
 
 import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, memoryStateStore } from '../js/hosts/node.js';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
+import { compactionFilter } from 'midfold/openai-agents';
 import { longSession } from './helpers/long-session.mjs';
 import { countedCompactor as counted } from './helpers/counted-compactor.mjs';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
@@ -178,3 +181,39 @@ for (const v of [
     });
   });
 }
+
+// And through the real @openai/agents: one Runner and one compactionFilter, two runs that open with "Hi".
+test('one compactionFilter, two Agents SDK runs that both open with "Hi": the second is answered while the first\'s fold waits', NEVER_WAITS, async () => {
+  const { Agent, Runner, tool } = await import('@openai/agents');
+  const { OpenAIProvider } = await import('@openai/agents-openai');
+  const readFile = tool({ name: 'read_file', description: 'Read a file of the repository', parameters: z.object({ path: z.string() }), execute: async ({ path }) => read(path) });
+  const agent = new Agent({ name: 'reader', instructions: 'Read the C core and answer.', tools: [readFile], model: 'gpt-5.4' });
+  const runnerWith = (filter) => new Runner({
+    modelProvider: new OpenAIProvider({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, useResponses: true }),
+    tracingDisabled: true, callModelInputFilter: filter,
+  });
+  // The first user's earlier run: "Hi", then six files read (each call after its encrypted reasoning), then an answer.
+  let step = 0;
+  provider.reply = () => {
+    const i = step++;
+    return i < FILES.length
+      ? [provider.signReasoning(`rs_hi${i}`, `I should read ${FILES[i]} next.`),
+        { type: 'function_call', id: `fc_hi${i}`, call_id: `call_hi${i}`, name: 'read_file', arguments: JSON.stringify({ path: FILES[i] }), status: 'completed' }]
+      : [{ type: 'message', id: `msg_hi${i}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'I read the compaction code.', annotations: [] }] }];
+  };
+  const earlier = await runnerWith(undefined).run(agent, 'Hi', { maxTurns: FILES.length + 2 });
+  provider.reply = () => [{ type: 'message', id: 'msg_answer', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'In src/compact.c.', annotations: [] }] }];
+
+  const held = heldSummarizer();
+  const reports = [];
+  const runner = runnerWith(compactionFilter({ summarize: held.summarize, threshold: 6000, keepTail: { tokens: 1500 }, onReport: (r) => reports.push(r) }));
+  const first = runner.run(agent, [...earlier.history, { role: 'user', content: 'Where does the fold keep the pending turn?' }], { maxTurns: 2 });
+  await held.entered;
+  const second = await runner.run(agent, 'Hi', { maxTurns: 2 });
+  assert.equal(second.finalOutput, 'In src/compact.c.');
+  assert.deepEqual(reports.map((r) => r.reason), ['below-threshold'], 'the second run\'s call went through while the first\'s waits');
+  held.open();
+  assert.equal((await first).finalOutput, 'In src/compact.c.');
+  assert.ok(reports[1].compacted, 'the first run\'s history was folded');
+  assert.deepEqual(provider.requests.slice(-2).map((r) => r.status), [200, 200]);
+});
