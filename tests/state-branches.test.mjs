@@ -4,6 +4,7 @@
 
 import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 
 import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, memoryStateStore, MidfoldError } from '../js/hosts/node.js';
 import { longSession } from './helpers/long-session.mjs';
@@ -248,4 +249,41 @@ test('ConversationStates keeps `max` conversations in all, however they open: th
   let total = 0;
   for (const state of states.states.values()) total += Math.max(1, state.branchCount());
   assert.ok(total <= 6, `${total} conversations remembered`);
+});
+
+test('maxConversations sets an integration\'s budget: at 1, another conversation\'s call forgets the first; a bad value is refused', async () => {
+  const { midfoldMiddleware } = await import('../js/integrations/ai-sdk.js');
+  const { compactionFilter } = await import('../js/integrations/openai-agents.js');
+  const src = (name) => readFileSync(new URL(`../src/${name}`, import.meta.url), 'utf8');
+  // A provider-level prompt (LanguageModelV3Prompt, what transformParams is given): four files read.
+  const prompt = (opening) => {
+    const out = [{ role: 'system', content: 'You review the midfold C core.' }, { role: 'user', content: [{ type: 'text', text: opening }] }];
+    ['view.c', 'compact.c', 'micro.c', 'estimate.c'].forEach((file, i) => {
+      out.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: { path: `src/${file}` } }] });
+      out.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${i}`, toolName: 'read_file', output: { type: 'text', value: src(file) } }] });
+    });
+    out.push({ role: 'user', content: [{ type: 'text', text: 'Which of these folds the middle?' }] });
+    return out;
+  };
+  const sessions = async (options) => {
+    const seen = [];
+    const middleware = midfoldMiddleware({ summarize: digestSummarizer(), threshold: 3000, ...options, onReport: (r) => seen.push(r.session) });
+    const call = (opening) => middleware.transformParams({ type: 'generate', params: { prompt: prompt(opening) }, model: {} });
+    await call('Hi');
+    await call('Hello there');
+    await call('Hi');
+    return seen;
+  };
+  const [first, , again] = await sessions({});
+  assert.ok(first.saved, 'the first conversation is remembered');
+  assert.equal(again.matched, prompt('Hi').length, 'by default it is still remembered after another one');
+  const [, , forgotten] = await sessions({ maxConversations: 1 });
+  assert.equal(forgotten.matched, 0, 'at maxConversations 1 the other conversation pushed it out');
+
+  for (const make of [(o) => midfoldMiddleware(o), (o) => compactionFilter(o)]) {
+    for (const bad of [0, 1.5, '256']) {
+      assert.throws(() => make({ summarize: digestSummarizer(), maxConversations: bad }), (e) => e instanceof MidfoldError && e.code === 'invalid-option' && /maxConversations/.test(e.message));
+    }
+    assert.throws(() => make({ summarize: digestSummarizer(), maxConversations: 8, state: new SessionState() }), (e) => e.code === 'invalid-option' && /maxConversations/.test(e.message));
+  }
 });

@@ -11,6 +11,9 @@ export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'>
   /** The state carried across steps/calls (default: one in memory per conversation, found by its content
    * (conversationKey); 256 conversations in all, the least recently used forgotten first). Pass one to share it or to give it a store. */
   state?: SessionState;
+  /** Without `state`: how many conversations the states kept in memory remember in all (256), however many open
+   * alike; the least recently used state is forgotten first. */
+  maxConversations?: number;
   /** Called with each call's report (the Compactor's, plus `session`). */
   onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;
 }

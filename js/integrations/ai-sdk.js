@@ -74,8 +74,9 @@ function pricingOf(model) {
  */
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
-  const { state, onReport, specificationVersion, ...compactorOptions } = options;
+  const { state, onReport, specificationVersion, maxConversations, ...compactorOptions } = options;
   if (state !== undefined && !(state instanceof SessionState)) throw new MidfoldError('invalid-option', `${fnName}: state must be a SessionState`);
+  if (state !== undefined && maxConversations !== undefined) throw new MidfoldError('invalid-option', `${fnName}: maxConversations is for the states kept without a state option`);
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${fnName}: onReport must be a function`);
   // Built now, so a bad option fails here and not on the first call.
   const compactor = new Compactor({ format, ...compactorOptions });
@@ -87,7 +88,7 @@ function setUp(options, format, fnName) {
     return compactors.get(pricing);
   };
   // Without a state from the host, each conversation gets one of its own (found by content).
-  const states = state ? null : new ConversationStates();
+  const states = state ? null : new ConversationStates(maxConversations, fnName);
   const stateOf = (messages) => (states ? states.of(messages) : state);
   return { compactorFor, stateOf, onReport, specificationVersion };
 }
@@ -131,7 +132,8 @@ function report(onReport, value) {
  * messages are sent). The previous step's `usage.inputTokens` (the provider's count, cached
  * tokens included) anchors the estimate, so the threshold is compared with the provider's
  * count. Options are the Compactor's, plus `state` (a SessionState; default: one in memory
- * per conversation, found by its content, the 256 most recently used) and `onReport(report)`.
+ * per conversation, found by its content, the `maxConversations` (256) most recently used)
+ * and `onReport(report)`.
  *
  * Ownership: the returned function keeps the Compactor it builds and the state; it never
  * changes the SDK's messages (it returns new arrays).

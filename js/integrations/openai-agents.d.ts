@@ -7,6 +7,9 @@ export { SessionState } from '../index.js';
 export interface AgentsCompactionOptions extends Omit<CompactorOptions, 'format'> {
   /** The state carried across the run's model calls (default: one in memory per conversation, found by its content; 256 conversations in all, the least recently used forgotten first). */
   state?: SessionState;
+  /** Without `state`: how many conversations the states kept in memory remember in all (256), however many open
+   * alike; the least recently used state is forgotten first. */
+  maxConversations?: number;
   /** Called with each call's report (the Compactor's, plus `session`). */
   onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;
 }

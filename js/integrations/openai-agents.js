@@ -109,9 +109,9 @@ function fromResponses(outputItems, read, originals) {
 /**
  * A `callModelInputFilter` for `run(agent, input, { callModelInputFilter })` or a Runner:
  * compacts `modelData.input` before each model call, with the carried state (a SessionState;
- * default: one in memory per conversation, found by its content, the 256 most recently
- * used). Options are the Compactor's (its format is set for you) plus `state` and
- * `onReport(report)`. The instructions pass through unchanged.
+ * default: one in memory per conversation, found by its content, the `maxConversations`
+ * (256) most recently used). Options are the Compactor's (its format is set for you) plus
+ * `state`, `maxConversations` and `onReport(report)`. The instructions pass through unchanged.
  *
  * Ownership: keeps the Compactor and the state; never changes the SDK's items (untouched
  * items are returned as they came, edited ones as copies).
@@ -120,10 +120,11 @@ function fromResponses(outputItems, read, originals) {
  */
 export function compactionFilter(options) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactionFilter: options with a summarize function are required');
-  const { state: given, onReport, ...compactorOptions } = options;
+  const { state: given, onReport, maxConversations, ...compactorOptions } = options;
   if (given !== undefined && !(given instanceof SessionState)) throw new MidfoldError('invalid-option', 'compactionFilter: state must be a SessionState');
+  if (given !== undefined && maxConversations !== undefined) throw new MidfoldError('invalid-option', 'compactionFilter: maxConversations is for the states kept without a state option');
   // Without a state from the host, each conversation gets one of its own (found by content).
-  const states = given ? null : new ConversationStates();
+  const states = given ? null : new ConversationStates(maxConversations, 'compactionFilter');
   const compactor = new Compactor({ ...compactorOptions, format: 'openai-responses' });
   return async function callModelInputFilter({ modelData }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;

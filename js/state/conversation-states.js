@@ -6,6 +6,7 @@
  * conversations that open alike share one state, as branches, and none waits for another's
  * summary (a call waits only for one it continues: SessionState.begin). A state per key
  * rather than one for all keeps each call's match to the snapshots of its own key. */
+import { MidfoldError } from '../core/errors.js';
 import { SessionState } from './session-state.js';
 import { conversationKey } from './hash.js';
 
@@ -23,8 +24,12 @@ const MAX_CONVERSATIONS = 256;
  * changes the messages it is given.
  */
 export class ConversationStates {
-  /** @param {number} [max] conversations kept (the least recently used is forgotten first) */
-  constructor(max = MAX_CONVERSATIONS) {
+  /**
+   * @param {number} [max] conversations kept (the least recently used is forgotten first)
+   * @param {string} [fnName] the integration, for the error a bad `max` gives
+   */
+  constructor(max = MAX_CONVERSATIONS, fnName = 'ConversationStates') {
+    if (!Number.isInteger(max) || max < 1) throw new MidfoldError('invalid-option', `${fnName}: maxConversations must be a whole number >= 1`);
     this.max = max;
     /** @type {Map<string, SessionState>} least recently used first */
     this.states = new Map();
