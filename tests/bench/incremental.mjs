@@ -1,8 +1,9 @@
 // Per-turn cost of a conversation that grows by one turn per call: the plain JS walker re-reading everything,
 // estimateTokens without a cache, EstimateCache (first call, then each later call after one more turn), and the
 // Compactor's check under its triggers (first call, then later calls), beside planMicroCompact, which is what the
-// Compactor ran on every call before it kept estimates.
-// Prints a table with ratios against the walker measured in the same run. Not a test: nothing here asserts time.
+// Compactor ran on every call before it kept estimates; then one Compactor kept across several turns, its second
+// call apart from the later ones.
+// Prints tables with ratios against the walker measured in the same run. Not a test: nothing here asserts time.
 //
 //   node tests/bench/incremental.mjs [--rounds N]
 import { init, estimateTokens, planMicroCompact, EstimateCache, Compactor, digestSummarizer } from '../../js/hosts/node.js';
@@ -94,3 +95,36 @@ console.log(`# Per-turn estimate of a growing conversation (${m.cpu}, ${m.cores}
 console.log('| conversation | messages | plain JS walker | estimateTokens (no cache) | EstimateCache, first call | EstimateCache, after one more turn | planMicroCompact (the check before the cache) | Compactor.compact under its triggers, first call | the same, after one more turn | a bare walk of the structure (the floor of any check that walks it) |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+
+// A Compactor as a conversation keeps it: one per conversation, checking every turn. Here nothing else runs
+// between the turns but the walker, so the second call (right after the first, which allocated the whole
+// cache) and the calls after it are told apart; the table above mixes them with other work.
+const KEPT_TURNS = 8;
+const kept = [];
+for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['Chinese', (n) => chineseConversation(n, 22)]]) {
+  for (const size of [1000, 10000]) {
+    const all = make(size + 2 * KEPT_TURNS * ROUNDS);
+    const walker = [], second = [], after = [], paired = [];
+    for (let r = 0; r < Math.ceil(ROUNDS / 2); r++) {
+      const messages = all.slice(0, size);
+      const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 1e9, microTrigger: 1e9 });
+      await compactor.compact(messages);
+      for (let t = 0; t < KEPT_TURNS; t++) {
+        messages.push(...all.slice(size + 2 * (r * KEPT_TURNS + t), size + 2 * (r * KEPT_TURNS + t) + 2));
+        walker.push(timeOnce(() => jsEstimateMessages(messages)));
+        const t0 = now();
+        const report = await compactor.compact(messages);
+        (t === 0 ? second : after).push(now() - t0);
+        if (t > 0) paired.push(after.at(-1) / walker.at(-1));
+        if (report.reason !== 'below-threshold' || report.micro.cleared) throw new Error('the check should do nothing');
+      }
+    }
+    const w = median(walker);
+    kept.push([label, size.toLocaleString('en'), fmt(w), `${fmt(median(second))} (${fmt(median(second) / w, 3)}×)`,
+      `${fmt(median(after))} (${fmt(median(after) / w, 3)}×) [${fmt(median(paired), 3)}×]`]);
+  }
+}
+console.log(`\n## One Compactor kept across ${KEPT_TURNS} turns (${Math.ceil(ROUNDS / 2)} conversations; medians in ms, × and brackets as above)\n`);
+console.log('| conversation | messages | plain JS walker | Compactor.compact, second call | third call on |');
+console.log('|---|---:|---:|---:|---:|');
+for (const r of kept) console.log(`| ${r.join(' | ')} |`);
