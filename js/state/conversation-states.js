@@ -5,7 +5,8 @@
  * (conversationKey: its messages up to the first user message, which every call repeats);
  * conversations that open alike share one state, as branches, and none waits for another's
  * summary (a call waits only for one it continues: SessionState.begin). A state per key
- * rather than one for all keeps each call's match to the snapshots of its own key. */
+ * rather than one for all keeps each call's match to the snapshots of its own key.
+ */
 import { MidfoldError } from '../core/errors.js';
 import { SessionState } from './session-state.js';
 import { conversationKey } from './hash.js';
