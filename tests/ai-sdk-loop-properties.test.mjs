@@ -14,6 +14,7 @@ import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { prng } from './helpers/prng.mjs';
 import { MODULES, settingsOf, compactorOptions, userRequest, aiTools } from './helpers/agent-loop.mjs';
+import { ANTHROPIC_VERSIONS } from './helpers/ai-sdk-flows.mjs';
 
 let provider;
 let chat; // DeepSeek's Chat Completions (thinking mode)
@@ -24,15 +25,11 @@ before(async () => {
 });
 after(() => Promise.all([provider.close(), chat.close()]));
 
-const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const TURNS = 40;
 // (the OpenAI provider of each: Responses API by default)
 const OPENAI = { 'ai 6': '@ai-sdk/openai', 'ai 7': '@ai-sdk/openai-v4' };
 const DEEPSEEK = { 'ai 6': '@ai-sdk/deepseek', 'ai 7': '@ai-sdk/deepseek-v3' };
-const AI_SDK = [
-  { label: 'ai 6', ai: 'ai', anthropic: '@ai-sdk/anthropic', spec: 'v3', skip: false },
-  { label: 'ai 7', ai: 'ai-v7', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4', skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
-];
+const AI_SDK = ANTHROPIC_VERSIONS;
 
 /**
  * The model and prepareStep of a loop through `hook`. The middleware sees each step's provider-level prompt;

@@ -10,13 +10,9 @@ import { z } from 'zod';
 import { init, digestSummarizer, microCompact } from 'midfold';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
+import { ANTHROPIC_VERSIONS } from './helpers/ai-sdk-flows.mjs';
 
-const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-const VERSIONS = [
-  { label: 'ai 6', ai: 'ai', anthropic: '@ai-sdk/anthropic', spec: 'v3', skip: false },
-  { label: 'ai 7', ai: 'ai-v7', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4',
-    skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
-];
+const VERSIONS = ANTHROPIC_VERSIONS;
 const FILES = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().slice(0, 8).map((f) => `src/${f}`);
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const THINKING = { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } };

@@ -20,7 +20,7 @@ import { compactionFilter } from 'midfold/openai-agents';
 import { longSession } from './helpers/long-session.mjs';
 import { countedCompactor as counted } from './helpers/counted-compactor.mjs';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
-import { NODE_MAJOR } from './helpers/ai-sdk-flows.mjs';
+import { ANTHROPIC_VERSIONS } from './helpers/ai-sdk-flows.mjs';
 
 const reparse = (v) => JSON.parse(JSON.stringify(v));
 const NEVER_WAITS = { timeout: 20_000 };
@@ -143,10 +143,7 @@ test('with a store, a fold recorded after another call loaded the state again st
 // serving two users whose conversations open with the same "Hi".
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const FILES = ['src/view.c', 'src/compact.c', 'src/micro.c', 'src/estimate.c', 'src/serialize.c', 'src/adapt_anthropic.c'];
-for (const v of [
-  { label: 'ai 6', ai: 'ai', anthropic: '@ai-sdk/anthropic', spec: 'v3', skip: false },
-  { label: 'ai 7', ai: 'ai-v7', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4', skip: NODE_MAJOR < 22 ? 'ai 7 needs Node >= 22' : false },
-]) {
+for (const v of ANTHROPIC_VERSIONS) {
   describe(`one midfoldMiddleware, two users who both open with "Hi" (${v.label})`, { skip: v.skip }, () => {
     test('the second user is answered while the first user\'s fold waits for its summary; both requests are accepted', NEVER_WAITS, async () => {
       const ai = await import(v.ai);

@@ -12,7 +12,7 @@ import { MidfoldError } from '../core/errors.js';
 import { optionsObject } from '../core/options.js';
 import { Compactor, PRICING_NAMES } from '../compaction/compactor.js';
 import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
-import { ConversationStates } from '../state/conversation-states.js';
+import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
 
 /** How many recent answers' counts a middleware keeps for the calls that follow them. */
@@ -75,8 +75,8 @@ function pricingOf(model) {
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
   const { state, onReport, specificationVersion, maxConversations, ...compactorOptions } = options;
-  if (state !== undefined && !(state instanceof SessionState)) throw new MidfoldError('invalid-option', `${fnName}: state must be a SessionState`);
-  if (state !== undefined && maxConversations !== undefined) throw new MidfoldError('invalid-option', `${fnName}: maxConversations is for the states kept without a state option`);
+  // Without a state from the host, each conversation gets one of its own (found by content).
+  const states = integrationStates(state, maxConversations, fnName);
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${fnName}: onReport must be a function`);
   // Built now, so a bad option fails here and not on the first call.
   const compactor = new Compactor({ format, ...compactorOptions });
@@ -87,8 +87,6 @@ function setUp(options, format, fnName) {
     if (!compactors.has(pricing)) compactors.set(pricing, new Compactor({ format, ...compactorOptions, pricing }));
     return compactors.get(pricing);
   };
-  // Without a state from the host, each conversation gets one of its own (found by content).
-  const states = state ? null : new ConversationStates(maxConversations, fnName);
   const stateOf = (messages) => (states ? states.of(messages) : state);
   return { compactorFor, stateOf, onReport, specificationVersion };
 }

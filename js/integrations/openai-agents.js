@@ -12,8 +12,8 @@
  */
 import { MidfoldError } from '../core/errors.js';
 import { Compactor } from '../compaction/compactor.js';
-import { SessionState, compactHistory } from '../state/index.js';
-import { ConversationStates } from '../state/conversation-states.js';
+import { compactHistory } from '../state/index.js';
+import { integrationStates } from '../state/conversation-states.js';
 
 const isObject = (v) => v !== null && typeof v === 'object';
 
@@ -121,10 +121,8 @@ function fromResponses(outputItems, read, originals) {
 export function compactionFilter(options) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactionFilter: options with a summarize function are required');
   const { state: given, onReport, maxConversations, ...compactorOptions } = options;
-  if (given !== undefined && !(given instanceof SessionState)) throw new MidfoldError('invalid-option', 'compactionFilter: state must be a SessionState');
-  if (given !== undefined && maxConversations !== undefined) throw new MidfoldError('invalid-option', 'compactionFilter: maxConversations is for the states kept without a state option');
   // Without a state from the host, each conversation gets one of its own (found by content).
-  const states = given ? null : new ConversationStates(maxConversations, 'compactionFilter');
+  const states = integrationStates(given, maxConversations, 'compactionFilter');
   const compactor = new Compactor({ ...compactorOptions, format: 'openai-responses' });
   return async function callModelInputFilter({ modelData }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;

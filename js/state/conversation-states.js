@@ -11,6 +11,23 @@ import { MidfoldError } from '../core/errors.js';
 import { SessionState } from './session-state.js';
 import { conversationKey } from './hash.js';
 
+/**
+ * The states an integration keeps for its conversations when the host gave no `state`, or
+ * null when it did; refuses a `state` that is no SessionState, and `maxConversations` beside
+ * a `state` (it sizes only the states kept here). `fnName` names the integration in errors.
+ * Ownership: the returned object is the integration's, for as long as it lives.
+ * @param {unknown} state the integration's `state` option
+ * @param {number | undefined} maxConversations
+ * @param {string} fnName
+ * @returns {ConversationStates | null}
+ */
+export function integrationStates(state, maxConversations, fnName) {
+  if (state !== undefined && !(state instanceof SessionState)) throw new MidfoldError('invalid-option', `${fnName}: state must be a SessionState`);
+  if (state !== undefined && maxConversations !== undefined)
+    throw new MidfoldError('invalid-option', `${fnName}: maxConversations is for the states kept without a state option`);
+  return state === undefined ? new ConversationStates(maxConversations, fnName) : null;
+}
+
 /** Conversations remembered by default: the most recently used. */
 const MAX_CONVERSATIONS = 256;
 

@@ -250,16 +250,16 @@ export class SessionState {
     }
   }
 
-  /** The call in flight whose whole history `canonical` repeats (the longest), or null. */
+  /** A call in flight whose whole history `canonical` repeats, or null (begin() asks again
+   * once it has waited for one, so which of several comes first does not matter). */
   continuedFlight(canonical) {
-    let found = null;
     for (const f of this.flights) {
       const count = f.history.ends.length;
-      if (count > canonical.ends.length || (found && count <= found.history.ends.length)) continue;
-      const bytes = count ? f.history.ends[count - 1] : 0;
-      if (count && canonical.ends[count - 1] === bytes && sameBytes(f.history.bytes, canonical.bytes, bytes)) found = f;
+      if (count === 0 || count > canonical.ends.length) continue;
+      const bytes = f.history.ends[count - 1];
+      if (canonical.ends[count - 1] === bytes && sameBytes(f.history.bytes, canonical.bytes, bytes)) return f;
     }
-    return found;
+    return null;
   }
 
   /** Records `snapshot` (as record) and saves, one call at a time; resolves to whether it was written. */

@@ -14,6 +14,14 @@ export const VERSIONS = [
 
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
+/** The two majors with their Anthropic provider (3.x for ai 6, 4.x for ai 7), for tests that send over HTTP:
+ * `spec` is the middleware's specificationVersion, `skip` the reason ai 7 cannot run here (or false). */
+export const ANTHROPIC_VERSIONS = [
+  { label: 'ai 6', ai: 'ai', anthropic: '@ai-sdk/anthropic', spec: 'v3', skip: false },
+  { label: 'ai 7', ai: 'ai-v7', anthropic: '@ai-sdk/anthropic-v4', spec: 'v4',
+    skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
+];
+
 /** Why a version's tests cannot run on this Node, or null. */
 export function skipReason(v) {
   return NODE_MAJOR < v.minNode
