@@ -658,7 +658,10 @@ export interface UsageAnchor {
 export declare function compactHistory<M extends object = Message>(
   compactor: Compactor,
   messages: readonly M[],
-  options?: { state?: SessionState; force?: boolean; signal?: AbortSignal; instructions?: string;
+  options?: { state?: SessionState; force?: boolean;
+    /** Aborts the summary; a call that waits for one in flight on the same state (it repeats
+     * that call's whole history) stops waiting once aborted and goes on without a summary. */
+    signal?: AbortSignal; instructions?: string;
     /** The provider's input count for what the previous call on this state returned, as sent:
      * `count` messages of it when that call changed nothing; `last`, the canonical JSON
      * (canonicalJSON) of the last message counted, makes it apply only where that message

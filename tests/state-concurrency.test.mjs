@@ -87,6 +87,40 @@ test('a duplicate request while the first is being folded waits for it and sends
   assert.equal(JSON.stringify(two.messages), JSON.stringify(one.messages));
 });
 
+test('a duplicate request aborted while it waits for the first one\'s fold stops waiting, and the first still lands', NEVER_WAITS, async () => {
+  const history = historyOf(107, 30);
+  const state = new SessionState();
+  const held = heldSummarizer();
+  const compactor = new Compactor({ threshold: 3000, summarize: held.summarize });
+  const first = compactHistory(compactor, reparse(history), { state });
+  await held.entered;
+  const controller = new AbortController();
+  const second = compactHistory(compactor, reparse(history), { state, signal: controller.signal });
+  controller.abort(new Error('the user pressed stop'));
+  // Settles while the first summary is still held: before, it waited for the first call to end.
+  const two = await second;
+  assert.equal(two.report.reason, 'aborted');
+  assert.equal(two.report.session.saved, false);
+  assert.equal(JSON.stringify(two.messages), JSON.stringify(history), 'nothing folded, nothing lost');
+  assert.equal(held.calls, 1, 'the aborted call asked for no summary');
+  held.open();
+  const one = await first;
+  assert.ok(one.report.compacted && one.report.session.saved);
+  const next = await compactHistory(compactor, reparse(history), { state });
+  assert.equal(next.report.session.matched, history.length, 'the first call\'s fold is what the state holds');
+  // A signal that was aborted before the call never waits either.
+  const late = heldSummarizer();
+  const other = new Compactor({ threshold: 3000, summarize: late.summarize });
+  const grown = historyOf(108, 30);
+  const shared = new SessionState();
+  const pending = compactHistory(other, reparse(grown), { state: shared });
+  await late.entered;
+  const aborted = AbortSignal.abort();
+  assert.equal((await compactHistory(other, reparse(grown), { state: shared, signal: aborted })).report.reason, 'aborted');
+  late.open();
+  await pending;
+});
+
 test('the next step, sent before the last one\'s fold was recorded, continues that fold', NEVER_WAITS, async () => {
   const calls = longSession({ turns: 40, format: 'openai', seed: 104 }).calls;
   const history = calls.slice(0, 30).flat();

@@ -100,7 +100,8 @@ export function compactorSettings(compactor) {
  * prefix). `last`, the canonical JSON of the last message that count was for, makes it apply
  * only where that message ends the prefix; a list of such anchors (the most recent first)
  * uses the first that applies, so a host serving many conversations can pass its recent
- * answers' counts without knowing which conversation each belongs to.
+ * answers' counts without knowing which conversation each belongs to. `options.signal`
+ * aborts the summary, and a wait for a call in flight on the same state (SessionState.begin).
  * @param {{state?: SessionState, force?: boolean, signal?: AbortSignal, instructions?: string,
  *   usage?: {inputTokens: number}}} [options]
  */
@@ -112,6 +113,9 @@ export async function compactHistory(compactor, messages, options = {}) {
   const { state } = options;
   if (state !== undefined && !(state instanceof SessionState))
     throw new MidfoldError('invalid-option', 'compactHistory: state must be a SessionState');
+  const { signal } = options;
+  if (signal !== undefined && (signal === null || typeof signal !== 'object' || typeof signal.addEventListener !== 'function'))
+    throw new MidfoldError('invalid-option', 'compactHistory: signal must be an AbortSignal');
   if (options.usage !== undefined && !(Array.isArray(options.usage) ? options.usage : [options.usage]).every(isAnchor))
     throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?, last?} (whole numbers, last a string) or a list of them');
   const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage };
@@ -156,7 +160,7 @@ async function run(compactor, messages, compactOptions, state) {
   const settings = compactorSettings(compactor);
   // A call waits only for a call in flight that it continues (SessionState.begin): another
   // conversation under the key goes on while this one's summary is written.
-  const { snapshot, flight } = state ? await state.begin(canonical, settings) : { snapshot: null, flight: null };
+  const { snapshot, flight } = state ? await state.begin(canonical, settings, compactOptions.signal) : { snapshot: null, flight: null };
   try {
     return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state });
   } finally {

@@ -112,6 +112,17 @@ function sameBytes(a, b, length) {
   return true;
 }
 
+/** Resolves when `done` does or `signal` aborts, whichever comes first (never rejects). */
+function untilAborted(done, signal) {
+  if (!signal) return done;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = () => { signal.removeEventListener('abort', stop); resolve(); };
+    signal.addEventListener('abort', stop, { once: true });
+    done.then(stop);
+  });
+}
+
 /** What tells two snapshots apart: one made with the same settings for the same prefix is the same. */
 const identity = (s) => `${s.count} ${s.prefix} ${s.settings}`;
 
@@ -227,15 +238,18 @@ export class SessionState {
    * records is what this one continues (without waiting, both would fold the same messages);
    * then loads the store and matches (one call at a time). Resolves to `{snapshot, flight}`:
    * the snapshot to continue (match) and this call's flight, which the caller must end()
-   * whatever happens, or calls that continue it wait for ever.
+   * whatever happens, or calls that continue it wait for ever. Once `signal` aborts, the call
+   * stops waiting and goes on from what the state holds: an aborted request must not hang on
+   * another request's summary (its Compactor then writes none: the report says 'aborted').
    * Ownership: the flight keeps `canonical` (to compare later calls with) until end().
    * @param {{bytes: Uint8Array, ends: number[]}} canonical
    * @param {string} settings
+   * @param {AbortSignal} [signal]
    */
-  async begin(canonical, settings) {
+  async begin(canonical, settings, signal) {
     for (;;) {
       const started = await this.exclusive(async () => {
-        const ahead = this.continuedFlight(canonical);
+        const ahead = signal && signal.aborted ? null : this.continuedFlight(canonical);
         if (ahead) return { ahead };
         await this.load();
         const snapshot = await this.match(canonical, settings);
@@ -246,7 +260,7 @@ export class SessionState {
         return { snapshot, flight };
       });
       if (!started.ahead) return started;
-      await started.ahead.done;
+      await untilAborted(started.ahead.done, signal);
     }
   }
 
