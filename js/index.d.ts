@@ -594,6 +594,10 @@ export interface SessionStateJSON {
      * call (a fresh plan, a regenerated turn, another conversation under the key) starts one.
      * Retention is per branch. Absent in states written before branches: 0. */
     branch?: number;
+    /** The provider's count for the first `count` messages of the compacted form, when the call
+     * that recorded it was anchored on that count and changed nothing: a later call that
+     * continues the snapshot without a count of its own is anchored on it. */
+    anchor?: { inputTokens: number; count: number };
   }[];
 }
 

@@ -120,9 +120,13 @@ test('a state written before branches and byte lengths is one branch and continu
   for (const s of old.snapshots) { delete s.branch; delete s.bytes; }
   const restored = SessionState.from(JSON.stringify(old));
   assert.ok(restored.toJSON().snapshots.every((s) => s.branch === 0 && s.bytes === undefined));
+  // (a provider's count, carried by a snapshot, is read back as written)
+  const anchored = { ...old, snapshots: old.snapshots.map((s) => ({ ...s, anchor: { inputTokens: 1200, count: 2 } })) };
+  assert.ok(SessionState.from(anchored).toJSON().snapshots.every((s) => s.anchor.inputTokens === 1200 && s.anchor.count === 2));
   assert.ok((await step(conv, compactor, restored)).session.matched > 0);
 
-  for (const [field, value] of [['branch', -1], ['branch', 1.5], ['branch', '0'], ['branch', null], ['bytes', -1], ['bytes', '12']]) {
+  for (const [field, value] of [['branch', -1], ['branch', 1.5], ['branch', '0'], ['branch', null], ['bytes', -1], ['bytes', '12'],
+    ['anchor', 5], ['anchor', { inputTokens: 1200 }], ['anchor', { inputTokens: -1, count: 2 }], ['anchor', { inputTokens: 1200, count: 1.5 }]]) {
     const bad = JSON.stringify({ version: 1, messages: [], snapshots: [{ settings: 'x', count: 2, prefix: 'a'.repeat(64), items: [[0, 2]], [field]: value }] });
     assert.throws(() => SessionState.from(bad), (e) => e instanceof MidfoldError && e.code === 'invalid-state' && e.message.includes(field), bad);
   }

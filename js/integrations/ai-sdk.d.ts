@@ -20,7 +20,10 @@ export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'>
 
 /**
  * A `prepareStep` for generateText / streamText / ToolLoopAgent: compacts the step's messages with the carried
- * state; resolves to `{ messages }` when they changed, `{}` otherwise.
+ * state; resolves to `{ messages }` when they changed, `{}` otherwise. The previous step's usage anchors the
+ * estimate; a call's first step, which has none, is anchored on an earlier step's count or on the one the
+ * state carries. Under ai 7, which carries a returned list into later steps, the state is still keyed by the
+ * original history, and once a list was returned every later step of the call returns one.
  */
 export declare function compactStep(options: AISDKCompactionOptions):
   <M>(step: { messages: M[]; model?: unknown; abortSignal?: AbortSignal; steps?: ReadonlyArray<{ usage?: { inputTokens?: number } }> }) => Promise<{ messages?: M[] }>;

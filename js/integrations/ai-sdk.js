@@ -15,7 +15,7 @@ import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
 
-/** How many recent answers' counts a middleware keeps for the calls that follow them. */
+/** How many recent prompts' counts a hook (midfoldMiddleware, compactStep) keeps for the calls that follow them. */
 const RECENT_ANSWERS = 16;
 
 /**
@@ -118,6 +118,60 @@ function answeredByLastStep(steps) {
   return cumulative ? last.length - before.length : last.length;
 }
 
+/**
+ * The messages a compactStep returned to the SDK, by their last message: ai 7 carries a
+ * `messages` override forward ("The override carries forward to later steps", its
+ * PrepareStepResult), so a later step's `messages` are that list plus what the steps since
+ * wrote; ai 6 sends it for one step and gives the next its own history again. Each record
+ * names the original history the list stood for.
+ * @typedef {{sent: unknown[], history: unknown[]}} Override
+ */
+
+/**
+ * The original history of a step whose `messages` may start with a list this hook returned
+ * (ai 7): `{history, carried}`, where `carried` is the override they start with, or null (the
+ * messages are the history, as ai 6 gives them). Looks at most at the messages the steps so
+ * far wrote (the override ends before them), comparing objects by identity: ai 7 keeps the
+ * returned message objects.
+ * @param {WeakMap<object, Override>} overrides
+ * @param {unknown[]} messages
+ * @param {unknown[]} [steps]
+ */
+function originalsOf(overrides, messages, steps) {
+  const written = Array.isArray(steps) ? steps.reduce((n, s) => n + (responseMessages(s)?.length ?? 0), 0) : 0;
+  for (let i = messages.length - 1; i >= 0 && i >= messages.length - 1 - written; i--) {
+    const m = messages[i];
+    const record = m !== null && typeof m === 'object' ? overrides.get(m) : undefined;
+    if (record === undefined || record.sent.length !== i + 1) continue;
+    let same = true;
+    for (let j = 0; j < i && same; j++) same = messages[j] === record.sent[j];
+    if (same) return { history: [...record.history, ...messages.slice(i + 1)], carried: record };
+  }
+  return { history: messages, carried: null };
+}
+
+/**
+ * The provider's counts for recent prompts, the most recent first (at most RECENT_ANSWERS).
+ * One hook usually serves every conversation of a server, so each count names the last message
+ * of the prompt it was for (its canonical JSON), and compactHistory uses one only where that
+ * message ends the same prefix.
+ */
+function recentCounts() {
+  const answers = [];
+  return {
+    /** Remembers `counted` ({inputTokens}, or undefined: nothing) for the first `count` messages of `prompt`. */
+    remember(prompt, count, counted) {
+      if (!counted || !Array.isArray(prompt) || !(count > 0 && count <= prompt.length)) return;
+      let last;
+      try { last = canonicalJSON(prompt[count - 1]); } catch { return; }
+      answers.unshift({ ...counted, count, last });
+      if (answers.length > RECENT_ANSWERS) answers.length = RECENT_ANSWERS;
+    },
+    /** A copy of the list, or undefined when it is empty. */
+    list() { return answers.length ? answers.slice() : undefined; },
+  };
+}
+
 function report(onReport, value) {
   if (!onReport) return;
   try { onReport(value); } catch { /* a failing hook must not fail the step */ }
@@ -127,9 +181,11 @@ function report(onReport, value) {
  * A `prepareStep` function for `generateText`, `streamText` and `ToolLoopAgent` (ai 6 and
  * 7): it compacts the step's messages (ModelMessage[]) with the carried state and returns
  * them as the step's `messages`; when nothing changed it returns `{}` (the SDK's own
- * messages are sent). The previous step's `usage.inputTokens` (the provider's count, cached
+ * messages are sent; under ai 7, once this call returned a list, it returns one at every
+ * later step). The previous step's `usage.inputTokens` (the provider's count, cached
  * tokens included) anchors the estimate, so the threshold is compared with the provider's
- * count. Options are the Compactor's, plus `state` (a SessionState; default: one in memory
+ * count; a call's first step is anchored on an earlier step's count where its prompt still
+ * begins the history, or on the count the state's record carries. Options are the Compactor's, plus `state` (a SessionState; default: one in memory
  * per conversation, found by its content, the `maxConversations` (256) most recently used)
  * and `onReport(report)`.
  *
@@ -140,17 +196,38 @@ function report(onReport, value) {
  */
 export function compactStep(options) {
   const { compactorFor, stateOf, onReport } = setUp(options, 'ai-sdk', 'compactStep');
+  const counts = recentCounts();
+  /** @type {WeakMap<object, Override>} */
+  const overrides = new WeakMap();
   return async function prepareStep(step) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
+    // The state is keyed by the original history, which the next generateText call sends.
+    const { history, carried } = originalsOf(overrides, step.messages, step.steps);
     // The previous step's usage is the provider's count for the messages that step was sent.
     const last = Array.isArray(step.steps) && step.steps.length ? step.steps[step.steps.length - 1] : undefined;
-    const usage = inputUsage(last && last.usage);
+    const counted = inputUsage(last && last.usage);
     // The previous step was sent these messages less what it answered (when it changed nothing).
-    if (usage) usage.count = step.messages.length - answeredByLastStep(step.steps);
-    const state = await stateOf(step.messages);
-    const { messages, report: r } = await compactHistory(compactorFor(step.model), step.messages, { state, signal: step.abortSignal, usage });
+    const count = step.messages.length - answeredByLastStep(step.steps);
+    let usage;
+    if (counted && carried) {
+      // Sent as ai 7 carried them: the count is for the form the state remembers, which ends
+      // with the message it names.
+      try { usage = { ...counted, count, last: canonicalJSON(step.messages[count - 1]) }; } catch { usage = undefined; }
+    } else if (counted) {
+      usage = { ...counted, count };
+      // The first step of a generateText call has no previous step: the counts of earlier calls'
+      // steps anchor it where one of their prompts is still the history's beginning (a fold
+      // since then carries its own count, in the state).
+      counts.remember(step.messages, count, counted);
+    }
+    const state = await stateOf(history);
+    const { messages, report: r } = await compactHistory(compactorFor(step.model), history,
+      { state, signal: step.abortSignal, usage: usage ?? counts.list() });
     report(onReport, r);
-    return r.session && r.session.changed ? { messages } : {};
+    // (a carried override is replaced even by the history itself: what is sent is what was decided)
+    if (!(r.session && r.session.changed) && !carried) return {};
+    if (messages.length) overrides.set(messages[messages.length - 1], { sent: messages, history });
+    return { messages };
   };
 }
 
@@ -175,18 +252,12 @@ export function midfoldMiddleware(options) {
   const { compactorFor, stateOf, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
-  // The provider's counts for the prompts of recent answers, the most recent first. One wrapped
-  // model usually serves every conversation of a server, so the call after an answer may
-  // belong to another conversation: each count names the last message of the prompt it was
-  // for, and compactHistory uses one only where that message ends the same prefix.
-  const answers = [];
+  // The provider's counts for the prompts of recent answers: the call after an answer may
+  // belong to another conversation than that answer's.
+  const counts = recentCounts();
   const remember = (params, counted) => {
     const prompt = params && params.prompt;
-    if (!counted || !Array.isArray(prompt) || prompt.length === 0) return;
-    let last;
-    try { last = canonicalJSON(prompt[prompt.length - 1]); } catch { return; }
-    answers.unshift({ ...counted, count: prompt.length, last });
-    if (answers.length > RECENT_ANSWERS) answers.length = RECENT_ANSWERS;
+    if (Array.isArray(prompt)) counts.remember(prompt, prompt.length, counted);
   };
   const watch = (stream, params) => stream.pipeThrough(new TransformStream({
     transform(part, controller) {
@@ -198,7 +269,7 @@ export function midfoldMiddleware(options) {
     specificationVersion,
     async transformParams({ params, model }) {
       if (!params || !Array.isArray(params.prompt)) return params;
-      const usage = answers.length ? answers.slice() : undefined;
+      const usage = counts.list();
       const state = await stateOf(params.prompt);
       const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage });
       report(onReport, r);

@@ -151,6 +151,23 @@ function anchorOf(candidates, working, snapshot, originalLength) {
   return null;
 }
 
+/**
+ * The provider's count a snapshot carries, as {inputTokens, count}, or null: when the call that
+ * recorded it was anchored and changed nothing (below the threshold, nothing cleared), the first
+ * `count` messages of its form are the prompt that count was for. A later call that continues
+ * it and was given no count of its own is anchored on it: the first step of the next AI SDK
+ * `generateText` (prepareStep is never told the last step's usage) or a host that passes none.
+ * `formLength`: how many messages of the working array are the snapshot's form.
+ */
+function carriedAnchor(snapshot, formLength) {
+  const a = snapshot && snapshot.anchor;
+  return a && a.count > 0 && a.count <= formLength ? { inputTokens: a.inputTokens, count: a.count } : null;
+}
+
+/** Whether a compaction left every message as it was (so an anchored prefix still stands). */
+const unchangedBy = (report) => report.reason === 'below-threshold' && !report.compacted
+  && !(report.micro && report.micro.cleared) && !report.thinkingRemoved;
+
 async function run(compactor, messages, compactOptions, state) {
   const original = messages.slice(); // the host may change its array while a summary is written
   // The Compactor's estimate cache also keeps each original's canonical bytes, and its entries
@@ -198,8 +215,10 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
 
   // The provider's count for what the previous call returned (the remembered compacted form,
   // as it was sent) anchors the estimate: only what came after it is estimated.
+  // Without one, the count the snapshot carries (see below) for the first messages of its form.
   const { usage, ...passOn } = compactOptions;
-  const anchor = anchorOf(usage === undefined ? [] : Array.isArray(usage) ? usage : [usage], working, snapshot, original.length);
+  const anchor = anchorOf(usage === undefined ? [] : Array.isArray(usage) ? usage : [usage], working, snapshot, original.length)
+    ?? carriedAnchor(snapshot, working.length - (original.length - (snapshot ? snapshot.count : 0)));
   // Given to this call alone: one Compactor may serve several conversations at once.
   const report = await compactor.compact(working, anchor ? { ...passOn, usage: anchor } : passOn);
 
@@ -224,9 +243,10 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
   let saved = false;
   // An identity result needs no memory: a fresh plan gives the same.
   if (state && SUCCESS.has(report.reason) && !identity) {
+    const carried = anchor && unchangedBy(report) ? { anchor: { inputTokens: anchor.inputTokens, count: anchor.count } } : {};
     saved = await state.finish({
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
-      tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0,
+      tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0, ...carried,
     }, snapshot);
   }
   return {

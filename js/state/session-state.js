@@ -44,6 +44,8 @@ function readSnapshot(s, where, messages) {
   if (s.tokens !== undefined && !isCount(s.tokens)) throw stateError(`${where}.tokens must be a whole number`);
   if (s.branch !== undefined && !isCount(s.branch)) throw stateError(`${where}.branch must be a whole number`);
   if (s.bytes !== undefined && !isCount(s.bytes)) throw stateError(`${where}.bytes must be a whole number`);
+  if (s.anchor !== undefined && !(isObject(s.anchor) && isCount(s.anchor.inputTokens) && isCount(s.anchor.count)))
+    throw stateError(`${where}.anchor must be {inputTokens, count} with whole numbers`);
   const items = s.items.map((item, k) => {
     const at = `${where}.items[${k}]`;
     if (Array.isArray(item)) {
@@ -61,6 +63,7 @@ function readSnapshot(s, where, messages) {
   const out = { settings: s.settings, count: s.count, prefix: s.prefix, items, branch: s.branch ?? 0 };
   if (s.tokens !== undefined) out.tokens = s.tokens;
   if (s.bytes !== undefined) out.bytes = s.bytes;
+  if (s.anchor !== undefined) out.anchor = { inputTokens: s.anchor.inputTokens, count: s.anchor.count };
   return out;
 }
 
@@ -92,6 +95,7 @@ function writeState(snapshots) {
     messages,
     snapshots: snapshots.map((s) => ({
       ...s,
+      ...(s.anchor ? { anchor: { ...s.anchor } } : {}),
       items: s.items.map((item) => (Array.isArray(item) ? [...item]
         : item.at === undefined ? { ref: ref(item.message) } : { at: item.at, ref: ref(item.message) })),
     })),
