@@ -185,9 +185,9 @@ function report(onReport, value) {
  * later step). The previous step's `usage.inputTokens` (the provider's count, cached
  * tokens included) anchors the estimate, so the threshold is compared with the provider's
  * count; a call's first step is anchored on an earlier step's count where its prompt still
- * begins the history, or on the count the state's record carries. Options are the Compactor's, plus `state` (a SessionState; default: one in memory
- * per conversation, found by its content, the `maxConversations` (256) most recently used)
- * and `onReport(report)`.
+ * begins the history, or on the count the state's record carries. Options are the
+ * Compactor's, plus `state` (a SessionState; default: one in memory per conversation, found
+ * by its content, the `maxConversations` (256) most recently used) and `onReport(report)`.
  *
  * Ownership: the returned function keeps the Compactor it builds and the state; it never
  * changes the SDK's messages (it returns new arrays).
