@@ -151,6 +151,16 @@ function originalsOf(overrides, messages, steps) {
 }
 
 /**
+ * `counted` ({inputTokens}) as a usage anchor for the first `count` messages of `prompt` that
+ * names the last of them (its canonical JSON), or undefined when there is no such message or
+ * it cannot be serialized.
+ */
+function namedCount(prompt, count, counted) {
+  if (!counted || !Array.isArray(prompt) || !(count > 0 && count <= prompt.length)) return undefined;
+  try { return { ...counted, count, last: canonicalJSON(prompt[count - 1]) }; } catch { return undefined; }
+}
+
+/**
  * The provider's counts for recent prompts, the most recent first (at most RECENT_ANSWERS).
  * One hook usually serves every conversation of a server, so each count names the last message
  * of the prompt it was for (its canonical JSON), and compactHistory uses one only where that
@@ -161,10 +171,9 @@ function recentCounts() {
   return {
     /** Remembers `counted` ({inputTokens}, or undefined: nothing) for the first `count` messages of `prompt`. */
     remember(prompt, count, counted) {
-      if (!counted || !Array.isArray(prompt) || !(count > 0 && count <= prompt.length)) return;
-      let last;
-      try { last = canonicalJSON(prompt[count - 1]); } catch { return; }
-      answers.unshift({ ...counted, count, last });
+      const named = namedCount(prompt, count, counted);
+      if (!named) return;
+      answers.unshift(named);
       if (answers.length > RECENT_ANSWERS) answers.length = RECENT_ANSWERS;
     },
     /** A copy of the list, or undefined when it is empty. */
@@ -212,7 +221,7 @@ export function compactStep(options) {
     if (counted && carried) {
       // Sent as ai 7 carried them: the count is for the form the state remembers, which ends
       // with the message it names.
-      try { usage = { ...counted, count, last: canonicalJSON(step.messages[count - 1]) }; } catch { usage = undefined; }
+      usage = namedCount(step.messages, count, counted);
     } else if (counted) {
       usage = { ...counted, count };
       // The first step of a generateText call has no previous step: the counts of earlier calls'

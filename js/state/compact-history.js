@@ -165,7 +165,7 @@ function carriedAnchor(snapshot, formLength) {
 }
 
 /** Whether a compaction left every message as it was (so an anchored prefix still stands). */
-const unchangedBy = (report) => report.reason === 'below-threshold' && !report.compacted
+const unchangedBy = (report) => report.reason === 'below-threshold'
   && !(report.micro && report.micro.cleared) && !report.thinkingRemoved;
 
 async function run(compactor, messages, compactOptions, state) {
