@@ -1,5 +1,5 @@
 # midfold — build the wasm module, run the native and JS tests.
-#   make          build wasm/midfold.wasm, midfold-lite.wasm and midfold-memory.wasm (fetches cJSON from
+#   make          build wasm/midfold.wasm, midfold-lite.wasm, midfold-estimate.wasm and midfold-memory.wasm (fetches cJSON from
 #                 Debian's archive first)
 #   make test     native tests under ASan+UBSan and valgrind, fuzz smoke, the node --test suites
 #                 (on a pinned Node 24 it installs into build/; make test-js NODE=node uses yours)
@@ -25,8 +25,11 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fr
 
 # midfold-lite.wasm, the browser entry's default, is the full module without validation and
 # the digest (wasm/bridge_full.c): a page that estimates and compacts downloads 20 KB less.
-WASM_LITE_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse \
-  mfw_doc_free mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each mfw_doc_serialize mfw_doc_micro mfw_doc_compact
+# midfold-estimate.wasm (the browser's initEstimator()) is the lite one without compaction
+# (wasm/bridge_compact.c): a page that only estimates downloads another 13.5 KB less.
+WASM_ESTIMATE_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse \
+  mfw_doc_free mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each
+WASM_LITE_EXPORTS := $(WASM_ESTIMATE_EXPORTS) mfw_doc_serialize mfw_doc_micro mfw_doc_compact
 WASM_EXPORTS := $(WASM_LITE_EXPORTS) mfw_doc_validate mfw_doc_digest
 # The memory tool is a module of its own (wasm/bridge_memory.c): only those who import
 # midfold/memory download it. Both link every object; the linker keeps what the exports reach.
@@ -46,7 +49,8 @@ WASM_CFLAGS := -msimd128 -mbulk-memory -DNDEBUG -Isrc -I$(CJSON_DIR)
 WASM_LDFLAGS := -Oz -mbulk-memory -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sALLOW_MEMORY_GROWTH=1 \
   -sABORTING_MALLOC=0 -sTOTAL_STACK=262144 -sINITIAL_MEMORY=4194304 -sMAXIMUM_MEMORY=2147483648
 WASM_CORE_OBJ := $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/cJSON.o
-WASM_LITE_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge.o
+WASM_ESTIMATE_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge.o
+WASM_LITE_OBJ := $(WASM_ESTIMATE_OBJ) $(BUILD)/wasm/bridge_compact.o
 WASM_OBJ := $(WASM_LITE_OBJ) $(BUILD)/wasm/bridge_full.o
 WASM_MEMORY_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o
 
@@ -58,7 +62,7 @@ cjson: $(CJSON_DIR)/cJSON.c
 $(CJSON_DIR)/cJSON.c:
 	scripts/fetch-cjson.sh $(CJSON_DIR)
 
-wasm: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-memory.wasm
+wasm: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm
 # After emcc's own wasm-opt -Oz, one more pass to a fixed point (binaryen's wasm-opt, which
 # emcc itself runs) saves another 0.3 KB gzipped at no measured cost in speed; the modules use
 # MVP instructions, SIMD and bulk memory only, and wasm-opt may add no others. Bulk memory
@@ -74,6 +78,9 @@ wasm/midfold.wasm: $(WASM_OBJ)
 wasm/midfold-lite.wasm: $(WASM_LITE_OBJ)
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_LITE_EXPORTS)) $(WASM_LITE_OBJ) -o $@
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
+wasm/midfold-estimate.wasm: $(WASM_ESTIMATE_OBJ)
+	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_ESTIMATE_EXPORTS)) $(WASM_ESTIMATE_OBJ) -o $@
+	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
 wasm/midfold-memory.wasm: $(WASM_MEMORY_OBJ)
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_MEMORY_EXPORTS)) $(WASM_MEMORY_OBJ) -o $@
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
@@ -82,7 +89,7 @@ $(BUILD)/wasm/%.o: src/%.c $(HDR) | $(CJSON_DIR)/cJSON.c
 	@command -v $(EMCC) >/dev/null || { echo "emcc missing: run scripts/install-deps.sh as root"; exit 1; }
 	@mkdir -p $(dir $@)
 	$(EMCC) $(if $(filter $*,$(WASM_HOT)),-O3,$(if $(filter $*,$(WASM_SMALL_HOT)),-Os,-Oz)) $(WASM_CFLAGS) -c $< -o $@
-$(BUILD)/wasm/bridge.o $(BUILD)/wasm/bridge_full.o $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o: $(BUILD)/wasm/%.o: wasm/%.c wasm/bridge_common.h $(HDR) | $(CJSON_DIR)/cJSON.c
+$(BUILD)/wasm/bridge.o $(BUILD)/wasm/bridge_compact.o $(BUILD)/wasm/bridge_full.o $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o: $(BUILD)/wasm/%.o: wasm/%.c wasm/bridge_common.h $(HDR) | $(CJSON_DIR)/cJSON.c
 	@mkdir -p $(dir $@)
 	$(EMCC) -Oz $(WASM_CFLAGS) -c $< -o $@
 $(BUILD)/wasm/cJSON.o: $(CJSON_DIR)/cJSON.c
@@ -140,7 +147,7 @@ NODE := $(NODE_PINNED)
 $(NODE_PINNED):
 	scripts/install-node.sh $(NODE_VERSION) $(BUILD)/node-$(NODE_VERSION)
 
-test-js: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-memory.wasm $(filter $(NODE_PINNED),$(NODE))
+test-js: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm $(filter $(NODE_PINNED),$(NODE))
 	@echo "test-js: node --test on $(NODE) ($$($(NODE) --version))"
 	$(NODE) --test tests/*.test.mjs
 
@@ -168,4 +175,4 @@ bench: deps
 	$(NODE) tests/bench/digest.mjs
 
 clean:
-	rm -rf $(BUILD) wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-memory.wasm
+	rm -rf $(BUILD) wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm

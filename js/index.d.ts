@@ -51,7 +51,9 @@ export declare class MidfoldError extends Error {
  * Defaults to the bundled .wasm; a Module, bytes, a Response or a URL may be given.
  * In the browser the default is midfold-lite.wasm: everything but `validate` and `digest`
  * (20 KB gzipped less); `digestSummarizer` and the Compactor's `fallback: 'digest'` load
- * the full module by themselves. In Node and workerd the default is the full module. */
+ * the full module by themselves. In Node and workerd the default is the full module.
+ * After initEstimator() it loads the lite module in that one's place; it rejects with
+ * 'invalid-option' when the source given is midfold-estimate.wasm (which cannot compact). */
 export declare function init(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
 
 /** Loads midfold.wasm, the full module (`validate` and `digest` too), in place of init()'s
@@ -60,11 +62,20 @@ export declare function init(source?: WasmModule | ArrayBuffer | ArrayBufferView
  * init() already loads it. */
 export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
 
+/** Loads the estimator alone, in the browser midfold-estimate.wasm (13.5 KB gzipped less than
+ * init()'s): `estimateTokens`, `EstimateCache` and `detectFormat` work; `serialize`,
+ * `microCompact`, `planMicroCompact` and `planCompaction` throw 'not-initialized' until init().
+ * A Compactor (and the integrations built on one) fetches the lite module by itself at its
+ * first call that has to plan a clearing or a fold; if that fetch fails, the call changes
+ * nothing and reports 'module-unavailable'. Resolves at once when any module is in use. The
+ * source as for init() (any of midfold's modules). In Node and workerd it is init(). */
+export declare function initEstimator(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+
 /** WebAssembly.Module where the program's lib declares it (DOM, webworker); nothing where it
  * does not (a Node project without the DOM lib: @types/node has no WebAssembly types). */
 type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer T } } } ? T : never;
 
-/** True once init() has finished (every other function then works synchronously). */
+/** True once init(), initFull() or initEstimator() has finished (the functions its module has then work synchronously). */
 export declare function isReady(): boolean;
 
 /** Estimated tokens of a string, a message, a list of messages, a request body
@@ -289,7 +300,10 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
 export interface CompactReport {
   compacted: boolean;
   reason: 'compacted' | 'compacted-with-digest' | 'below-threshold' | 'nothing-to-summarize' | 'conflict'
-    | 'aborted' | 'timeout' | 'summarizer-error' | 'empty-summary' | 'bad-summary' | 'deferred-thinking';
+    | 'aborted' | 'timeout' | 'summarizer-error' | 'empty-summary' | 'bad-summary' | 'deferred-thinking'
+    /** After the browser's initEstimator(): the compaction module could not be fetched (`error`
+     * says why); nothing changed, and the next call that has to plan tries again. */
+    | 'module-unavailable';
   /** Set when the thinking policy held the compaction back until the turn boundary. */
   deferred?: 'in-flight-thinking';
   /** A forced compaction whose tail budget held the whole conversation cut the tail to half of it. */

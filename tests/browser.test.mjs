@@ -427,6 +427,31 @@ describe('the demo page in Chromium', () => {
     await page.close();
   });
 
+  test('a page on initEstimator() fetches midfold-estimate.wasm alone; its Compactor fetches midfold-lite.wasm at its first fold', async () => {
+    const { page, problems, wasm } = await openBlank();
+    const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
+    const result = await page.evaluate(async (messages) => {
+      const { initEstimator, estimateTokens, EstimateCache, Compactor } = await import('/js/hosts/browser.js');
+      await initEstimator();
+      const cache = new EstimateCache({ profile: 'safe' });
+      const before = estimateTokens(messages, { cache, profile: 'safe' });
+      const summarize = async ({ messages: folded }) => `Worked through ${folded.length} earlier messages on the invoice export.`;
+      const compactor = new Compactor({ summarize, threshold: 1000000, keepTail: { tokens: 0 } });
+      const held = await compactor.compact(messages);
+      const fetchedBeforeFold = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length;
+      const report = await compactor.compact(messages, { force: true });
+      return { before, held: held.reason, fetchedBeforeFold, report, length: messages.length };
+    }, messages);
+    assert.equal(result.before, estimateTokens(messages, { profile: 'safe' }), 'the same figure as Node, from the estimator alone');
+    assert.equal(result.held, 'below-threshold');
+    assert.equal(result.fetchedBeforeFold, 1, 'a check below the threshold fetches nothing more');
+    assert.equal(result.report.reason, 'compacted');
+    assert.ok(result.length < messages.length);
+    assert.deepEqual(wasm, ['/wasm/midfold-estimate.wasm', '/wasm/midfold-lite.wasm']);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('the page fetches midfold.wasm; the memory module only at the first memory command, under the CSP', async () => {
     const { page, problems } = await openDemo();
     const wasm = [];

@@ -1,6 +1,7 @@
 // The wasm modules and who loads them: midfold.wasm (estimate, serialize, micro-compact,
 // validate, compact, digest), midfold-lite.wasm (the same without validate and the digest:
-// the browser's default) and midfold-memory.wasm (the memory tool), each importing only
+// the browser's default), midfold-estimate.wasm (the estimator alone: the browser's
+// initEstimator()) and midfold-memory.wasm (the memory tool), each importing only
 // the no-op memory-growth hook; the memory tool's module is loaded by its first command,
 // never by init(); a page bundled without the memory tool holds none of it (what the browser
 // entry fetches and when: browser-download.test.mjs).
@@ -18,7 +19,8 @@ const names = (list) => list.map((e) => `${e.module ? `${e.module}.` : ''}${e.na
 
 test('each module imports only env.emscripten_notify_memory_growth and exports its own functions', () => {
   const main = compile('midfold.wasm'), lite = compile('midfold-lite.wasm'), memory = compile('midfold-memory.wasm');
-  for (const m of [main, lite, memory]) assert.deepEqual(names(WebAssembly.Module.imports(m)), ['env.emscripten_notify_memory_growth:function']);
+  const estimator = compile('midfold-estimate.wasm');
+  for (const m of [main, lite, estimator, memory]) assert.deepEqual(names(WebAssembly.Module.imports(m)), ['env.emscripten_notify_memory_growth:function']);
   const exported = (m) => WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n.startsWith('mfw_')).sort();
   assert.deepEqual(exported(memory), ['mfw_alloc', 'mfw_free', 'mfw_memory_step']);
   const core = exported(main);
@@ -27,17 +29,20 @@ test('each module imports only env.emscripten_notify_memory_growth and exports i
     assert.ok(core.includes(f), `midfold.wasm exports ${f}`);
   assert.deepEqual(exported(lite), core.filter((f) => f !== 'mfw_doc_digest' && f !== 'mfw_doc_validate'),
     'midfold-lite.wasm is midfold.wasm without validate and the digest');
+  assert.deepEqual(exported(estimator), exported(lite).filter((f) => !['mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact'].includes(f)),
+    'midfold-estimate.wasm is midfold-lite.wasm without the transcript, micro-compaction and the compaction plan');
 });
 
-test('the lite module estimates, plans and serializes exactly as the full one, in every format', async () => {
+test('the lite module estimates, plans and serializes exactly as the full one, and the estimator estimates as both, in every format', async () => {
   const { readdirSync } = await import('node:fs');
   // Each module driven through the same js/core/api.js calls: it is loaded twice, once per module.
   const run = async (file) => {
     const core = await import(`../js/core/api.js?module=${file}`);
-    await core.initWith(undefined, async () => readFileSync(path.join(ROOT, 'wasm', file)));
+    const bytes = async () => readFileSync(path.join(ROOT, 'wasm', file));
+    await core.initTier(core.ESTIMATE, undefined, [bytes, bytes, bytes]);
     return core;
   };
-  const full = await run('midfold.wasm'), lite = await run('midfold-lite.wasm');
+  const full = await run('midfold.wasm'), lite = await run('midfold-lite.wasm'), estimator = await run('midfold-estimate.wasm');
   const { PROFILES } = await import('../js/core/options.js');
   // Every conversation among the fixtures (Anthropic, OpenAI Chat and Responses, AI SDK, Chinese, thinking).
   const files = readdirSync(path.join(ROOT, 'tests/fixtures'), { recursive: true }).filter((f) => f.endsWith('.json'))
@@ -45,13 +50,26 @@ test('the lite module estimates, plans and serializes exactly as the full one, i
   assert.ok(files.length >= 20, `${files.length} conversations`);
   for (const f of files) {
     const messages = JSON.parse(readFileSync(path.join(ROOT, 'tests/fixtures', f), 'utf8'));
-    for (const profile of PROFILES)
-      assert.equal(lite.estimateTokens(messages, { profile }), full.estimateTokens(messages, { profile }), `${f} (${profile})`);
+    for (const profile of PROFILES) {
+      const expected = full.estimateTokens(messages, { profile });
+      assert.equal(lite.estimateTokens(messages, { profile }), expected, `${f} (${profile})`);
+      assert.equal(estimator.estimateTokens(messages, { profile }), expected, `${f} (${profile}, the estimator alone)`);
+    }
+    assert.deepEqual(estimator.estimateEach(messages, {}), full.estimateEach(messages, {}), f);
+    assert.equal(estimator.detectFormat(messages), full.detectFormat(messages), f);
     assert.equal(lite.serialize(messages), full.serialize(messages), f);
     assert.deepEqual(lite.planMicroCompact(messages, { keepRecent: 1 }), full.planMicroCompact(messages, { keepRecent: 1 }), f);
     assert.deepEqual(lite.planCompaction(messages, { keepTailTokens: 200 }), full.planCompaction(messages, { keepTailTokens: 200 }), f);
   }
   assert.throws(() => lite.digest([]), /initFull/);
+  // The estimator alone names what to await for each function it lacks.
+  const missing = (fn, init) => (e) => e.code === 'not-initialized' && e.message.startsWith(`${fn}() needs`) && e.message.includes(`await ${init} first`);
+  assert.throws(() => estimator.serialize([]), missing('serialize', 'init()'));
+  assert.throws(() => estimator.microCompact([]), missing('microCompact', 'init()'));
+  assert.throws(() => estimator.planMicroCompact([]), missing('planMicroCompact', 'init()'));
+  assert.throws(() => estimator.planCompaction([]), missing('planCompaction', 'init()'));
+  assert.throws(() => estimator.validate([]), missing('validate', 'initFull()'));
+  assert.equal(estimator.estimateTokens('上下文压缩'), full.estimateTokens('上下文压缩'));
 });
 
 test('the memory tool loads its module at the first command; a failed initMemory can be retried', async () => {

@@ -6,7 +6,10 @@
  */
 import { MidfoldError } from '../core/errors.js';
 import { applyEdits, applyEditsToCopy } from '../core/apply.js';
-import { detectFormat, digest, ensureFull, estimateTokens, fullLoaded, microReport, planCompaction, planMicroCompact, planMicroCompactWithFigures } from '../core/api.js';
+import {
+  COMPACT, FULL, compactionOptions, detectFormat, digest, ensureTier, estimateTokens, microReport, planCompaction, planMicroCompact,
+  planMicroCompactWithFigures, tierLoaded,
+} from '../core/api.js';
 import { summaryMessages } from './summary-messages.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
 import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
@@ -143,8 +146,9 @@ export class Compactor {
     this.onWarn = callback(options.onWarn, 'onWarn');
     this.onArchive = callback(options.onArchive, 'onArchive');
     this.usage = null;
-    // Check language/profile/format now, so a bad option fails here and not mid-compaction.
-    planCompaction([], { language: this.language, profile: this.profile, format: this.format === undefined ? undefined : this.format });
+    // Check language/profile/format now, so a bad option fails here and not mid-compaction
+    // (without the module: after the browser's initEstimator() it has no compaction yet).
+    compactionOptions({ language: this.language, profile: this.profile, format: this.format === undefined ? undefined : this.format });
   }
 
   /**
@@ -212,6 +216,12 @@ export class Compactor {
     return { tokensBefore: tokens, summarizedMessages: 0, micro, compacted: false, reason: 'below-threshold', tokensAfter: tokens };
   }
 
+  /** The report of a call that had to plan without the compaction module, which could not be loaded. */
+  unavailableReport(messages, error) {
+    const milli = this.estimates.milli(messages);
+    return { ...this.heldReport(this.tokens(messages, milli), Math.ceil(milli / 1000)), reason: 'module-unavailable', error };
+  }
+
   warn(message, error) {
     if (!this.onWarn) return;
     try { this.onWarn(message, error); } catch { /* a failing warning hook must not fail the compaction */ }
@@ -222,9 +232,9 @@ export class Compactor {
     // fetched at the first call, not when the summarizer fails: that is often because the
     // network did. Once per Compactor: a module that cannot be fetched is not asked for again
     // on every turn (the digest itself still tries when it is needed).
-    if (!this.preloadedFull && (this.fallback === 'digest' || digestSummarizers.has(this.summarize)) && !fullLoaded()) {
+    if (!this.preloadedFull && (this.fallback === 'digest' || digestSummarizers.has(this.summarize)) && !tierLoaded(FULL)) {
       this.preloadedFull = true;
-      ensureFull().catch(() => {});
+      ensureTier(FULL).catch(() => {});
     }
     if (options.usage) {
       // (the array may have shrunk while an earlier call on it ran: the count is capped)
@@ -239,7 +249,8 @@ export class Compactor {
     if (!options.force && (this.microTrigger > 0 || this.clearAtLeast > 0)) {
       // With most of the history new to the cache (the first call), the plan below reads it
       // once and fills the cache from the same pass, rather than the cache reading it first.
-      const figures = this.estimates.figures(messages, this.keepRecent, messages.length >>> 1);
+      // (without the compaction module, after the browser's initEstimator(), the cache reads it)
+      const figures = this.estimates.figures(messages, this.keepRecent, tierLoaded(COMPACT) ? messages.length >>> 1 : Infinity);
       cold = figures === null;
       if (figures) {
         const estimated = Math.ceil(figures.milli / 1000);
@@ -248,6 +259,17 @@ export class Compactor {
           // what could be freed, rounded as the plan rounds (it compares whole tokens)
           || (this.clearAtLeast > 0 && figures.clearable < (this.clearAtLeast - 1) * 1000);
         if (held && tokens <= this.threshold) return this.heldReport(tokens, estimated);
+      }
+    }
+    // After the browser's initEstimator() the module in use estimates and nothing more: the first
+    // call that has to plan fetches the lite module (a page whose conversations stay short never
+    // does). If it cannot, nothing changes, and the next call that has to plan tries again.
+    if (!tierLoaded(COMPACT)) {
+      try {
+        await ensureTier(COMPACT);
+      } catch (error) {
+        this.warn('midfold: the compaction module (midfold-lite.wasm) could not be loaded', error);
+        return this.unavailableReport(messages, error);
       }
     }
     // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
@@ -338,7 +360,7 @@ export class Compactor {
       if (this.fallback === 'digest' && reason !== 'aborted' && !inFlight) {
         // An empty digest (nothing fits maxSummaryTokens) or a failing one is no summary either.
         try {
-          await ensureFull();
+          await ensureTier(FULL);
           fallbackText = digest(middle, { ...common, maxTokens: this.maxSummaryTokens, language: plan.language }).trim();
         } catch (e) {
           if (e instanceof MidfoldError && e.code === 'init-failed') this.warn('midfold: the digest fallback could not load midfold.wasm', e);
@@ -474,7 +496,7 @@ export function digestSummarizer(options = {}) {
   const summarize = async function digestSummarize(request) {
     if (!request || !Array.isArray(request.messages))
       throw new MidfoldError('invalid-input', 'digestSummarizer needs request.messages (the Compactor passes them)');
-    await ensureFull(); // (in the browser, init() loaded the lite module, which has no digest)
+    await ensureTier(FULL); // (in the browser, init() loaded the lite module, which has no digest)
     return digest(request.messages, {
       maxTokens: cap || request.maxTokens, language: request.language, profile: request.profile,
       format: request.format && request.format !== 'auto' ? request.format : undefined,

@@ -21,14 +21,27 @@ export { MidfoldError } from './errors.js';
 let wasm = null;
 /** @type {Scratch | null} */
 let scratch = null;
-let pending = null;
-let pendingFull = null;
 /**
- * How the entry finds the full module (validate, the digest) when the one loaded is the
- * lite module, the browser's default (wasm/bridge_full.c). Set by the entry's init().
- * @type {((source: unknown) => Promise<unknown>) | null}
+ * The load in progress for each tier (ESTIMATE, COMPACT, FULL), if any: a caller asking for a
+ * tier waits for a load of that tier or a higher one.
+ * @type {(Promise<void> | null)[]}
  */
-let fullSource = null;
+const pending = [null, null, null];
+/**
+ * How the entry finds its module of each tier (the browser: midfold-estimate.wasm,
+ * midfold-lite.wasm, midfold.wasm; Node and workerd: midfold.wasm for all three), so that
+ * midfold's own async paths can load a higher tier than the one loaded (ensureTier). Set by
+ * the entry's init functions.
+ * @type {((source: unknown) => Promise<unknown>)[]}
+ */
+let tierSources = [];
+
+/** What a module can do: each tier has every export of the one before it (wasm/bridge*.c). */
+export const ESTIMATE = 0, COMPACT = 1, FULL = 2;
+/** Each tier's module, as an error names it. */
+const TIER_MODULES = ['the estimator alone (midfold-estimate.wasm)', 'the lite one (midfold-lite.wasm)', 'the full one'];
+/** What to await for each tier. */
+const TIER_INITS = ['initEstimator()', 'init()', 'initFull()'];
 
 /**
  * What a shared options object holds, so `{profile, format}` can be passed to every function:
@@ -43,11 +56,16 @@ function ready() {
   return wasm;
 }
 
-/** Throws, as ready() does, unless the module loaded is the full one: for `fn`, which only it has. */
-function requireFull(fn) {
-  if (!ready().full)
-    throw new MidfoldError('not-initialized',
-      `${fn}() needs midfold's full module, and the one loaded is the lite one (what init() loads in the browser): await initFull() first`);
+/**
+ * Throws, as ready() does, unless the module loaded has `tier`'s exports: for `fn`, which
+ * needs them (compaction: COMPACT; validate and the digest: FULL).
+ */
+function requireTier(fn, tier) {
+  const w = ready();
+  if (w.tier >= tier) return;
+  const needs = tier === FULL ? "midfold's full module" : "midfold's compaction";
+  throw new MidfoldError('not-initialized',
+    `${fn}() needs ${needs}, and the one loaded is ${TIER_MODULES[w.tier]}: await ${TIER_INITS[tier]} first`);
 }
 
 function loadFailure(e) {
@@ -55,56 +73,47 @@ function loadFailure(e) {
 }
 
 /**
- * Instantiates the module once (later calls return the same promise). `resolveSource`
- * turns the caller's argument (or undefined: the entry's default .wasm) into a Module,
- * bytes or a Response; host entries provide it, and `resolveFull` for the full module
- * when their default is the lite one. Failure leaves midfold uninitialized so a later
- * call can retry.
+ * Makes sure a module of at least `tier` is the one in use: resolves at once when it is,
+ * waits for a load of that tier or a higher one in progress, else loads one from `source`
+ * (or, when it is undefined, the entry's default for the tier) in place of the one in use.
+ * Nothing of an instance outlives a call (documents, plans and results live within one), so
+ * the swap is invisible to callers. A module below `tier` given as `source` is refused with
+ * 'invalid-option'. Failure leaves the module in use as it was, so a later call can retry.
+ * @param {number} tier ESTIMATE, COMPACT or FULL
  * @param {unknown} source
- * @param {(source: unknown) => Promise<unknown>} resolveSource
- * @param {(source: unknown) => Promise<unknown>} [resolveFull]
+ * @param {(source: unknown) => Promise<unknown>} resolve the entry's resolver for the tier
+ * @param {string} fn the entry function, for errors
  */
-export function initWith(source, resolveSource, resolveFull = resolveSource) {
-  fullSource = resolveFull;
-  if (wasm) return Promise.resolve();
-  if (pendingFull) return pendingFull;
-  if (!pending) {
-    pending = (async () => {
-      const instance = await instantiate(await resolveSource(source));
-      // initFull() may have finished first: the full module stays.
-      if (!wasm) install(new Wasm(instance));
-    })().catch((e) => {
-      pending = null;
-      throw loadFailure(e);
-    });
-  }
-  return pending;
+function loadTier(tier, source, resolve, fn) {
+  if (wasm && wasm.tier >= tier) return Promise.resolve();
+  for (let t = FULL; t >= tier; t--) if (pending[t]) return pending[t];
+  const load = (async () => {
+    const w = new Wasm(await instantiate(await resolve(source), fn));
+    if (w.tier < tier)
+      throw new MidfoldError('invalid-option', `${fn}(source): the module given is ${TIER_MODULES[w.tier]}, which cannot ${tier === FULL ? 'validate or digest' : 'compact'}`);
+    // A load of a higher tier may have finished first: the higher module stays.
+    if (!wasm || w.tier > wasm.tier) install(w);
+  })().catch((e) => {
+    throw loadFailure(e);
+  }).finally(() => {
+    if (pending[tier] === load) pending[tier] = null;
+  });
+  pending[tier] = load;
+  return load;
 }
 
 /**
- * Makes sure the full module is the one in use: loads it (from `source`, or the entry's
- * default) in place of the lite one, or resolves at once when it already is. Between
- * calls nothing of the old instance is kept (documents live within one call), so the
- * swap is invisible to callers.
+ * An entry's init function: `sources` holds the entry's resolver of each tier (what a
+ * caller's argument or, for undefined, the entry's default module becomes: a Module, bytes or
+ * a Response), and the module of `tier` is loaded from `source` unless one of that tier or a
+ * higher one is in use already (later calls resolve at once).
+ * @param {number} tier ESTIMATE (initEstimator), COMPACT (init) or FULL (initFull)
  * @param {unknown} source
- * @param {(source: unknown) => Promise<unknown>} resolveFull
+ * @param {((source: unknown) => Promise<unknown>)[]} sources
  */
-export function initFullWith(source, resolveFull) {
-  fullSource = resolveFull;
-  if (wasm && wasm.full) return Promise.resolve();
-  if (!pendingFull) {
-    pendingFull = (async () => {
-      const instance = await instantiate(await resolveFull(source), 'initFull');
-      const w = new Wasm(instance);
-      if (!w.full)
-        throw new MidfoldError('invalid-option', 'initFull(source): the module given is the lite one (midfold-lite.wasm), not midfold.wasm');
-      install(w);
-    })().catch((e) => {
-      pendingFull = null;
-      throw loadFailure(e);
-    });
-  }
-  return pendingFull;
+export function initTier(tier, source, sources) {
+  tierSources = sources;
+  return loadTier(tier, source, sources[tier], TIER_INITS[tier].slice(0, -2));
 }
 
 function install(w) {
@@ -113,21 +122,24 @@ function install(w) {
 }
 
 /**
- * For midfold's own async paths that need the full module (digestSummarizer, the
- * Compactor's digest fallback): loads it from the entry's default if init() loaded the
- * lite one. Rejects with 'not-initialized' before init().
+ * For midfold's own async paths that need a tier the entry's init may not have loaded (the
+ * Compactor's compaction after initEstimator(); digestSummarizer and the digest fallback after
+ * the browser's init()): waits for a load in progress, then loads the tier from the entry's
+ * default if the module in use is below it. Rejects with 'not-initialized' before any init.
+ * @param {number} tier
  * @returns {Promise<void>}
  */
-export function ensureFull() {
-  if (wasm && wasm.full) return Promise.resolve();
-  if (!wasm && !pending && !pendingFull) return Promise.reject(new MidfoldError('not-initialized', 'call and await init() before using midfold'));
-  return (pending || Promise.resolve()).then(() => (wasm && wasm.full ? undefined : initFullWith(undefined, /** @type {any} */ (fullSource))));
+export function ensureTier(tier) {
+  if (wasm && wasm.tier >= tier) return Promise.resolve();
+  const loading = pending.filter(Boolean);
+  if (!wasm && loading.length === 0) return Promise.reject(new MidfoldError('not-initialized', 'call and await init() before using midfold'));
+  return Promise.all(loading).then(() => (wasm && wasm.tier >= tier ? undefined : loadTier(tier, undefined, tierSources[tier], TIER_INITS[tier].slice(0, -2))));
 }
 
-/** True once the full module (validate, the digest) is the one in use. */
-export function fullLoaded() { return wasm !== null && wasm.full; }
+/** True once a module of at least `tier` is the one in use. */
+export function tierLoaded(tier) { return wasm !== null && wasm.tier >= tier; }
 
-/** True once init() has finished. */
+/** True once init(), initFull() or initEstimator() has finished. */
 export function isReady() { return wasm !== null; }
 
 /**
@@ -255,6 +267,7 @@ export function serialize(messages, options) {
   const o = optionsObject(options, 'serialize', SHARED_OPTIONS);
   const format = formatIndex(o.format);
   messagesArray(messages, 'serialize');
+  requireTier('serialize', COMPACT);
   return withDoc(messages, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_serialize(doc, format, outPtr, outLen, w.err), (p, n) => w.text(p, n)));
 }
@@ -329,6 +342,7 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   const format = formatIndex(o.format);
   const thinking = thinkingPolicy(o.thinking);
   messagesArray(messages, fn);
+  requireTier(fn, COMPACT);
   const plan = withDoc(messages, (w, doc) => {
     let names = 0;
     if (exclude.length) {
@@ -414,14 +428,11 @@ function withCString(w, text, fn) {
 }
 
 /**
- * Plans a compaction without changing anything: where the conversation is cut (head:
- * kept system messages, middle: summarized, tail from `tailStart`: kept verbatim) and the
- * summarizer request (`system`, `prompt`). Reads `messages`, never keeps it.
- * @param {unknown[]} messages
- * @param {{keepTailTokens?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
- *   language?: string, instructions?: string, profile?: string, format?: string}} [options]
+ * planCompaction's options, checked and read (throws 'invalid-option' as planCompaction
+ * does); needs no module, so the Compactor checks its options with it when it is built.
+ * @param {unknown} options
  */
-export function planCompaction(messages, options) {
+export function compactionOptions(options) {
   const o = optionsObject(options, 'planCompaction',
     ['keepTailTokens', 'maxTranscriptTokens', 'maxSummaryTokens', 'language', 'instructions', 'profile', 'format']);
   const keepTail = count(o.keepTailTokens, 'keepTail.tokens', 10000);
@@ -430,10 +441,23 @@ export function planCompaction(messages, options) {
   const [language, code] = languageOption(o.language);
   if (o.instructions !== undefined && typeof o.instructions !== 'string')
     throw new MidfoldError('invalid-option', 'instructions must be a string');
-  const profile = profileIndex(o.profile);
-  const format = formatIndex(o.format);
+  return { keepTail, maxTranscript, maxSummary, language, code, instructions: o.instructions,
+    profile: profileIndex(o.profile), format: formatIndex(o.format) };
+}
+
+/**
+ * Plans a compaction without changing anything: where the conversation is cut (head:
+ * kept system messages, middle: summarized, tail from `tailStart`: kept verbatim) and the
+ * summarizer request (`system`, `prompt`). Reads `messages`, never keeps it.
+ * @param {unknown[]} messages
+ * @param {{keepTailTokens?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
+ *   language?: string, instructions?: string, profile?: string, format?: string}} [options]
+ */
+export function planCompaction(messages, options) {
+  const { keepTail, maxTranscript, maxSummary, language, code, instructions, profile, format } = compactionOptions(options);
   messagesArray(messages, 'planCompaction');
-  return withDoc(messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, o.instructions, (insPtr, insLen) =>
+  requireTier('planCompaction', COMPACT);
+  return withDoc(messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, instructions, (insPtr, insLen) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, maxTranscript, maxSummary, language, codePtr,
       insPtr, insLen, profile, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))))));
 }
@@ -455,7 +479,7 @@ export function digest(messages, options) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   messagesArray(messages, 'digest');
-  requireFull('digest');
+  requireTier('digest', FULL);
   return withDoc(messages, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_digest(doc, format, maxTokens, language, profile, outPtr, outLen, w.err),
       (p, n) => w.text(p, n)));
@@ -476,7 +500,7 @@ export function validate(messages, options) {
   const o = optionsObject(options, 'validate', SHARED_OPTIONS);
   const format = formatIndex(o.format);
   const value = isArray(messages) ? messages : messages === undefined ? null : messages;
-  requireFull('validate');
+  requireTier('validate', FULL);
   const report = withDoc(value, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_validate(doc, format, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))));
   const problems = report.problems.map((p) => {

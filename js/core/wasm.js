@@ -54,8 +54,12 @@ export class Wasm {
     this.u8 = new Uint8Array(this.memory.buffer);
     this.err = this.alloc(ERROR_BYTES);
     this.slots = this.alloc(16); // out pointer, out length, out double
-    /** midfold.wasm, not midfold-lite.wasm: it validates and digests. */
-    this.full = typeof this.x.mfw_doc_digest === 'function';
+    /**
+     * What the module can do, by its exports (core/api.js's tiers): 2 for midfold.wasm (it
+     * validates and digests), 1 for midfold-lite.wasm (it compacts), 0 for
+     * midfold-estimate.wasm (it estimates).
+     */
+    this.tier = typeof this.x.mfw_doc_digest === 'function' ? 2 : typeof this.x.mfw_doc_compact === 'function' ? 1 : 0;
   }
 
   /** The memory as bytes; a fresh view after any growth. */

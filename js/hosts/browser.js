@@ -2,10 +2,10 @@
  * browser.js — midfold's entry for browsers and bundlers: fetches the .wasm that ships
  * beside this file (served as application/wasm for streaming compilation).
  */
-import { initFullWith, initWith } from '../core/api.js';
+import { COMPACT, ESTIMATE, FULL, initTier } from '../core/api.js';
 import { fetchSource } from './source-fetch.js';
 
-// The public part of core/api.js, by name: its other exports (initWith, microReport, …) are
+// The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
 // the values index.d.ts declares.
 export {
@@ -15,23 +15,29 @@ export {
 
 // (pure: a bundler drops them with the entry when a page imports nothing that uses them)
 // init() fetches the lite module: everything but validate() and digest(), 20 KB gzipped
-// less (wasm/bridge_full.c). initFull() fetches the full one.
+// less (wasm/bridge_full.c). initFull() fetches the full one. initEstimator() fetches the
+// estimator alone, another 13.5 KB less (wasm/bridge_compact.c); a Compactor fetches the
+// lite module at the first call that has to plan a clearing or a fold.
+const resolveEstimator = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold-estimate.wasm', import.meta.url)));
 const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold-lite.wasm', import.meta.url)));
 const resolveFull = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold.wasm', import.meta.url)));
+/** Each tier's module (core/api.js): the estimator, the lite module, the full one. */
+const SOURCES = [resolveEstimator, resolveSource, resolveFull];
 
 /**
  * Loads the wasm module; call once and await before any other function. `source` may
  * be a WebAssembly.Module, bytes, a Response or a URL; by default midfold-lite.wasm
  * beside the package is fetched: every function but validate() and digest(), which need
  * initFull(). digestSummarizer() and the Compactor's `fallback: 'digest'` load the full
- * module themselves.
+ * module themselves. After initEstimator(), it loads the lite module in its place; it
+ * refuses midfold-estimate.wasm as `source` (that module cannot compact).
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
  * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @returns {Promise<void>}
  */
 export function init(source) {
-  return initWith(source, resolveSource, resolveFull);
+  return initTier(COMPACT, source, SOURCES);
 }
 
 /**
@@ -44,7 +50,25 @@ export function init(source) {
  * @returns {Promise<void>}
  */
 export function initFull(source) {
-  return initFullWith(source, resolveFull);
+  return initTier(FULL, source, SOURCES);
+}
+
+/**
+ * Loads midfold-estimate.wasm, the estimator alone: estimateTokens(), EstimateCache and
+ * detectFormat() work, and a page that only estimates downloads 13.5 KB gzipped less than
+ * init()'s module. serialize(), microCompact(), planMicroCompact() and planCompaction() throw
+ * 'not-initialized' until init() has loaded the lite module; a Compactor (and the integrations
+ * built on it) fetches that module by itself at its first call that has to plan a clearing or
+ * a fold (its checks below the threshold need none). Resolves at once when a module is loaded
+ * already. `source` as for init() (any of midfold's modules), by default
+ * midfold-estimate.wasm beside the package.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function initEstimator(source) {
+  return initTier(ESTIMATE, source, SOURCES);
 }
 export { Compactor, digestSummarizer } from '../compaction/compactor.js';
 export { EstimateCache } from '../core/estimate-cache.js';

@@ -1,10 +1,10 @@
 /**
  * node.js — midfold's entry for Node: finds the bundled .wasm next to the package.
  */
-import { initFullWith, initWith } from '../core/api.js';
+import { COMPACT, ESTIMATE, FULL, initTier } from '../core/api.js';
 import { nodeSource } from './source-node.js';
 
-// The public part of core/api.js, by name: its other exports (initWith, microReport, …) are
+// The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
 // the values index.d.ts declares.
 export {
@@ -13,6 +13,8 @@ export {
 } from '../core/api.js';
 
 const resolveSource = nodeSource(new URL('../../wasm/midfold.wasm', import.meta.url));
+// Every tier is the full module here: bytes read from disk cost nothing on a wire.
+const SOURCES = [resolveSource, resolveSource, resolveSource];
 
 /**
  * Loads the wasm module; call once and await before any other function (later calls
@@ -24,12 +26,12 @@ const resolveSource = nodeSource(new URL('../../wasm/midfold.wasm', import.meta.
  * @returns {Promise<void>}
  */
 export function init(source) {
-  return initWith(source, resolveSource);
+  return initTier(COMPACT, source, SOURCES);
 }
 
 /**
  * init() here, whose bundled module is the full one (validate() and digest() included),
- * except that it refuses the lite module as `source`; in the browser, init() loads the
+ * except that it refuses the lite and estimator modules as `source`; in the browser, init() loads the
  * lite module and initFull() the full one.
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
  * are read once and not kept.
@@ -37,7 +39,20 @@ export function init(source) {
  * @returns {Promise<void>}
  */
 export function initFull(source) {
-  return initFullWith(source, resolveSource);
+  return initTier(FULL, source, SOURCES);
+}
+
+/**
+ * init() here, whose bundled module is the full one, except that it takes any of midfold's
+ * modules as `source`, midfold-estimate.wasm included; in the browser, initEstimator()
+ * loads the estimator alone (a page that only estimates downloads 13.5 KB less).
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function initEstimator(source) {
+  return initTier(ESTIMATE, source, SOURCES);
 }
 export { Compactor, digestSummarizer } from '../compaction/compactor.js';
 export { EstimateCache } from '../core/estimate-cache.js';

@@ -10,10 +10,10 @@
  */
 import wasmModule from '../../wasm/midfold.wasm';
 import { MidfoldError } from '../core/errors.js';
-import { initFullWith, initWith } from '../core/api.js';
+import { COMPACT, ESTIMATE, FULL, initTier } from '../core/api.js';
 import { fetchSource } from './source-fetch.js';
 
-// The public part of core/api.js, by name: its other exports (initWith, microReport, …) are
+// The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly
 // the values index.d.ts declares.
 export {
@@ -23,6 +23,16 @@ export {
 
 // (pure: a bundler drops it with the entry when a page imports nothing that uses it)
 const resolveSource = /* @__PURE__ */ fetchSource(() => wasmModule);
+// Every tier is the full module here: it is compiled with the worker, never fetched.
+const SOURCES = [resolveSource, resolveSource, resolveSource];
+
+/** A failure to compile bytes, explained for workerd. */
+function workerdFailure(source, e) {
+  if (source === undefined || source instanceof WebAssembly.Module || !(e instanceof MidfoldError) || e.code !== 'init-failed') return e;
+  return new MidfoldError('init-failed',
+    `${e.message} (workerd does not compile wasm from bytes at run time: call init() with no argument, or pass the WebAssembly.Module of \`import wasm from 'midfold/midfold.wasm'\`)`,
+    { cause: e });
+}
 
 /**
  * Loads the wasm module; call once and await before any other function (later calls
@@ -36,17 +46,12 @@ const resolveSource = /* @__PURE__ */ fetchSource(() => wasmModule);
  * @returns {Promise<void>}
  */
 export function init(source) {
-  return initWith(source, resolveSource).catch((e) => {
-    if (source === undefined || source instanceof WebAssembly.Module || !(e instanceof MidfoldError) || e.code !== 'init-failed') throw e;
-    throw new MidfoldError('init-failed',
-      `${e.message} (workerd does not compile wasm from bytes at run time: call init() with no argument, or pass the WebAssembly.Module of \`import wasm from 'midfold/midfold.wasm'\`)`,
-      { cause: e });
-  });
+  return initTier(COMPACT, source, SOURCES).catch((e) => { throw workerdFailure(source, e); });
 }
 
 /**
  * init() here, whose bundled module is the full one (validate() and digest() included),
- * except that it refuses the lite module as `source`; in the browser, init() loads the
+ * except that it refuses the lite and estimator modules as `source`; in the browser, init() loads the
  * lite module and initFull() the full one.
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
  * are read once and not kept.
@@ -54,7 +59,19 @@ export function init(source) {
  * @returns {Promise<void>}
  */
 export function initFull(source) {
-  return initFullWith(source, resolveSource);
+  return initTier(FULL, source, SOURCES).catch((e) => { throw workerdFailure(source, e); });
+}
+
+/**
+ * init() here, whose bundled module is the full one, except that it takes any of midfold's
+ * modules as `source`; in the browser, initEstimator() loads the estimator alone.
+ * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
+ * are read once and not kept.
+ * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @returns {Promise<void>}
+ */
+export function initEstimator(source) {
+  return initTier(ESTIMATE, source, SOURCES).catch((e) => { throw workerdFailure(source, e); });
 }
 export { Compactor, digestSummarizer } from '../compaction/compactor.js';
 export { EstimateCache } from '../core/estimate-cache.js';

@@ -185,16 +185,23 @@ const versionOf = (name) => {
  * The pages of the download table: what each imports (resolved from the repository, as a
  * bundler resolves `midfold` to js/hosts/browser.js by its "browser" condition) and the .wasm it
  * fetches to do that work. init() fetches midfold-lite.wasm, initFull() (validate, the
- * digest) midfold.wasm; the memory module is fetched only at the first memory command,
- * hence a row of its own.
+ * digest) midfold.wasm, initEstimator() midfold-estimate.wasm (a Compactor on it fetches
+ * midfold-lite.wasm at its first clearing or fold: a row before, a row after); the memory
+ * module is fetched only at the first memory command, hence a row of its own.
  */
 function pages() {
   const has = (name) => versionOf(name) !== null;
   return [
     { name: 'midfold: a page that estimates and compacts (init, estimateTokens, microCompact, Compactor)',
       code: "export { init, estimateTokens, microCompact, Compactor } from './js/hosts/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
-    { name: 'midfold: a page that only estimates (init, estimateTokens)',
+    { name: 'midfold: a page that only estimates (initEstimator, estimateTokens)',
+      code: "export { initEstimator, estimateTokens } from './js/hosts/browser.js';", wasm: ['wasm/midfold-estimate.wasm'] },
+    { name: 'midfold: a page that only estimates, on init() (init, estimateTokens)',
       code: "export { init, estimateTokens } from './js/hosts/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
+    { name: 'midfold: a chat page with a Compactor on initEstimator() (initEstimator, estimateTokens, Compactor), until its first clearing or fold',
+      code: "export { initEstimator, estimateTokens, Compactor } from './js/hosts/browser.js';", wasm: ['wasm/midfold-estimate.wasm'] },
+    { name: 'midfold: the same page after its first clearing or fold (which fetched midfold-lite.wasm)',
+      code: "export { initEstimator, estimateTokens, Compactor } from './js/hosts/browser.js';", wasm: ['wasm/midfold-estimate.wasm', 'wasm/midfold-lite.wasm'] },
     { name: 'midfold: a page that also validates and digests (initFull, estimateTokens, validate, Compactor, digestSummarizer)',
       code: "export { initFull, estimateTokens, validate, Compactor, digestSummarizer } from './js/hosts/browser.js';", wasm: ['wasm/midfold.wasm'] },
     { name: "midfold: the whole browser entry (every export, after initFull(); the memory tool's module not yet fetched)",

@@ -1,0 +1,155 @@
+/* bridge_compact.c — the exports a module needs to compact, beside bridge.c's estimator:
+ * the transcript, the micro-compaction plan and the compaction plan. wasm/midfold-lite.wasm
+ * and wasm/midfold.wasm link it; wasm/midfold-estimate.wasm leaves it out, which saves a
+ * page that only estimates 13.5 KB gzipped (docs/download.md). The ownership rules are
+ * bridge_common.h's. */
+#include <stdint.h>
+#include <string.h>
+
+#include "bridge_common.h"
+
+/* The transcript, as a UTF-8 buffer at *out_ptr of *out_len bytes. */
+EXPORT int mfw_doc_serialize(const mf_doc *doc, int format, char **out_ptr, size_t *out_len, mfw_error *e)
+{
+    mf_error err;
+    return report(e, &err, mf_doc_serialize(doc, (mf_format)format, out_ptr, out_len, &err));
+}
+
+static void put_u32(mf_buf *b, uint32_t v)
+{
+    char le[4] = {(char)v, (char)(v >> 8), (char)(v >> 16), (char)(v >> 24)};
+    mf_buf_append(b, le, 4);
+}
+
+static void put_f64(mf_buf *b, double v)
+{
+    char raw[8];
+    memcpy(raw, &v, 8); /* wasm is little-endian */
+    mf_buf_append(b, raw, 8);
+}
+
+/* Plans micro-compaction. `excludes` holds `exclude_count` NUL-terminated names back to
+ * back. The plan is written packed (little-endian):
+ *   u32 count, u32 skipped, f64 milli_before, f64 milli_after, f64 chars_cleared,
+ *   then per edit: u32 message, u32 part (0xFFFFFFFF: none), u32 target, f64 chars,
+ *   u32 len + replacement bytes, u32 len + tool name bytes;
+ *   then u32 figure count (0 unless `per_message`) and per message f64 milli, f64 results,
+ *   u32 flags (mf_msg_figures). */
+EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, const char *excludes,
+                         uint32_t exclude_count, double clear_at_least, double trigger, int profile,
+                         int per_message, char **out_ptr, size_t *out_len, mfw_error *e)
+{
+    mf_error err;
+    mf_micro_options o;
+    mf_micro_options_init(&o);
+    o.keep_recent = keep_recent;
+    o.clear_at_least = (uint64_t)clear_at_least;
+    o.trigger = (uint64_t)trigger;
+    o.profile = (mf_profile)profile;
+    o.per_message = per_message != 0;
+    const char **names = NULL;
+    if (exclude_count) {
+        names = mf_alloc(exclude_count * sizeof *names);
+        if (!names) return report(e, &err, mf_fail(&err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"));
+        const char *p = excludes;
+        for (uint32_t i = 0; i < exclude_count; i++) { names[i] = p; p += strlen(p) + 1; }
+        o.exclude_tools = names;
+        o.exclude_count = exclude_count;
+    }
+    mf_micro_plan *plan = NULL;
+    mf_status st = mf_doc_micro_plan(doc, (mf_format)format, &o, &plan, &err);
+    mf_dealloc(names);
+    if (st) return report(e, &err, st);
+    mf_buf b;
+    mf_buf_init(&b);
+    put_u32(&b, (uint32_t)plan->count);
+    put_u32(&b, (uint32_t)plan->skipped);
+    put_f64(&b, (double)plan->milli_before);
+    put_f64(&b, (double)plan->milli_after);
+    put_f64(&b, (double)plan->chars_cleared);
+    for (size_t i = 0; i < plan->count; i++) {
+        const mf_micro_edit *ed = &plan->edits[i];
+        put_u32(&b, (uint32_t)ed->message);
+        put_u32(&b, ed->part == SIZE_MAX ? UINT32_MAX : (uint32_t)ed->part);
+        put_u32(&b, (uint32_t)ed->target);
+        put_f64(&b, (double)ed->chars);
+        put_u32(&b, (uint32_t)ed->replacement_len);
+        mf_buf_append(&b, ed->replacement, ed->replacement_len);
+        put_u32(&b, (uint32_t)ed->tool_name_len);
+        mf_buf_append(&b, ed->tool_name, ed->tool_name_len);
+    }
+    put_u32(&b, (uint32_t)plan->figure_count);
+    for (size_t m = 0; m < plan->figure_count; m++) {
+        put_f64(&b, (double)plan->figures[m].milli);
+        put_f64(&b, (double)plan->figures[m].results);
+        put_u32(&b, plan->figures[m].flags);
+    }
+    mf_micro_plan_free(plan);
+    return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
+}
+
+static void put_index_list(mf_buf *b, const size_t *list, size_t n)
+{
+    mf_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i) mf_buf_putc(b, ',');
+        mf_buf_put_uint(b, list[i]);
+    }
+    mf_buf_putc(b, ']');
+}
+
+static void put_field(mf_buf *b, const char *name, uint64_t v)
+{
+    mf_buf_puts(b, ",\"");
+    mf_buf_puts(b, name);
+    mf_buf_puts(b, "\":");
+    mf_buf_put_uint(b, v);
+}
+
+/* Plans a compaction. `language_code` (NUL-terminated) and `instructions` may be 0.
+ * The plan is JSON text: {"tailStart", "head": [...], "middle": [...], "language",
+ * "system", "prompt", "acknowledgement", "transcriptChars", "shrunkResults",
+ * "omittedMessages", "milliMiddle", "milliTail", "onlyPreviousSummary"}. */
+EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_tokens, double max_transcript_tokens,
+                           uint32_t max_summary_tokens, int language, const char *language_code,
+                           const char *instructions, size_t instructions_len, int profile, char **out_ptr,
+                           size_t *out_len, mfw_error *e)
+{
+    mf_error err;
+    mf_compact_options o;
+    mf_compact_options_init(&o);
+    o.keep_tail_tokens = (uint64_t)keep_tail_tokens;
+    o.max_transcript_tokens = (uint64_t)max_transcript_tokens;
+    o.max_summary_tokens = max_summary_tokens;
+    o.language = (mf_language)language;
+    o.language_code = language_code;
+    o.instructions = instructions;
+    o.instructions_len = instructions_len;
+    o.profile = (mf_profile)profile;
+    mf_compact_plan *plan = NULL;
+    mf_status st = mf_doc_compact_plan(doc, (mf_format)format, &o, &plan, &err);
+    if (st) return report(e, &err, st);
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_buf_puts(&b, "{\"tailStart\":");
+    mf_buf_put_uint(&b, plan->tail_start);
+    mf_buf_puts(&b, ",\"head\":");
+    put_index_list(&b, plan->head, plan->head_count);
+    mf_buf_puts(&b, ",\"middle\":");
+    put_index_list(&b, plan->middle, plan->middle_count);
+    mf_buf_puts(&b, plan->language == MF_LANG_ZH ? ",\"language\":\"zh\"" : ",\"language\":\"en\"");
+    mf_buf_puts(&b, ",\"system\":");
+    mf_buf_put_json_string(&b, plan->system, plan->system_len);
+    mf_buf_puts(&b, ",\"prompt\":");
+    mf_buf_put_json_string(&b, plan->prompt, plan->prompt_len);
+    mf_buf_puts(&b, ",\"acknowledgement\":");
+    mf_buf_put_json_string(&b, plan->acknowledgement, strlen(plan->acknowledgement));
+    put_field(&b, "transcriptChars", plan->transcript_chars);
+    put_field(&b, "shrunkResults", plan->shrunk_results);
+    put_field(&b, "omittedMessages", plan->omitted_messages);
+    put_field(&b, "milliMiddle", plan->milli_middle);
+    put_field(&b, "milliTail", plan->milli_tail);
+    mf_buf_puts(&b, plan->only_previous_summary ? ",\"onlyPreviousSummary\":true}" : ",\"onlyPreviousSummary\":false}");
+    mf_compact_plan_free(plan);
+    return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
+}
