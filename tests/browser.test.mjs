@@ -452,6 +452,31 @@ describe('the demo page in Chromium', () => {
     await page.close();
   });
 
+  test('init() after initEstimator() fetches the lite module in its place; initFull() after both, the full one', async () => {
+    const { page, problems, wasm } = await openBlank();
+    const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
+    const result = await page.evaluate(async (messages) => {
+      const midfold = await import('/js/hosts/browser.js');
+      const refusal = (fn) => { try { fn(); return null; } catch (e) { return e.message; } };
+      await Promise.all([midfold.initEstimator(), midfold.initEstimator()]);
+      const onEstimator = refusal(() => midfold.microCompact(structuredClone(messages)));
+      await midfold.init();
+      const cleared = midfold.microCompact(structuredClone(messages), { keepRecent: 1 }).cleared;
+      const onLite = refusal(() => midfold.validate(messages));
+      await midfold.initFull();
+      await midfold.initEstimator(); // (a higher tier is in use: nothing is fetched)
+      return { onEstimator, cleared, onLite, ok: midfold.validate(messages).ok, tokens: midfold.estimateTokens(messages) };
+    }, messages);
+    assert.match(result.onEstimator, /^microCompact\(\) needs midfold's compaction, .*: await init\(\) first$/);
+    assert.ok(result.cleared > 0);
+    assert.match(result.onLite, /^validate\(\) needs midfold's full module, .*: await initFull\(\) first$/);
+    assert.equal(result.ok, true);
+    assert.equal(result.tokens, estimateTokens(messages));
+    assert.deepEqual(wasm, ['/wasm/midfold-estimate.wasm', '/wasm/midfold-lite.wasm', '/wasm/midfold.wasm']);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('the page fetches midfold.wasm; the memory module only at the first memory command, under the CSP', async () => {
     const { page, problems } = await openDemo();
     const wasm = [];
