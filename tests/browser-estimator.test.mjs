@@ -1,8 +1,9 @@
 // The browser entry's initEstimator(): a page that only estimates fetches midfold-estimate.wasm
 // and nothing else; the functions that compact name init() until it is loaded; a Compactor
-// checks below its triggers on the estimator alone, fetches midfold-lite.wasm at its first call
-// that has to plan (once), changes nothing and says so when that fetch fails, and then writes
-// the same conversation as a Compactor that had the compaction module from the start.
+// checks below its triggers on the estimator alone, fetches midfold-lite.wasm in the background
+// once its conversation is half way to its first trigger (or, at the latest, at the call that
+// has to plan), changes nothing and says so when that fetch fails, and writes the same
+// conversation as a Compactor that had the compaction module from the start.
 // fetch answers from the repository's files until the test takes the network away. Its own
 // file: which module is in use is per process.
 import test from 'node:test';
@@ -53,52 +54,65 @@ test('initEstimator() fetches the estimator alone: it estimates, and what compac
   assert.deepEqual(fetched, ['wasm/midfold-estimate.wasm']);
 });
 
-test('a Compactor checks on the estimator alone and fetches the lite module at its first plan, retrying after a failed fetch', async () => {
-  const all = session();
-  const messages = all.slice(0, 4);
-  const compactor = new midfold.Compactor(OPTIONS);
-  const warnings = [];
-  compactor.onWarn = (message) => warnings.push(message);
-  // 1,208 and 3,459 tokens: below the clearing's trigger (4,800), nothing to plan, nothing fetched.
-  for (const size of [4, 6]) {
-    messages.push(...all.slice(messages.length, size));
-    const report = await compactor.compact(messages);
-    assert.equal(report.reason, 'below-threshold');
-    assert.equal(report.tokensBefore, safe(messages));
-  }
-  assert.deepEqual(fetched, ['wasm/midfold-estimate.wasm']);
-
-  // 6,501 tokens: over the threshold, a plan is needed, and the network is gone.
-  messages.push(...all.slice(6, 8));
+test('a Compactor on the estimator alone that cannot fetch the lite module when it has to plan changes nothing, and says so', async () => {
+  // 6,501 tokens at the first call: over the clearing's trigger (4,800), and the network is gone.
+  const messages = session().slice(0, 8);
   const before = JSON.stringify(messages);
+  const warnings = [];
+  const compactor = new midfold.Compactor({ ...OPTIONS, onWarn: (message) => warnings.push(message) });
   offline = true;
   const failed = await compactor.compact(messages);
+  offline = false;
   assert.equal(failed.reason, 'module-unavailable');
   assert.equal(failed.compacted, false);
   assert.equal(failed.error.code, 'init-failed');
   assert.equal(failed.tokensBefore, 6501);
+  assert.equal(failed.tokensAfter, 6501);
   assert.equal(JSON.stringify(messages), before, 'nothing changed');
   assert.deepEqual(warnings, ['midfold: the compaction module (midfold-lite.wasm) could not be loaded']);
   assert.throws(() => midfold.microCompact([]), /the estimator alone/, 'the estimator is still the module in use');
+  assert.deepEqual(fetched, ['wasm/midfold-estimate.wasm']);
+});
 
-  // The network is back: the next call fetches the lite module once and folds.
+test('a Compactor checks on the estimator alone, fetches the lite module half way to its trigger, and folds offline', async () => {
+  const all = session();
+  const messages = all.slice(0, 4);
+  const compactor = new midfold.Compactor(OPTIONS);
+  // 1,208 tokens: under half the clearing's trigger (2,400): nothing to plan, nothing fetched.
+  let report = await compactor.compact(messages);
+  assert.equal(report.reason, 'below-threshold');
+  assert.equal(report.tokensBefore, safe(messages));
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(fetched, ['wasm/midfold-estimate.wasm']);
+
+  // 3,459 tokens: still nothing to plan, but past half the trigger: the lite module comes in the background.
+  messages.push(...all.slice(4, 6));
+  report = await compactor.compact(messages);
+  assert.equal(report.reason, 'below-threshold');
+  assert.equal(report.tokensBefore, safe(messages));
+  const liteInUse = () => { try { midfold.planMicroCompact([]); return true; } catch { return false; } };
+  for (let waited = 0; !liteInUse() && waited < 10_000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(liteInUse(), 'the lite module is in use without init()');
+  assert.deepEqual(fetched, ['wasm/midfold-estimate.wasm', 'wasm/midfold-lite.wasm']);
+
+  // 6,501 tokens, and the network has gone: the fold needs nothing more from it.
+  offline = true;
+  messages.push(...all.slice(6, 8));
+  report = await compactor.compact(messages);
   offline = false;
-  const report = await compactor.compact(messages);
   assert.equal(report.reason, 'compacted');
   assert.ok(report.summarizedMessages > 0 && report.tokensAfter < 6000, JSON.stringify(report));
-  assert.deepEqual(fetched, ['wasm/midfold-estimate.wasm', 'wasm/midfold-lite.wasm']);
   assert.match(JSON.stringify(messages), /Summary of \d+ messages: the invoice work so far\./);
 
   // The same conversation as a Compactor that had the compaction module from its first call.
   const witness = all.slice(0, 8);
-  const fresh = new midfold.Compactor(OPTIONS);
-  assert.deepEqual(await fresh.compact(witness), report);
+  assert.deepEqual(await new midfold.Compactor(OPTIONS).compact(witness), report);
   assert.deepEqual(witness, messages);
 
   // Later calls use the module in place; nothing more is fetched.
   messages.push(...all.slice(8, 10));
   await compactor.compact(messages);
   await midfold.init(); // (the lite module is in use: resolves at once)
-  assert.equal(midfold.microCompact(session(), { keepRecent: 1 }).cleared > 0, true);
+  assert.ok(midfold.microCompact(session(), { keepRecent: 1 }).cleared > 0);
   assert.deepEqual(fetched, ['wasm/midfold-estimate.wasm', 'wasm/midfold-lite.wasm']);
 });

@@ -22,6 +22,9 @@ import { optionsObject, stringList } from '../core/options.js';
 // cache every few turns instead of on every turn.
 const MICRO_TRIGGER_SHARE = 0.8;
 const CLEAR_AT_LEAST_SHARE = 0.4;
+// On the browser's estimator alone (initEstimator()), the share of the first trigger at which
+// the compaction module is fetched in the background (see run()).
+const PREFETCH_SHARE = 0.5;
 
 // The default threshold by the provider whose prompt cache the requests go through (the
 // `pricing` option), chosen with `midfold simulate` over generated sessions of 20 to 500
@@ -134,6 +137,7 @@ export class Compactor {
     if (options.fallback !== undefined && options.fallback !== 'digest') throw optionError("fallback must be 'digest' or left out");
     this.fallback = options.fallback;
     this.preloadedFull = false; // (run(): the full module's background fetch was started)
+    this.prefetchedCompaction = false; // (run(): the lite module's, on the estimator alone)
     if (options.instructions !== undefined && typeof options.instructions !== 'string') throw optionError('instructions must be a string');
     this.instructions = options.instructions;
     this.language = options.language;
@@ -255,15 +259,24 @@ export class Compactor {
       if (figures) {
         const estimated = Math.ceil(figures.milli / 1000);
         const tokens = this.tokens(messages, figures.milli);
-        const held = (this.microTrigger > 0 && estimated <= Math.min(this.microTrigger, this.threshold))
+        const firstTrigger = Math.min(this.microTrigger || this.threshold, this.threshold);
+        const held = (this.microTrigger > 0 && estimated <= firstTrigger)
           // what could be freed, rounded as the plan rounds (it compares whole tokens)
           || (this.clearAtLeast > 0 && figures.clearable < (this.clearAtLeast - 1) * 1000);
+        // On the estimator alone, the compaction module is fetched in the background once the
+        // conversation is half way to its first trigger: the clearing or fold that needs it then
+        // neither waits on the network nor fails if the network has gone by then. A conversation
+        // that stays short never fetches it. (Once per Compactor: the call that needs it retries.)
+        if (!this.prefetchedCompaction && !tierLoaded(COMPACT) && estimated > PREFETCH_SHARE * firstTrigger) {
+          this.prefetchedCompaction = true;
+          ensureTier(COMPACT).catch(() => {});
+        }
         if (held && tokens <= this.threshold) return this.heldReport(tokens, estimated);
       }
     }
-    // After the browser's initEstimator() the module in use estimates and nothing more: the first
-    // call that has to plan fetches the lite module (a page whose conversations stay short never
-    // does). If it cannot, nothing changes, and the next call that has to plan tries again.
+    // After the browser's initEstimator() the module in use estimates and nothing more: a call
+    // that has to plan awaits the lite module (fetched above half way to the trigger, or now).
+    // If it cannot be had, nothing changes, and the next call that has to plan tries again.
     if (!tierLoaded(COMPACT)) {
       try {
         await ensureTier(COMPACT);

@@ -16,8 +16,8 @@ export {
 // (pure: a bundler drops them with the entry when a page imports nothing that uses them)
 // init() fetches the lite module: everything but validate() and digest(), 20 KB gzipped
 // less (wasm/bridge_full.c). initFull() fetches the full one. initEstimator() fetches the
-// estimator alone, another 13.5 KB less (wasm/bridge_compact.c); a Compactor fetches the
-// lite module at the first call that has to plan a clearing or a fold.
+// estimator alone, another 13.5 KB less (wasm/bridge_compact.c); a Compactor on it fetches
+// the lite module by itself (compactor.js, run()).
 const resolveEstimator = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold-estimate.wasm', import.meta.url)));
 const resolveSource = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold-lite.wasm', import.meta.url)));
 const resolveFull = /* @__PURE__ */ fetchSource(() => fetch(new URL('../../wasm/midfold.wasm', import.meta.url)));
@@ -58,8 +58,9 @@ export function initFull(source) {
  * detectFormat() work, and a page that only estimates downloads 13.5 KB gzipped less than
  * init()'s module. serialize(), microCompact(), planMicroCompact() and planCompaction() throw
  * 'not-initialized' until init() has loaded the lite module; a Compactor (and the integrations
- * built on it) fetches that module by itself at its first call that has to plan a clearing or
- * a fold (its checks below the threshold need none). Resolves at once when a module is loaded
+ * built on it) fetches that module by itself, in the background once its conversation is half
+ * way to its first trigger, at the latest at the call that has to plan a clearing or a fold
+ * (its checks below the triggers need none). Resolves at once when a module is loaded
  * already. `source` as for init() (any of midfold's modules), by default
  * midfold-estimate.wasm beside the package.
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
