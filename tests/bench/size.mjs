@@ -186,7 +186,7 @@ const versionOf = (name) => {
  * bundler resolves `midfold` to js/hosts/browser.js by its "browser" condition) and the .wasm it
  * fetches to do that work. init() fetches midfold-lite.wasm, initFull() (validate, the
  * digest) midfold.wasm, initEstimator() midfold-estimate.wasm (a Compactor on it fetches
- * midfold-lite.wasm at its first clearing or fold: a row before, a row after); the memory
+ * midfold-lite.wasm half way to its first trigger: a row before, a row after); the memory
  * module is fetched only at the first memory command, hence a row of its own.
  */
 function pages() {
@@ -198,9 +198,9 @@ function pages() {
       code: "export { initEstimator, estimateTokens } from './js/hosts/browser.js';", wasm: ['wasm/midfold-estimate.wasm'] },
     { name: 'midfold: a page that only estimates, on init() (init, estimateTokens)',
       code: "export { init, estimateTokens } from './js/hosts/browser.js';", wasm: ['wasm/midfold-lite.wasm'] },
-    { name: 'midfold: a chat page with a Compactor on initEstimator() (initEstimator, estimateTokens, Compactor), until its first clearing or fold',
+    { name: 'midfold: a chat page with a Compactor on initEstimator() (initEstimator, estimateTokens, Compactor), until its conversation is half way to its first trigger',
       code: "export { initEstimator, estimateTokens, Compactor } from './js/hosts/browser.js';", wasm: ['wasm/midfold-estimate.wasm'] },
-    { name: 'midfold: the same page after its first clearing or fold (which fetched midfold-lite.wasm)',
+    { name: 'midfold: the same page after that (its Compactor fetched midfold-lite.wasm)',
       code: "export { initEstimator, estimateTokens, Compactor } from './js/hosts/browser.js';", wasm: ['wasm/midfold-estimate.wasm', 'wasm/midfold-lite.wasm'] },
     { name: 'midfold: a page that also validates and digests (initFull, estimateTokens, validate, Compactor, digestSummarizer)',
       code: "export { initFull, estimateTokens, validate, Compactor, digestSummarizer } from './js/hosts/browser.js';", wasm: ['wasm/midfold.wasm'] },
