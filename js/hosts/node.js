@@ -19,7 +19,8 @@ const SOURCES = [resolveSource, resolveSource, resolveSource];
 /**
  * Loads the wasm module; call once and await before any other function (later calls
  * return at once). `source` may be a WebAssembly.Module, the module's bytes, a fetch
- * Response, or a URL / path of the .wasm; by default the bundled file is read.
+ * Response, or a URL / path of the .wasm; by default the bundled file is read. The
+ * estimator alone (midfold-estimate.wasm) is refused as `source`: it cannot compact.
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
  * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
@@ -31,8 +32,9 @@ export function init(source) {
 
 /**
  * init() here, whose bundled module is the full one (validate() and digest() included),
- * except that it refuses the lite and estimator modules as `source`; in the browser, init() loads the
- * lite module and initFull() the full one.
+ * except that it refuses the lite module as `source` too (init() refuses only the estimator's,
+ * midfold-estimate.wasm); in the browser, init() loads the lite module and initFull() the full
+ * one.
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
  * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]

@@ -39,7 +39,8 @@ function workerdFailure(source, e) {
  * return at once). By default the bundled module (imported as a WebAssembly.Module) is
  * used. A WebAssembly.Module may be given instead, e.g. from
  * `import wasm from 'midfold/midfold.wasm'`; bytes, a Response or a URL only work where
- * the runtime allows compiling wasm at run time, which Cloudflare Workers do not.
+ * the runtime allows compiling wasm at run time, which Cloudflare Workers do not. The
+ * estimator alone (midfold-estimate.wasm) is refused as `source`: it cannot compact.
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
  * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
@@ -51,8 +52,9 @@ export function init(source) {
 
 /**
  * init() here, whose bundled module is the full one (validate() and digest() included),
- * except that it refuses the lite and estimator modules as `source`; in the browser, init() loads the
- * lite module and initFull() the full one.
+ * except that it refuses the lite module as `source` too (init() refuses only the estimator's,
+ * midfold-estimate.wasm); in the browser, init() loads the lite module and initFull() the full
+ * one.
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
  * are read once and not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
