@@ -68,7 +68,8 @@ export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBuffer
  * A Compactor (and the integrations built on one) fetches the lite module by itself: in the
  * background once its conversation is half way to its first trigger, at the latest at the
  * call that has to plan a clearing or a fold; if that call cannot fetch it, it changes
- * nothing and reports 'module-unavailable'. Resolves at once when any module is in use. The
+ * nothing and reports 'module-unavailable'; simulate() fetches it for a policy that clears.
+ * Resolves at once when any module is in use. The
  * source as for init() (any of midfold's modules). In Node and workerd it is init(). */
 export declare function initEstimator(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
 

@@ -9,7 +9,7 @@ import http from 'node:http';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH, ROOT, launchChromium, startDemoServer } from './helpers/chromium.mjs';
-import { init, estimateTokens } from '../js/hosts/node.js';
+import { init, estimateTokens, simulate } from '../js/hosts/node.js';
 
 const OUTPUT = path.join(ROOT, 'tests/output');
 const SAMPLES = [
@@ -447,6 +447,26 @@ describe('the demo page in Chromium', () => {
     assert.equal(result.fetchedBeforeFold, 1, 'a check below the threshold fetches nothing more');
     assert.equal(result.report.reason, 'compacted');
     assert.ok(result.length < messages.length);
+    assert.deepEqual(wasm, ['/wasm/midfold-estimate.wasm', '/wasm/midfold-lite.wasm']);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('simulate() on initEstimator() needs no more for no management, and fetches the lite module for a policy that clears', async () => {
+    const { page, problems, wasm } = await openBlank();
+    const messages = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
+    const options = { policies: ['none', 'micro-batched', 'micro-every-turn'] };
+    const result = await page.evaluate(async ([messages, options]) => {
+      const { initEstimator, simulate } = await import('/js/hosts/browser.js');
+      await initEstimator();
+      const alone = await simulate(messages, { policies: ['none'] });
+      const fetchedAlone = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length;
+      return { alone, fetchedAlone, all: await simulate(messages, options) };
+    }, [messages, options]);
+    assert.equal(result.fetchedAlone, 1, 'no management is priced on the estimator alone');
+    // The same report as Node's, which has the full module.
+    assert.deepEqual(result.all, JSON.parse(JSON.stringify(await simulate(messages, options))));
+    assert.deepEqual(result.alone, JSON.parse(JSON.stringify(await simulate(messages, { policies: ['none'] }))));
     assert.deepEqual(wasm, ['/wasm/midfold-estimate.wasm', '/wasm/midfold-lite.wasm']);
     assert.deepEqual(problems, []);
     await page.close();

@@ -10,7 +10,7 @@
  */
 import { MidfoldError } from '../core/errors.js';
 import { applyEditsToCopy } from '../core/apply.js';
-import { estimateTokens, planMicroCompact } from '../core/api.js';
+import { COMPACT, ensureTier, estimateTokens, planMicroCompact } from '../core/api.js';
 import { optionsObject } from '../core/options.js';
 import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compactor.js';
 import { PRICING } from '../pricing/index.js';
@@ -385,6 +385,9 @@ export async function simulate(session, options = {}) {
   if (options.policies !== undefined && (!Array.isArray(options.policies) || options.policies.length === 0))
     throw optionError('policies must be a non-empty array of policy names or objects');
   const policies = (options.policies || DEFAULT_POLICIES).map(resolvePolicy);
+  // A policy that clears plans with the compaction module, which the browser's initEstimator()
+  // does not load: it is fetched here, as the Compactor fetches it (its digest, the full one).
+  if (policies.some((p) => p.micro || p.contextEditing || p.compactor)) await ensureTier(COMPACT);
   const match = options.cacheMatch === undefined ? 'breakpoints' : options.cacheMatch;
   if (match !== 'breakpoints' && match !== 'prefix') throw optionError("cacheMatch must be 'breakpoints' or 'prefix'");
   const prices = basePrices(pricing, model);
