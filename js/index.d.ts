@@ -69,8 +69,8 @@ export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBuffer
  * background once its conversation is half way to its first trigger, at the latest at the
  * call that has to plan a clearing or a fold; if that call cannot fetch it, it changes
  * nothing and reports 'module-unavailable'; simulate() fetches it for a policy that clears.
- * Resolves at once when any module is in use. The
- * source as for init() (any of midfold's modules). In Node and workerd it is init(). */
+ * Resolves at once when any module is in use. The source as for init() (any of midfold's
+ * modules). In Node and workerd it is init(). */
 export declare function initEstimator(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
 
 /** WebAssembly.Module where the program's lib declares it (DOM, webworker); nothing where it
