@@ -60,8 +60,8 @@ export function initFull(source) {
  * 'not-initialized' until init() has loaded the lite module; a Compactor (and the integrations
  * built on it) fetches that module by itself, in the background once its conversation is half
  * way to its first trigger, at the latest at the call that has to plan a clearing or a fold
- * (its checks below the triggers need none). Resolves at once when a module is loaded
- * already. `source` as for init() (any of midfold's modules), by default
+ * (its checks below the triggers need none); simulate() fetches it for a policy that
+ * clears. Resolves at once when a module is loaded already. `source` as for init() (any of midfold's modules), by default
  * midfold-estimate.wasm beside the package.
  * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
  * are read once and not kept.
