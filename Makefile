@@ -1,6 +1,6 @@
 # midfold — build the wasm module, run the native and JS tests.
-#   make          build wasm/midfold.wasm, midfold-lite.wasm, midfold-estimate.wasm and midfold-memory.wasm (fetches cJSON from
-#                 Debian's archive first)
+#   make          build wasm/midfold.wasm, midfold-lite.wasm, midfold-estimate.wasm and
+#                 midfold-memory.wasm (fetches cJSON from Debian's archive first)
 #   make test     native tests under ASan+UBSan and valgrind, fuzz smoke, the node --test suites
 #                 (on a pinned Node 24 it installs into build/; make test-js NODE=node uses yours)
 #   make demo     serve the demo page on 127.0.0.1 and print its URL (no API key needed)
