@@ -255,6 +255,32 @@ describe('usage anchoring: the trigger uses the provider\'s count', () => {
     assert.equal(reports[2].compacted, true);
   });
 
+  test('one wrapped model serving two agents that open alike: a count is never used for a prompt under another system prompt or other tools', async () => {
+    // Agent A (its system prompt, a read_file tool) is counted at 90,000 tokens; agent B (another
+    // system prompt, no tools) at 1,000. Both conversations open with the same user message, so
+    // the message a count names is the same in both.
+    const usage = (n) => ({ inputTokens: { total: n, noCache: n, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } });
+    const base = new MockLanguageModelV3({
+      doGenerate: async ({ prompt, tools: offered }) => ({ content: [{ type: 'text', text: 'Hello.' }], finishReason: { unified: 'stop', raw: 'end_turn' },
+        usage: usage(offered && offered.length ? 90_000 : 1_000), warnings: [] }),
+    });
+    const reports = [];
+    const model = wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 50_000, onReport: (r) => reports.push(r) }) });
+    const opening = [{ role: 'user', content: 'Hi, what can you do?' }];
+    const agentA = { model, tools, system: 'You are a code reader: you read the files of this repository and explain them.' };
+    const agentB = { model, system: 'You are a greeter.' };
+    await generateText({ ...agentA, messages: opening });
+    // B's first call comes right after A's answer: A's count names the same message, under another system prompt and other tools.
+    await generateText({ ...agentB, messages: opening });
+    assert.ok(reports[1].tokensBefore < 1_000, `agent B was priced at ${reports[1].tokensBefore}`);
+    // The same system prompt with other tools is another prompt too (B's count, 1,000, is the most recent).
+    await generateText({ ...agentB, tools, messages: opening });
+    assert.ok(reports[2].tokensBefore !== 1_000 && reports[2].tokensBefore < 90_000, `B with tools was priced at ${reports[2].tokensBefore}`);
+    // Agent A again, continued: its own count still anchors it.
+    await generateText({ ...agentA, messages: [...opening, { role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'Read src/view.c.' }] });
+    assert.ok(reports[3].tokensBefore >= 90_000, `agent A was priced at ${reports[3].tokensBefore}`);
+  });
+
   test('midfoldMiddleware under streamText: the stream passes through, and its finish part\'s count anchors the next call', async () => {
     const usage = { inputTokens: { total: 90_000, noCache: 90_000, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
     let step = 0;

@@ -12,6 +12,7 @@ import { MidfoldError } from '../core/errors.js';
 import { optionsObject } from '../core/options.js';
 import { Compactor, PRICING_NAMES } from '../compaction/compactor.js';
 import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
+import { hex, sha256 } from '../state/hash.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
 
@@ -164,21 +165,47 @@ function namedCount(prompt, count, counted) {
  * The provider's counts for recent prompts, the most recent first (at most RECENT_ANSWERS).
  * One hook usually serves every conversation of a server, so each count names the last message
  * of the prompt it was for (its canonical JSON), and compactHistory uses one only where that
- * message ends the same prefix.
+ * message ends the same prefix; a count may also carry the context it was counted under
+ * (promptContext), and is then offered only to prompts under the same one.
  */
 function recentCounts() {
   const answers = [];
   return {
-    /** Remembers `counted` ({inputTokens}, or undefined: nothing) for the first `count` messages of `prompt`. */
-    remember(prompt, count, counted) {
+    /**
+     * Remembers `counted` ({inputTokens}, or undefined: nothing) for the first `count` messages
+     * of `prompt`, counted under `context` (a string, or undefined for none).
+     */
+    remember(prompt, count, counted, context) {
       const named = namedCount(prompt, count, counted);
       if (!named) return;
-      answers.unshift(named);
+      answers.unshift({ named, context });
       if (answers.length > RECENT_ANSWERS) answers.length = RECENT_ANSWERS;
     },
-    /** A copy of the list, or undefined when it is empty. */
-    list() { return answers.length ? answers.slice() : undefined; },
+    /** The counts remembered under `context`, as a new list, or undefined when there are none. */
+    list(context) {
+      const found = answers.filter((a) => a.context === context).map((a) => a.named);
+      return found.length ? found : undefined;
+    },
   };
+}
+
+/**
+ * What a provider-level prompt's count depends on besides its messages: the system prompt (its
+ * leading system messages), the tools and the tool choice, as a SHA-256 (hex). A count names
+ * the last message it was for, and two agents served by one wrapped model may open with the
+ * same user message under other instructions and tools: their counts differ by all of those.
+ * Undefined when they cannot be serialized (no count is kept or used then).
+ * @param {{prompt: unknown[], tools?: unknown, toolChoice?: unknown}} params
+ */
+async function promptContext(params) {
+  const { prompt } = params;
+  let system = 0;
+  while (system < prompt.length && prompt[system] && prompt[system].role === 'system') system++;
+  try {
+    return hex(await sha256(canonicalJSON({ system: prompt.slice(0, system), tools: params.tools ?? null, toolChoice: params.toolChoice ?? null })));
+  } catch {
+    return undefined;
+  }
 }
 
 function report(onReport, value) {
@@ -251,7 +278,8 @@ export function compactStep(options) {
  * The provider's input count in each answer (`usage.inputTokens`, cached tokens included)
  * anchors the estimate of the next call that continues that prompt, so the threshold is
  * compared with the provider's count; one wrapped model may serve many conversations (a
- * count is used only where the last message it was for ends the same prefix).
+ * count is used only where the last message it was for ends the same prefix, under the same
+ * system prompt, tools and tool choice: promptContext).
  *
  * Ownership: keeps the Compactor and the state; never changes `params` (returns a copy
  * with a new `prompt`).
@@ -264,13 +292,14 @@ export function midfoldMiddleware(options) {
   // The provider's counts for the prompts of recent answers: the call after an answer may
   // belong to another conversation than that answer's.
   const counts = recentCounts();
-  const remember = (params, counted) => {
-    const prompt = params && params.prompt;
-    if (Array.isArray(prompt)) counts.remember(prompt, prompt.length, counted);
+  /** The context under which `params` is counted, or undefined (no count then). */
+  const contextOf = (params) => (params && Array.isArray(params.prompt) ? promptContext(params) : undefined);
+  const remember = (params, counted, context) => {
+    if (context !== undefined) counts.remember(params.prompt, params.prompt.length, counted, context);
   };
-  const watch = (stream, params) => stream.pipeThrough(new TransformStream({
+  const watch = (stream, params, context) => stream.pipeThrough(new TransformStream({
     transform(part, controller) {
-      if (part && part.type === 'finish') remember(params, inputUsage(part.usage));
+      if (part && part.type === 'finish') remember(params, inputUsage(part.usage), context);
       controller.enqueue(part);
     },
   }));
@@ -278,7 +307,8 @@ export function midfoldMiddleware(options) {
     specificationVersion,
     async transformParams({ params, model }) {
       if (!params || !Array.isArray(params.prompt)) return params;
-      const usage = counts.list();
+      const context = await contextOf(params);
+      const usage = context === undefined ? undefined : counts.list(context);
       const state = await stateOf(params.prompt);
       const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage });
       report(onReport, r);
@@ -286,12 +316,12 @@ export function midfoldMiddleware(options) {
     },
     async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
-      remember(params, inputUsage(result && result.usage));
+      remember(params, inputUsage(result && result.usage), await contextOf(params));
       return result;
     },
     async wrapStream({ doStream, params }) {
       const result = await doStream();
-      return result && result.stream ? { ...result, stream: watch(result.stream, params) } : result;
+      return result && result.stream ? { ...result, stream: watch(result.stream, params, await contextOf(params)) } : result;
     },
   };
 }
