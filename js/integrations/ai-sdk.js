@@ -197,12 +197,17 @@ function recentCounts() {
  * Undefined when they cannot be serialized (no count is kept or used then).
  * @param {{prompt: unknown[], tools?: unknown, toolChoice?: unknown}} params
  */
-async function promptContext(params) {
+function promptContext(params) {
   const { prompt } = params;
   let system = 0;
   while (system < prompt.length && prompt[system] && prompt[system].role === 'system') system++;
+  return textContext({ system: prompt.slice(0, system), tools: params.tools ?? null, toolChoice: params.toolChoice ?? null });
+}
+
+/** The SHA-256 (hex) of `value`'s canonical JSON, or undefined when it has none (a cycle, a BigInt). */
+async function textContext(value) {
   try {
-    return hex(await sha256(canonicalJSON({ system: prompt.slice(0, system), tools: params.tools ?? null, toolChoice: params.toolChoice ?? null })));
+    return hex(await sha256(canonicalJSON(value)));
   } catch {
     return undefined;
   }
@@ -244,6 +249,9 @@ export function compactStep(options) {
     const counted = inputUsage(last && last.usage);
     // The previous step was sent these messages less what it answered (when it changed nothing).
     const count = step.messages.length - answeredByLastStep(step.steps);
+    // ai 7 shows the step's system prompt (`instructions`), ai 6 does not: an earlier call's
+    // count is offered only under the same one where it is shown (no tools are shown to either).
+    const context = step.instructions === undefined ? undefined : await textContext({ instructions: step.instructions });
     let usage;
     if (counted && carried) {
       // Sent as ai 7 carried them: the count is for the form the state remembers, which ends
@@ -254,11 +262,11 @@ export function compactStep(options) {
       // The first step of a generateText call has no previous step: the counts of earlier calls'
       // steps anchor it where one of their prompts is still the history's beginning (a fold
       // since then carries its own count, in the state).
-      counts.remember(step.messages, count, counted);
+      counts.remember(step.messages, count, counted, context);
     }
     const state = await stateOf(history);
     const { messages, report: r } = await compactHistory(compactorFor(step.model), history,
-      { state, signal: step.abortSignal, usage: usage ?? counts.list() });
+      { state, signal: step.abortSignal, usage: usage ?? counts.list(context) });
     report(onReport, r);
     // (a carried override is replaced even by the history itself: what is sent is what was decided)
     if (!(r.session && r.session.changed) && !carried) return {};
