@@ -40,8 +40,8 @@ let tierSources = [];
 export const ESTIMATE = 0, COMPACT = 1, FULL = 2;
 /** Each tier's module, as an error names it. */
 const TIER_MODULES = ['the estimator alone (midfold-estimate.wasm)', 'the lite one (midfold-lite.wasm)', 'the full one'];
-/** What to await for each tier. */
-const TIER_INITS = ['initEstimator()', 'init()', 'initFull()'];
+/** The entry function that loads each tier (what to await, what an error names). */
+const TIER_INITS = ['initEstimator', 'init', 'initFull'];
 
 /**
  * What a shared options object holds, so `{profile, format}` can be passed to every function:
@@ -65,7 +65,7 @@ function requireTier(fn, tier) {
   if (w.tier >= tier) return;
   const needs = tier === FULL ? "midfold's full module" : "midfold's compaction";
   throw new MidfoldError('not-initialized',
-    `${fn}() needs ${needs}, and the one loaded is ${TIER_MODULES[w.tier]}: await ${TIER_INITS[tier]} first`);
+    `${fn}() needs ${needs}, and the one loaded is ${TIER_MODULES[w.tier]}: await ${TIER_INITS[tier]}() first`);
 }
 
 function loadFailure(e) {
@@ -113,7 +113,7 @@ function loadTier(tier, source, resolve, fn) {
  */
 export function initTier(tier, source, sources) {
   tierSources = sources;
-  return loadTier(tier, source, sources[tier], TIER_INITS[tier].slice(0, -2));
+  return loadTier(tier, source, sources[tier], TIER_INITS[tier]);
 }
 
 function install(w) {
@@ -133,7 +133,7 @@ export function ensureTier(tier) {
   if (wasm && wasm.tier >= tier) return Promise.resolve();
   const loading = pending.filter(Boolean);
   if (!wasm && loading.length === 0) return Promise.reject(new MidfoldError('not-initialized', 'call and await init() before using midfold'));
-  return Promise.all(loading).then(() => (wasm && wasm.tier >= tier ? undefined : loadTier(tier, undefined, tierSources[tier], TIER_INITS[tier].slice(0, -2))));
+  return Promise.all(loading).then(() => (wasm && wasm.tier >= tier ? undefined : loadTier(tier, undefined, tierSources[tier], TIER_INITS[tier])));
 }
 
 /** True once a module of at least `tier` is the one in use. */
