@@ -300,8 +300,12 @@ export function midfoldMiddleware(options) {
   // The provider's counts for the prompts of recent answers: the call after an answer may
   // belong to another conversation than that answer's.
   const counts = recentCounts();
+  // transformParams' result is the params the SDK hands wrapGenerate and wrapStream (ai 6 and
+  // 7, wrapLanguageModel): its context is hashed once, and again only for params it never saw.
+  const contexts = new WeakMap();
   /** The context under which `params` is counted, or undefined (no count then). */
-  const contextOf = (params) => (params && Array.isArray(params.prompt) ? promptContext(params) : undefined);
+  const contextOf = (params) => (params && Array.isArray(params.prompt)
+    ? (contexts.has(params) ? contexts.get(params) : promptContext(params)) : undefined);
   const remember = (params, counted, context) => {
     if (context !== undefined) counts.remember(params.prompt, params.prompt.length, counted, context);
   };
@@ -320,7 +324,9 @@ export function midfoldMiddleware(options) {
       const state = await stateOf(params.prompt);
       const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage });
       report(onReport, r);
-      return r.session && r.session.changed ? { ...params, prompt: messages } : params;
+      const out = r.session && r.session.changed ? { ...params, prompt: messages } : params;
+      contexts.set(out, context); // (compaction keeps the leading system messages, tools untouched)
+      return out;
     },
     async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
