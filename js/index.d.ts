@@ -168,7 +168,8 @@ export interface MicroReport {
   deferred?: 'in-flight-thinking';
   /** ('prefix-bound') Signed thinking parts removed from the assistant messages after the first
    * edit: their prefix changed, which the newer Anthropic models reject; finished turns may go
-   * without it. Not counted in tokensAfter. */
+   * without it (an AI SDK tool-call part stripped of the OpenRouter details it carries counts as
+   * one). Not counted in tokensAfter. */
   thinkingRemoved?: number;
   edits: MicroEdit[];
 }
@@ -311,7 +312,8 @@ export interface CompactReport {
   /** A forced compaction whose tail budget held the whole conversation cut the tail to half of it. */
   tailShrunk?: boolean;
   /** Signed thinking parts dropped (policy 'prefix-bound'): from the kept turns after a fold, or,
-   * after a clearing alone, from the assistant messages after its first edit (their prefix changed). */
+   * after a clearing alone, from the assistant messages after its first edit (their prefix changed).
+   * An AI SDK tool-call part stripped of the OpenRouter details it carries counts as one. */
   thinkingRemoved?: number;
   tokensBefore: number;
   tokensAfter: number;

@@ -30,6 +30,7 @@ import { startMockLLM } from './helpers/mock-llm.mjs';
 import { ROOT, startWorkerd, workerConfig } from './helpers/workerd.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { signedDetails, signedReasoningRejection, providerError } from './helpers/openrouter-claude.mjs';
+import { chatCompletionSSE } from './helpers/chat-sse.mjs';
 import { prng } from './helpers/prng.mjs';
 import { MODULES, toolOutput, modelSummary, userRequest } from './helpers/agent-loop.mjs';
 
@@ -105,29 +106,6 @@ const UPSTREAMS = {
       ...(calls ? { tool_calls: toolCalls } : {}), refusal: null }),
   },
 };
-
-/** The message as server-sent chunks, split as the providers stream it: reasoning, text, then each call's pieces. */
-function sseOf(id, model, message, finish) {
-  const chunk = (delta, finishReason = null) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1764547200, model,
-    choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
-  const out = [chunk({ role: 'assistant', content: '' })];
-  if (message.reasoning_content) for (const piece of halves(message.reasoning_content)) out.push(chunk({ reasoning_content: piece }));
-  if (message.reasoning) out.push(chunk({ reasoning: message.reasoning, reasoning_details: message.reasoning_details }));
-  if (message.content) for (const piece of halves(message.content)) out.push(chunk({ content: piece }));
-  (message.tool_calls || []).forEach((call, index) => {
-    const [a, b] = halves(call.function.arguments);
-    out.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: a } }] }));
-    out.push(chunk({ tool_calls: [{ index, function: { arguments: b } }] }));
-  });
-  out.push(chunk({}, finish), 'data: [DONE]\n\n');
-  return out.join('');
-}
-/** A string in two pieces, cut between code points. */
-function halves(s) {
-  const points = [...s];
-  const cut = Math.ceil(points.length / 2);
-  return [points.slice(0, cut).join(''), points.slice(cut).join('')];
-}
 
 /** The assistant message a client assembles from the chunks of a stream (as DeepSeek's and OpenRouter's guides do). */
 async function assemble(stream) {
@@ -210,7 +188,7 @@ async function runLoop(seed) {
     const p = plans.find((q) => q.c.key === body.prompt_cache_key);
     const message = upstream.message(body, p);
     const finish = p.calls ? 'tool_calls' : 'stop';
-    if (body.stream) return { raw: sseOf(p.id, body.model, message, finish), contentType: 'text/event-stream' };
+    if (body.stream) return { raw: chatCompletionSSE(p.id, body.model, message, finish), contentType: 'text/event-stream' };
     return { json: { id: p.id, object: 'chat.completion', created: 1764547200, model: body.model, choices: [{ index: 0, message, finish_reason: finish }],
       usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } };
   };

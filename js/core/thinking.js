@@ -67,6 +67,39 @@ function isSignedThinkingPart(part) {
 /** True for a Chat Completions assistant message with signed OpenRouter reasoning_details. */
 const hasSignedReasoning = (m) => isObject(m) && hasSignedDetails(m.reasoning_details);
 
+// Where an AI SDK call part keeps a provider's metadata: providerOptions (ModelMessage, V3/V4
+// prompts), providerMetadata (a step's content), and on a UIMessage tool part the call's and the
+// result's (convertToModelMessages makes the first, or for an output-error the second, the
+// tool-call part's providerOptions).
+const CALL_META_KEYS = ['providerOptions', 'providerMetadata', 'callProviderMetadata', 'resultProviderMetadata'];
+const signedOpenRouterMeta = (meta) => isObject(meta) && isObject(meta.openrouter) && hasSignedDetails(meta.openrouter.reasoning_details);
+
+/**
+ * True for an AI SDK call part that carries OpenRouter's signed reasoning_details. OpenRouter's
+ * provider copies a step's details onto each of its tool calls, and when it sends an assistant
+ * message it reads them from the first call part that has them before it looks at the
+ * reasoning parts (@openrouter/ai-sdk-provider 2.10 and 3.1, findFirstReasoningDetails), so
+ * these are signed thinking as much as the reasoning part is.
+ */
+function carriesSignedDetails(part) {
+  return isCall(part) && CALL_META_KEYS.some((k) => signedOpenRouterMeta(part[k]));
+}
+
+/** A copy of a call part without OpenRouter's reasoning_details (the other metadata kept). */
+function withoutSignedDetails(part) {
+  const copy = { ...part };
+  for (const k of CALL_META_KEYS) {
+    if (!signedOpenRouterMeta(part[k])) continue;
+    const meta = { ...part[k] }, openrouter = { ...meta.openrouter };
+    delete openrouter.reasoning_details;
+    delete meta.openrouter;
+    if (Object.keys(openrouter).length) meta.openrouter = openrouter;
+    if (Object.keys(meta).length) copy[k] = meta;
+    else delete copy[k];
+  }
+  return copy;
+}
+
 /**
  * True for an AI SDK reasoning part carrying OpenAI's encrypted reasoning (`store: false`:
  * @ai-sdk/openai keeps it as reasoningEncryptedContent, in providerOptions or, on a UIMessage,
@@ -112,7 +145,8 @@ export function inFlightThinking(messages) {
   const answered = i < messages.length - 1 || Array.isArray(m.parts); // UIMessage: results live inside
   // (Chat Completions: the calls are tool_calls, OpenRouter's signed reasoning its reasoning_details)
   const calls = parts.some(isCall) || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
-  if (!answered || !calls || !(parts.some(isSignedThinkingPart) || parts.some(isEncryptedReasoningPart) || hasSignedReasoning(m))) return -1;
+  if (!answered || !calls || !(parts.some(isSignedThinkingPart) || parts.some(carriesSignedDetails) ||
+    parts.some(isEncryptedReasoningPart) || hasSignedReasoning(m))) return -1;
   return i;
 }
 
@@ -120,9 +154,10 @@ export function inFlightThinking(messages) {
  * Removes signed thinking from the assistant messages messages[from..) except `keep` (an
  * index, or -1), in place: each such message gets a new content (or parts) array without them;
  * a message that held nothing else is removed (the provider merges the turns around it), or,
- * with `keepLength` (micro-compaction keeps the array's length), left as it was. Returns how
- * many parts (or OpenRouter reasoning_details entries) were removed. Reasoning items are never
- * touched.
+ * with `keepLength` (micro-compaction keeps the array's length), left as it was. A call part
+ * that carries OpenRouter's signed details is replaced by a copy without them. Returns how many
+ * parts were removed or stripped (or, on a Chat Completions message, OpenRouter
+ * reasoning_details entries removed). Reasoning items are never touched.
  */
 export function dropKeptThinking(messages, from, keep = -1, keepLength = false) {
   let removed = 0;
@@ -141,14 +176,23 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
       continue;
     }
     const key = Array.isArray(m.content) ? 'content' : Array.isArray(m.parts) ? 'parts' : null;
-    if (!key || !m[key].some(isSignedThinkingPart)) continue;
+    if (!key || !(m[key].some(isSignedThinkingPart) || m[key].some(carriesSignedDetails))) continue;
     const rest = m[key].filter((p) => !isSignedThinkingPart(p));
     if (rest.length === 0 && keepLength) continue;
     removed += m[key].length - rest.length;
     if (rest.length === 0) messages.splice(i, 1);
-    else m[key] = rest;
+    else m[key] = stripCallDetails(rest, 0, () => removed++);
   }
   return removed;
+}
+
+/** parts with each call part from index `from` on that carries signed details replaced by a copy without them. */
+function stripCallDetails(parts, from, onStrip) {
+  return parts.map((p, i) => {
+    if (i < from || !carriesSignedDetails(p)) return p;
+    onStrip();
+    return withoutSignedDetails(p);
+  });
 }
 
 /**
@@ -173,9 +217,10 @@ export function dropThinkingAfterEdits(messages, edits, policy) {
   if (isObject(m) && m.role === 'assistant' && Array.isArray(m.parts)) {
     let edited = Infinity;
     for (const e of edits) if (e.message === first) edited = Math.min(edited, e.part);
-    const kept = m.parts.filter((p, i) => i < edited || !isSignedThinkingPart(p));
-    if (kept.length < m.parts.length) {
-      removed += m.parts.length - kept.length;
+    let stripped = 0;
+    const kept = stripCallDetails(m.parts, edited, () => stripped++).filter((p, i) => i < edited || !isSignedThinkingPart(p));
+    if (kept.length < m.parts.length || stripped) {
+      removed += m.parts.length - kept.length + stripped;
       m.parts = kept;
     }
   }
