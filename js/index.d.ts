@@ -614,8 +614,9 @@ export interface SessionStateJSON {
     branch?: number;
     /** The provider's count for the first `count` messages of the compacted form, when the call
      * that recorded it was anchored on that count and changed nothing: a later call that
-     * continues the snapshot without a count of its own is anchored on it. */
-    anchor?: { inputTokens: number; count: number };
+     * continues the snapshot without a count of its own is anchored on it, when it passes
+     * the same `context` to compactHistory (or, like the recording call, none). */
+    anchor?: { inputTokens: number; count: number; context?: string };
   }[];
 }
 
@@ -688,7 +689,12 @@ export declare function compactHistory<M extends object = Message>(
      * `count` messages of it when that call changed nothing; `last`, the canonical JSON
      * (canonicalJSON) of the last message counted, makes it apply only where that message
      * ends the prefix. A list: the first anchor that applies (the most recent first). */
-    usage?: UsageAnchor | readonly UsageAnchor[] },
+    usage?: UsageAnchor | readonly UsageAnchor[];
+    /** What a provider's count covers besides the messages (the integrations pass a hash of
+     * the system prompt, tools and tool choice). A count this call records with the state is
+     * recorded under it, and a later call uses a recorded count only under the same context.
+     * The `usage` given are the caller's to choose by context. */
+    context?: string },
 ): Promise<{ messages: M[]; report: HistoryReport }>;
 
 /** A store in a Map, for one process. `initial` seeds it (key → JSON text). */

@@ -53,7 +53,9 @@ for (const v of ANTHROPIC_VERSIONS) {
       const digest = digestSummarizer();
       let written = 0;
       const summarize = (request) => { written++; return digest(request); };
-      const prepareStep = compactStep({ summarize, onReport: (r) => reports.push(r), ...options });
+      const inner = compactStep({ summarize, onReport: (r) => reports.push(r), ...options });
+      const returned = []; // what each step was sent, as ModelMessages
+      const prepareStep = async (step) => { const r = await inner(step); returned.push(r.messages ?? step.messages); return r; };
       const system = 'You are a careful code reviewer for the midfold repository.';
       const history = [{ role: 'user', content: 'Read the compaction code, file by file.' }];
       const from = provider.requests.length;
@@ -65,7 +67,7 @@ for (const v of ANTHROPIC_VERSIONS) {
       assert.equal(second.text, 'In src/micro.c.');
       const requests = provider.requests.slice(from);
       assert.deepEqual(requests.map((r) => r.status), Array(FILES.length + 2).fill(200), 'every request accepted');
-      return { reports, requests, history, summaries: () => written };
+      return { reports, requests, history, returned, summaries: () => written };
     }
 
     test('no fold yet: the count of the first call\'s next-to-last step, plus the estimate of what came after it', async () => {
@@ -107,6 +109,20 @@ for (const v of ANTHROPIC_VERSIONS) {
       assert.equal(second.tokensBefore, carried.inputTokens + estimateTokens(history.slice(-4), { profile: 'safe', format: 'ai-sdk' }));
       assert.equal(second.session.matched, history.length - 2, 'it continued the recorded fold');
       assert.equal(summaries(), 2, 'one summary per fold');
+    });
+
+    test('after a fold: a call under another system prompt is not priced on the count the record carries', { skip: v.label === 'ai 6' && 'ai 6 does not show prepareStep the system prompt' }, async () => {
+      const state = new SessionState();
+      const { reports, history, returned } = await twoCalls({ threshold: 2500, keepTail: { tokens: 500 }, state },
+        'You are a terse assistant who answers in one line.');
+      const carried = state.toJSON().snapshots.find((s) => s.count === 7).anchor;
+      assert.ok(carried, 'the first call\'s last step recorded its count');
+      const second = reports[FILES.length + 1];
+      assert.equal(second.session.matched, history.length - 2, 'it continued the recorded fold');
+      // That count was for the other system prompt: the estimate alone prices the step.
+      assert.notEqual(second.tokensBefore, carried.inputTokens + estimateTokens(history.slice(-4), { profile: 'safe', format: 'ai-sdk' }));
+      assert.equal(second.reason, 'below-threshold');
+      assert.equal(second.tokensBefore, estimateTokens(returned[FILES.length + 1], { profile: 'safe', format: 'ai-sdk' }));
     });
 
     test('each step continues the fold the step before returned (ai 7 carries a returned list forward, ai 6 does not)', async () => {

@@ -281,6 +281,37 @@ describe('usage anchoring: the trigger uses the provider\'s count', () => {
     assert.ok(reports[3].tokensBefore >= 90_000, `agent A was priced at ${reports[3].tokensBefore}`);
   });
 
+  test('after a fold, a call under other tools is not priced on the count the state\'s record carries', async () => {
+    // The provider's count for each request, in order: the first over the threshold, the rest under it.
+    const counts = [60_000, 40_000, 40_000, 40_000];
+    const usage = (n) => ({ inputTokens: { total: n, noCache: n, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } });
+    let call = 0;
+    const base = new MockLanguageModelV3({
+      doGenerate: async () => ({ content: [{ type: 'text', text: 'Noted.' }], finishReason: { unified: 'stop', raw: 'end_turn' }, usage: usage(counts[call++]), warnings: [] }),
+    });
+    const reports = [];
+    const model = wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 50_000, onReport: (r) => reports.push(r) }) });
+    const history = [{ role: 'user', content: 'Read the sources.' }];
+    FILES.slice(0, 8).forEach((path, i) => history.push(
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: { path } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${i}`, toolName: 'read_file', output: { type: 'text', value: read(path) } }] }));
+    history.push({ role: 'assistant', content: 'I read them.' }, { role: 'user', content: 'Where are results paired?' });
+    const send = async (offered) => {
+      const result = await generateText({ model, tools: offered, messages: history });
+      history.push(...result.response.messages, { role: 'user', content: `And question ${history.length}?` });
+      return reports.at(-1);
+    };
+    const grep = tool({ description: 'Search the repository', inputSchema: z.object({ pattern: z.string() }), execute: async () => '' });
+    assert.ok((await send(tools)).tokensBefore < 50_000, 'the first call is priced by the estimate');
+    assert.equal((await send(tools)).compacted, true, 'the second, at the provider\'s 60,000, folds');
+    const recorded = await send(tools);
+    assert.ok(recorded.reason === 'below-threshold' && recorded.tokensBefore >= 40_000, `the third is anchored on 40,000 (${recorded.tokensBefore})`);
+    // The fourth goes out with another tool: the count recorded with the fold's state was for the first tools.
+    const other = await send({ ...tools, grep });
+    assert.ok(other.session.matched > 0, 'it continued the recorded fold');
+    assert.ok(other.tokensBefore < 40_000, `under other tools it was priced at ${other.tokensBefore}`);
+  });
+
   test('midfoldMiddleware under streamText: the stream passes through, and its finish part\'s count anchors the next call', async () => {
     const usage = { inputTokens: { total: 90_000, noCache: 90_000, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
     let step = 0;

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 
 import {
   init, digestSummarizer, SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON,
-  MidfoldError, validate,
+  MidfoldError, validate, estimateTokens,
 } from '../js/hosts/node.js';
 import { longSession } from './helpers/long-session.mjs';
 import { countedCompactor as counted } from './helpers/counted-compactor.mjs';
@@ -223,6 +223,44 @@ test('a state survives JSON: toJSON, text, SessionState.from, and the next call 
     JSON.stringify({ version: 1, messages: ['x'], snapshots: [] })]) {
     assert.throws(() => SessionState.from(bad), (e) => e instanceof MidfoldError && e.code === 'invalid-state', bad);
   }
+});
+
+test('a count a snapshot carries prices only calls under the context it was counted under, and the context survives JSON', async () => {
+  // The provider's count covers the system prompt and tools too; the integrations pass a hash of them as
+  // `context`. A call under other tools that continues the same record must not be priced at that count.
+  const { calls } = longSession({ turns: 30, format: 'openai', seed: 5 });
+  const state = new SessionState();
+  const c = counted();
+  let acc = [];
+  let i = 0;
+  for (; i < calls.length; i++) {
+    acc = [...acc, ...reparse(calls[i])];
+    if ((await compactHistory(c, reparse(acc), { state })).report.compacted) break;
+  }
+  assert.ok(i < calls.length, 'the session folded');
+  // What that fold returned was sent, and the provider counted 6,000 tokens under context A.
+  acc = [...acc, ...reparse(calls[++i])];
+  const anchored = await compactHistory(c, reparse(acc), { state, usage: { inputTokens: 6000 }, context: 'tools-A' });
+  assert.equal(anchored.report.reason, 'below-threshold');
+  assert.equal(state.toJSON().snapshots.find((s) => s.count === acc.length).anchor.context, 'tools-A');
+
+  // The next turn comes with no count of its own.
+  acc = [...acc, ...reparse(calls[++i])];
+  const restored = SessionState.from(JSON.stringify(state));
+  const priced = async (context, st = state) => (await compactHistory(c, reparse(acc), { state: st, context })).report;
+  const same = await priced('tools-A');
+  assert.ok(same.tokensBefore > 6000, `under its context the count prices it (${same.tokensBefore})`);
+  assert.equal((await priced('tools-A', restored)).tokensBefore, same.tokensBefore, 'read back from JSON, the same');
+  for (const context of ['tools-B', undefined]) {
+    const { messages, report } = await compactHistory(c, reparse(acc), { state, context });
+    assert.equal(report.session.matched, acc.length, 'it continued the record');
+    assert.equal(report.tokensBefore, estimateTokens(messages, { profile: 'safe' }), `under ${context ?? 'no context'} the estimate alone prices it`);
+  }
+
+  await assert.rejects(compactHistory(c, reparse(acc), { state, context: 7 }), (e) => e instanceof MidfoldError && e.code === 'invalid-option');
+  const bad = state.toJSON();
+  bad.snapshots.find((s) => s.anchor).anchor.context = 7;
+  assert.throws(() => SessionState.from(bad), (e) => e instanceof MidfoldError && e.code === 'invalid-state' && /anchor/.test(e.message));
 });
 
 /** A KV-like async store: JSON text values, every call a macrotask later, every write counted. */

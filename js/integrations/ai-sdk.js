@@ -266,7 +266,7 @@ export function compactStep(options) {
     }
     const state = await stateOf(history);
     const { messages, report: r } = await compactHistory(compactorFor(step.model), history,
-      { state, signal: step.abortSignal, usage: usage ?? counts.list(context) });
+      { state, signal: step.abortSignal, usage: usage ?? counts.list(context), context });
     report(onReport, r);
     // (a carried override is replaced even by the history itself: what is sent is what was decided)
     if (!(r.session && r.session.changed) && !carried) return {};
@@ -322,7 +322,7 @@ export function midfoldMiddleware(options) {
       const context = await contextOf(params);
       const usage = context === undefined ? undefined : counts.list(context);
       const state = await stateOf(params.prompt);
-      const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage });
+      const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage, context });
       report(onReport, r);
       const out = r.session && r.session.changed ? { ...params, prompt: messages } : params;
       contexts.set(out, context); // (compaction keeps the leading system messages, tools untouched)

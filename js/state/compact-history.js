@@ -100,10 +100,15 @@ export function compactorSettings(compactor) {
  * prefix). `last`, the canonical JSON of the last message that count was for, makes it apply
  * only where that message ends the prefix; a list of such anchors (the most recent first)
  * uses the first that applies, so a host serving many conversations can pass its recent
- * answers' counts without knowing which conversation each belongs to. `options.signal`
- * aborts the summary, and a wait for a call in flight on the same state (SessionState.begin).
+ * answers' counts without knowing which conversation each belongs to. `options.context`
+ * names what a provider's count covers besides the messages (an integration passes a hash of
+ * the system prompt, tools and tool choice): a call that records its count with the state
+ * records it under its context, and a later call uses that count only under the same one (a
+ * count taken with other tools, or another system prompt, is another prompt's). The `usage`
+ * given are the caller's to choose by context. `options.signal` aborts the summary, and a wait
+ * for a call in flight on the same state (SessionState.begin).
  * @param {{state?: SessionState, force?: boolean, signal?: AbortSignal, instructions?: string,
- *   usage?: {inputTokens: number}}} [options]
+ *   usage?: {inputTokens: number}, context?: string}} [options]
  */
 export async function compactHistory(compactor, messages, options = {}) {
   if (!compactor || typeof compactor.compact !== 'function')
@@ -118,8 +123,10 @@ export async function compactHistory(compactor, messages, options = {}) {
     throw new MidfoldError('invalid-option', 'compactHistory: signal must be an AbortSignal');
   if (options.usage !== undefined && !(Array.isArray(options.usage) ? options.usage : [options.usage]).every(isAnchor))
     throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?, last?} (whole numbers, last a string) or a list of them');
+  if (options.context !== undefined && typeof options.context !== 'string')
+    throw new MidfoldError('invalid-option', 'compactHistory: context must be a string');
   const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage };
-  return run(compactor, messages, compactOptions, state || null);
+  return run(compactor, messages, compactOptions, state || null, options.context);
 }
 
 const isAnchor = (u) => isPlain(u) && Number.isInteger(u.inputTokens) && u.inputTokens >= 0
@@ -157,18 +164,20 @@ function anchorOf(candidates, working, snapshot, originalLength) {
  * `count` messages of its form are the prompt that count was for. A later call that continues
  * it and was given no count of its own is anchored on it: the first step of the next AI SDK
  * `generateText` (prepareStep is never told the last step's usage) or a host that passes none.
- * `formLength`: how many messages of the working array are the snapshot's form.
+ * `formLength`: how many messages of the working array are the snapshot's form. A count recorded
+ * under a context (compactHistory's `context`) prices only calls under the same one, and one
+ * recorded without a context only calls without one.
  */
-function carriedAnchor(snapshot, formLength) {
+function carriedAnchor(snapshot, formLength, context) {
   const a = snapshot && snapshot.anchor;
-  return a && a.count > 0 && a.count <= formLength ? { inputTokens: a.inputTokens, count: a.count } : null;
+  return a && a.context === context && a.count > 0 && a.count <= formLength ? { inputTokens: a.inputTokens, count: a.count } : null;
 }
 
 /** Whether a compaction left every message as it was (so an anchored prefix still stands). */
 const unchangedBy = (report) => report.reason === 'below-threshold'
   && !(report.micro && report.micro.cleared) && !report.thinkingRemoved;
 
-async function run(compactor, messages, compactOptions, state) {
+async function run(compactor, messages, compactOptions, state, context) {
   const original = messages.slice(); // the host may change its array while a summary is written
   // The Compactor's estimate cache also keeps each original's canonical bytes, and its entries
   // serve the editable copies below: a history that grew by a turn is read for that turn.
@@ -179,14 +188,14 @@ async function run(compactor, messages, compactOptions, state) {
   // conversation under the key goes on while this one's summary is written.
   const { snapshot, flight } = state ? await state.begin(canonical, settings, compactOptions.signal) : { snapshot: null, flight: null };
   try {
-    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state });
+    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, context });
   } finally {
     if (flight) state.end(flight);
   }
 }
 
 /** The rest of run(): rebuilds the working array from `snapshot`, compacts it and records the result. */
-async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state }) {
+async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, context }) {
   // The array a stateful Compactor would hold: the remembered form, then what is new.
   const working = [];
   const origin = new Map(); // working object -> original index, or the remembered item
@@ -218,7 +227,7 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
   // Without one, the count the snapshot carries (see below) for the first messages of its form.
   const { usage, ...passOn } = compactOptions;
   const anchor = anchorOf(usage === undefined ? [] : Array.isArray(usage) ? usage : [usage], working, snapshot, original.length)
-    ?? carriedAnchor(snapshot, working.length - (original.length - (snapshot ? snapshot.count : 0)));
+    ?? carriedAnchor(snapshot, working.length - (original.length - (snapshot ? snapshot.count : 0)), context);
   // Given to this call alone: one Compactor may serve several conversations at once.
   const report = await compactor.compact(working, anchor ? { ...passOn, usage: anchor } : passOn);
 
@@ -243,7 +252,8 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
   let saved = false;
   // An identity result needs no memory: a fresh plan gives the same.
   if (state && SUCCESS.has(report.reason) && !identity) {
-    const carried = anchor && unchangedBy(report) ? { anchor: { inputTokens: anchor.inputTokens, count: anchor.count } } : {};
+    const carried = anchor && unchangedBy(report)
+      ? { anchor: { inputTokens: anchor.inputTokens, count: anchor.count, ...(context === undefined ? {} : { context }) } } : {};
     saved = await state.finish({
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0, ...carried,

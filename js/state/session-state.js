@@ -44,8 +44,9 @@ function readSnapshot(s, where, messages) {
   if (s.tokens !== undefined && !isCount(s.tokens)) throw stateError(`${where}.tokens must be a whole number`);
   if (s.branch !== undefined && !isCount(s.branch)) throw stateError(`${where}.branch must be a whole number`);
   if (s.bytes !== undefined && !isCount(s.bytes)) throw stateError(`${where}.bytes must be a whole number`);
-  if (s.anchor !== undefined && !(isObject(s.anchor) && isCount(s.anchor.inputTokens) && isCount(s.anchor.count)))
-    throw stateError(`${where}.anchor must be {inputTokens, count} with whole numbers`);
+  if (s.anchor !== undefined && !(isObject(s.anchor) && isCount(s.anchor.inputTokens) && isCount(s.anchor.count)
+    && (s.anchor.context === undefined || typeof s.anchor.context === 'string')))
+    throw stateError(`${where}.anchor must be {inputTokens, count, context?} with whole numbers and a string`);
   const items = s.items.map((item, k) => {
     const at = `${where}.items[${k}]`;
     if (Array.isArray(item)) {
@@ -63,7 +64,11 @@ function readSnapshot(s, where, messages) {
   const out = { settings: s.settings, count: s.count, prefix: s.prefix, items, branch: s.branch ?? 0 };
   if (s.tokens !== undefined) out.tokens = s.tokens;
   if (s.bytes !== undefined) out.bytes = s.bytes;
-  if (s.anchor !== undefined) out.anchor = { inputTokens: s.anchor.inputTokens, count: s.anchor.count };
+  // (an anchor written before contexts has none: it prices only calls that name none)
+  if (s.anchor !== undefined) {
+    out.anchor = { inputTokens: s.anchor.inputTokens, count: s.anchor.count };
+    if (s.anchor.context !== undefined) out.anchor.context = s.anchor.context;
+  }
   return out;
 }
 
