@@ -1,5 +1,6 @@
 // Seeded agent loops through the AI SDK (ai 6 and 7 over @ai-sdk/anthropic, extended thinking) against the strict
-// provider (tests/helpers/strict-provider.mjs): midfoldMiddleware on every step of generateText, and a chat
+// provider (tests/helpers/strict-provider.mjs), and over @ai-sdk/openai, @ai-sdk/deepseek and OpenRouter's provider
+// (Claude's signed thinking as reasoning_details) against Chat Completions and Responses mocks: midfoldMiddleware on every step of generateText, and a chat
 // route that compacts useChat's UIMessage[] with compactUIMessages and carried state before streaming each answer
 // back, with the client keeping either what the route returned or the original messages. The Compactor's
 // settings are drawn from each seed (tests/helpers/agent-loop.mjs), and every request must be one the provider
@@ -12,6 +13,8 @@ import { midfoldMiddleware, compactStep, compactUIMessages, SessionState } from 
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
+import { providerError, signedDetails, signedReasoningRejection } from './helpers/openrouter-claude.mjs';
+import { chatCompletionSSE } from './helpers/chat-sse.mjs';
 import { prng } from './helpers/prng.mjs';
 import { MODULES, settingsOf, compactorOptions, userRequest, aiTools } from './helpers/agent-loop.mjs';
 import { ANTHROPIC_VERSIONS } from './helpers/ai-sdk-flows.mjs';
@@ -29,6 +32,8 @@ const TURNS = 40;
 // (the OpenAI provider of each: Responses API by default)
 const OPENAI = { 'ai 6': '@ai-sdk/openai', 'ai 7': '@ai-sdk/openai-v4' };
 const DEEPSEEK = { 'ai 6': '@ai-sdk/deepseek', 'ai 7': '@ai-sdk/deepseek-v3' };
+// (OpenRouter's provider 2 has the peer ai ^6, 3 the peer ai ^7)
+const OPENROUTER = { 'ai 6': '@openrouter/ai-sdk-provider', 'ai 7': '@openrouter/ai-sdk-provider-v3' };
 const AI_SDK = ANTHROPIC_VERSIONS;
 
 /**
@@ -271,6 +276,120 @@ for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: c
       const compactions = reports.filter((x) => x.compacted).length;
       t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
       assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
+    }
+  });
+}
+
+// ---- Claude through OpenRouter's provider: signed reasoning_details, also copied onto each tool call ----
+
+/**
+ * Answers Chat Completions as Claude behind OpenRouter: `steps` tool steps (1-3 parallel calls each), then a text;
+ * each answer's thinking signed over the conversation before it, and a request whose prefix changed under a signed
+ * entry refused with a 400, as are broken pairs. Streams when asked to. Returns the refusals it answered.
+ */
+function openrouterClaude(r, steps, module, ids) {
+  let step = 0;
+  const refused = [];
+  chat.respondWith(({ body }) => {
+    const problem = deepseekRejection(body) || signedReasoningRejection(body.messages);
+    if (problem) {
+      refused.push(problem);
+      return { status: 400, json: providerError(problem) };
+    }
+    const calls = step++ < steps ? 1 + Math.floor(r() * 3) : 0;
+    const thinking = calls ? `I should look at ${module} first.` : 'I have what I need.';
+    const message = { role: 'assistant', content: calls ? '' : `Fixed ${module}: integer cents; the tests pass.`, reasoning: thinking,
+      reasoning_details: signedDetails(body.messages, thinking),
+      ...(calls ? { tool_calls: Array.from({ length: calls }, () => ({ id: `call_${++ids.n}`, type: 'function',
+        function: { name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], arguments: JSON.stringify({ arg: `src/${module}.js` }) } })) } : {}) };
+    const id = `gen-${++ids.n}`, finish = calls ? 'tool_calls' : 'stop';
+    if (body.stream) return { raw: chatCompletionSSE(id, body.model, message, finish), contentType: 'text/event-stream' };
+    return { json: { id, object: 'chat.completion', created: 1764547200, model: body.model, provider: 'Anthropic',
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage: { prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4), completion_tokens: 20, total_tokens: 0 } } };
+  });
+  return refused;
+}
+
+for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
+  test(`${v.label}: 40 turns per seed through ${hook} over ${OPENROUTER[v.label]} (Claude, signed reasoning_details), every step accepted`, { skip: v.skip }, async (t) => {
+    const ai = await import(v.ai);
+    const base = (await import(OPENROUTER[v.label])).createOpenRouter({ baseURL: `${chat.url}/v1`, apiKey: 'sk-or-test' }).chat('anthropic/claude-sonnet-4.5');
+    for (const seed of [1001, 1002, 1003]) {
+      const r = prng(seed);
+      const s = settingsOf(r, { providers: false });
+      const reports = [];
+      const { model, prepareStep } = hooked(ai, v, hook, base, compactorOptions(s, (x) => reports.push(x)));
+      let module = MODULES[0];
+      const tools = aiTools(ai, z, r, () => module);
+      const history = [];
+      const ids = { n: 0 };
+      for (let turn = 0; turn < 40; turn++) {
+        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
+        module = MODULES[Math.floor(r() * MODULES.length)];
+        history.push({ role: 'user', content: userRequest(r, module) });
+        const steps = Math.floor(r() * 4);
+        const refused = openrouterClaude(r, steps, module, ids);
+        const sent = chat.requests.length;
+        const seen = reports.length;
+        let result;
+        try {
+          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history, prepareStep });
+        } catch (error) {
+          assert.fail(`${where}: ${error.message} after ${JSON.stringify(reports.slice(seen).map((x) => x.reason))}`);
+        }
+        assert.deepStrictEqual(refused, [], where);
+        assert.equal(chat.requests.length - sent, steps + 1, `${where}: one request per step`);
+        history.push(...(result.responseMessages ?? result.response.messages));
+        for (const report of reports.slice(seen)) {
+          if (report.compacted) assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} after a compaction`);
+          else if (report.tokensAfter > s.threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${report.tokensAfter} tokens sent`);
+        }
+      }
+      const compactions = reports.filter((x) => x.compacted).length;
+      const removed = reports.reduce((n, x) => n + (x.thinkingRemoved || 0) + (x.micro?.thinkingRemoved || 0), 0);
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, ${removed} signed parts removed, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
+      assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
+      assert.ok(removed > 0, `seed ${seed}: no kept turn lost its signed thinking`);
+    }
+  });
+}
+
+for (const v of AI_SDK) {
+  test(`${v.label}: a chat route over ${OPENROUTER[v.label]} (Claude), 40 turns per seed: compactUIMessages before every request, every request accepted`, { skip: v.skip }, async (t) => {
+    const ai = await import(v.ai);
+    const base = (await import(OPENROUTER[v.label])).createOpenRouter({ baseURL: `${chat.url}/v1`, apiKey: 'sk-or-test' }).chat('anthropic/claude-sonnet-4.5');
+    for (const seed of [1101, 1102, 1103]) {
+      const r = prng(seed);
+      const s = settingsOf(r, { providers: false });
+      const compactor = compactorOptions(s);
+      const state = new SessionState();
+      let module = MODULES[0];
+      const tools = aiTools(ai, z, r, () => module);
+      let client = [];
+      const ids = { n: 0 };
+      const stats = { compactions: 0, removed: 0 };
+      for (let turn = 0; turn < 40; turn++) {
+        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
+        module = MODULES[Math.floor(r() * MODULES.length)];
+        client.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: userRequest(r, module) }] });
+        const { messages: out, report } = await compactUIMessages(client, { compactor, state });
+        if (report.compacted) stats.compactions++;
+        stats.removed += (report.thinkingRemoved || 0) + (report.micro?.thinkingRemoved || 0);
+        assert.ok(report.tokensAfter <= s.threshold, `${where}: ${report.tokensAfter} tokens sent (${report.reason})`);
+        await ai.validateUIMessages({ messages: out });
+        const steps = Math.floor(r() * 4);
+        const refused = openrouterClaude(r, steps, module, ids);
+        const sent = chat.requests.length;
+        const result = ai.streamText({ model: base, tools, messages: await ai.convertToModelMessages(out), stopWhen: ai.stepCountIs(steps + 1) });
+        let answer;
+        for await (const m of ai.readUIMessageStream({ stream: result.toUIMessageStream({ generateMessageId: () => `a${turn}` }) })) answer = m;
+        assert.deepStrictEqual(refused, [], `${where}: the provider refused a request`);
+        assert.equal(chat.requests.length - sent, steps + 1, `${where}: one request per step`);
+        client = [...out, structuredClone(answer)];
+      }
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${JSON.stringify(stats)}`);
+      assert.ok(stats.compactions >= 1, `seed ${seed}: no compaction in 40 turns`);
     }
   });
 }
