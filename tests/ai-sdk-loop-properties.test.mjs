@@ -1,6 +1,7 @@
 // Seeded agent loops through the AI SDK (ai 6 and 7 over @ai-sdk/anthropic, extended thinking) against the strict
-// provider (tests/helpers/strict-provider.mjs), and over @ai-sdk/openai, @ai-sdk/deepseek and OpenRouter's provider
-// (Claude's signed thinking as reasoning_details) against Chat Completions and Responses mocks: midfoldMiddleware on every step of generateText, and a chat
+// provider (tests/helpers/strict-provider.mjs), and over @ai-sdk/openai, @ai-sdk/deepseek, OpenRouter's provider
+// (Claude's signed thinking as reasoning_details) and @ai-sdk/amazon-bedrock (Claude through the Converse API)
+// against Chat Completions, Responses and Converse mocks: midfoldMiddleware on every step of generateText, and a chat
 // route that compacts useChat's UIMessage[] with compactUIMessages and carried state before streaming each answer
 // back, with the client keeping either what the route returned or the original messages. The Compactor's
 // settings are drawn from each seed (tests/helpers/agent-loop.mjs), and every request must be one the provider
@@ -15,18 +16,21 @@ import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { providerError, signedDetails, signedReasoningRejection } from './helpers/openrouter-claude.mjs';
 import { chatCompletionSSE } from './helpers/chat-sse.mjs';
+import { startBedrockConverse, signedReasoning } from './helpers/bedrock-converse.mjs';
 import { prng } from './helpers/prng.mjs';
 import { MODULES, settingsOf, compactorOptions, userRequest, aiTools } from './helpers/agent-loop.mjs';
 import { ANTHROPIC_VERSIONS } from './helpers/ai-sdk-flows.mjs';
 
 let provider;
 let chat; // DeepSeek's Chat Completions (thinking mode)
+let converse; // Bedrock's Converse API
 before(async () => {
   await init();
   provider = await startStrictProvider();
   chat = await startMockLLM();
+  converse = await startBedrockConverse();
 });
-after(() => Promise.all([provider.close(), chat.close()]));
+after(() => Promise.all([provider.close(), chat.close(), converse.close()]));
 
 const TURNS = 40;
 // (the OpenAI provider of each: Responses API by default)
@@ -34,6 +38,7 @@ const OPENAI = { 'ai 6': '@ai-sdk/openai', 'ai 7': '@ai-sdk/openai-v4' };
 const DEEPSEEK = { 'ai 6': '@ai-sdk/deepseek', 'ai 7': '@ai-sdk/deepseek-v3' };
 // (OpenRouter's provider 2 has the peer ai ^6, 3 the peer ai ^7)
 const OPENROUTER = { 'ai 6': '@openrouter/ai-sdk-provider', 'ai 7': '@openrouter/ai-sdk-provider-v3' };
+const BEDROCK = { 'ai 6': '@ai-sdk/amazon-bedrock', 'ai 7': '@ai-sdk/amazon-bedrock-v5' };
 const AI_SDK = ANTHROPIC_VERSIONS;
 
 /**
@@ -390,6 +395,61 @@ for (const v of AI_SDK) {
       }
       t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${JSON.stringify(stats)}`);
       assert.ok(stats.compactions >= 1, `seed ${seed}: no compaction in 40 turns`);
+    }
+  });
+}
+
+// ---- Claude on Amazon Bedrock (the Converse API): reasoning signed over every message before it ----
+
+for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
+  test(`${v.label}: 40 turns per seed through ${hook} over ${BEDROCK[v.label]} (Claude, extended thinking), every step accepted`, { skip: v.skip }, async (t) => {
+    const ai = await import(v.ai);
+    const base = (await import(BEDROCK[v.label])).createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', baseURL: converse.url })('us.anthropic.claude-sonnet-4-5-20250929-v1:0');
+    const providerOptions = { bedrock: { reasoningConfig: { type: 'enabled', budgetTokens: 2048 } } };
+    for (const seed of [1201, 1202, 1203]) {
+      const r = prng(seed);
+      const s = settingsOf(r, { providers: false });
+      const reports = [];
+      const { model, prepareStep } = hooked(ai, v, hook, base, compactorOptions(s, (x) => reports.push(x)));
+      let module = MODULES[0];
+      const tools = aiTools(ai, z, r, () => module);
+      const history = [];
+      let ids = 0;
+      for (let turn = 0; turn < 40; turn++) {
+        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
+        module = MODULES[Math.floor(r() * MODULES.length)];
+        history.push({ role: 'user', content: userRequest(r, module) });
+        const steps = Math.floor(r() * 4);
+        let step = 0;
+        converse.reply = ({ messages }) => {
+          const calls = step++ < steps ? 1 + Math.floor(r() * 3) : 0;
+          const thinking = signedReasoning(messages, calls ? `I should look at ${module} first.` : 'I have what I need.');
+          if (!calls) return [thinking, { text: `Fixed ${module}: integer cents; the tests pass.` }];
+          return [thinking, ...Array.from({ length: calls }, () => ({ toolUse: { toolUseId: `tooluse_${++ids}`,
+            name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], input: { arg: `src/${module}.js` } } }))];
+        };
+        const sent = converse.requests.length;
+        const seen = reports.length;
+        let result;
+        try {
+          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history, prepareStep, providerOptions });
+        } catch (error) {
+          assert.fail(`${where}: ${error.message} after ${JSON.stringify(reports.slice(seen).map((x) => x.reason))}`);
+        }
+        assert.deepStrictEqual(converse.requests.slice(sent).filter((q) => q.status !== 200).map((q) => q.error), [], where);
+        assert.equal(converse.requests.length - sent, steps + 1, `${where}: one request per step`);
+        history.push(...(result.responseMessages ?? result.response.messages));
+        for (const report of reports.slice(seen)) {
+          if (report.compacted) assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} after a compaction`);
+          else if (report.tokensAfter > s.threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${report.tokensAfter} tokens sent`);
+        }
+      }
+      const compactions = reports.filter((x) => x.compacted).length;
+      const waits = reports.filter((x) => x.reason === 'deferred-thinking').length;
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, ${waits} waits, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
+      assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
+      assert.ok(waits > 0, `seed ${seed}: no loop in flight waited for its signed reasoning`);
     }
   });
 }

@@ -53,16 +53,24 @@ function isSignedThinkingPart(part) {
   if (part.type === 'thinking' || part.type === 'redacted_thinking') return true; // Anthropic: always signed
   if (part.type === 'reasoning' || part.type === 'redacted-reasoning') {
     // AI SDK parts: Anthropic's signature rides in providerOptions (ModelMessage, V3/V4 prompts) or
-    // providerMetadata (UIMessage), OpenRouter's in its reasoning_details there; a reasoning part
-    // with neither is plain text the provider never checks.
+    // providerMetadata (UIMessage), Bedrock's (Claude through the Converse API) there under
+    // `bedrock` or `amazonBedrock`, OpenRouter's in its reasoning_details; a reasoning part with
+    // none of them is plain text the provider never checks.
     const meta = part.providerOptions || part.providerMetadata;
-    const a = isObject(meta) && isObject(meta.anthropic) ? meta.anthropic : null;
-    const openrouter = isObject(meta) && isObject(meta.openrouter) ? meta.openrouter : null;
-    return part.type === 'redacted-reasoning' || !!(a && (a.signature || a.redactedData)) ||
+    if (!isObject(meta)) return part.type === 'redacted-reasoning';
+    const openrouter = isObject(meta.openrouter) ? meta.openrouter : null;
+    return part.type === 'redacted-reasoning' || SIGNING_PROVIDERS.some((name) => isSigned(meta[name])) ||
       !!(openrouter && hasSignedDetails(openrouter.reasoning_details));
   }
   return false;
 }
+
+// The providerOptions names under which an AI SDK provider keeps a signature over Claude's
+// thinking: @ai-sdk/anthropic (and its Vertex and Bedrock Messages variants) under `anthropic`;
+// @ai-sdk/amazon-bedrock's Converse provider under `bedrock` (4.x, ai 6) and also `amazonBedrock`
+// (5.x, ai 7), with a signature, redactedData or redactedContent (its reasoning metadata schema).
+const SIGNING_PROVIDERS = ['anthropic', 'bedrock', 'amazonBedrock'];
+const isSigned = (o) => isObject(o) && !!(o.signature || o.redactedData || o.redactedContent);
 
 /** True for a Chat Completions assistant message with signed OpenRouter reasoning_details. */
 const hasSignedReasoning = (m) => isObject(m) && hasSignedDetails(m.reasoning_details);
