@@ -5,7 +5,7 @@
  * all when the summary fails.
  */
 import { MidfoldError } from '../core/errors.js';
-import { applyEdits, applyEditsToCopy } from '../core/apply.js';
+import { applyEditsCopyingReadOnly, applyEditsToCopy } from '../core/apply.js';
 import {
   COMPACT, FULL, compactionOptions, detectFormat, digest, ensureTier, estimateTokens, microReport, planCompaction, planMicroCompact,
   planMicroCompactWithFigures, tierLoaded,
@@ -304,8 +304,9 @@ export class Compactor {
       : Math.ceil(tokensBefore * (estimatedAfter / estimatedBefore));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
     // (applied at a turn boundary: the later turns' signed thinking follows a changed prefix and goes)
+    // (a message the caller froze gets its edit in a copy: the array is the Compactor's to rebuild)
     const applyMicro = () => {
-      applyEdits(messages, micro.edits);
+      applyEditsCopyingReadOnly(messages, micro.edits);
       if (micro.edits.length) this.usage = null;
       return dropThinkingAfterEdits(messages, micro.edits, this.thinking);
     };
@@ -398,7 +399,7 @@ export class Compactor {
     }
 
     // The kept tail gets its micro-compaction; the folded middle goes to the archive whole.
-    applyEdits(messages, edits.filter((e) => e.message >= plan.tailStart));
+    applyEditsCopyingReadOnly(messages, edits.filter((e) => e.message >= plan.tailStart));
     const tail = messages.slice(plan.tailStart);
     // The head gathers the middle's configuration updates; a run of them must become one.
     const { head, dropped } = collapseConfigurationUpdates(plan.head.map((i) => messages[i]));

@@ -90,20 +90,50 @@ export function applyEdits(messages, edits) {
  */
 export function applyEditsToCopy(messages, edits) {
   const copy = messages.slice();
+  copyAlong(copy, edits);
+  applyEdits(copy, edits);
+  return copy;
+}
+
+/**
+ * Replaces in `messages` each message an edit targets by a shallow copy, with the content list
+ * and block on the way to the edit copied too, so that applying `edits` writes only copies.
+ */
+function copyAlong(messages, edits) {
   const copied = new Set();
   for (const e of edits) {
     if (!copied.has(e.message)) {
-      const msg = { ...copy[e.message] };
+      const msg = { ...messages[e.message] };
       if (Array.isArray(msg.content)) msg.content = msg.content.slice();
       if (Array.isArray(msg.parts)) msg.parts = msg.parts.slice();
-      copy[e.message] = msg;
+      messages[e.message] = msg;
       copied.add(e.message);
     }
     if (!onMessage(e.target)) {
-      const list = copy[e.message][listKey(e)];
+      const list = messages[e.message][listKey(e)];
       list[e.part] = { ...list[e.part] };
     }
   }
-  applyEdits(copy, edits);
-  return copy;
+}
+
+/**
+ * The plan applied in place, where a message's edited field cannot be written (the caller
+ * froze it: Immer's state is deep-frozen) to a copy that replaces it in the array, which must
+ * be writable there; other targets are edited in place as applyEdits does. For a caller that
+ * rebuilds the array anyway (the Compactor); anything else it cannot edit is 'read-only-input',
+ * with nothing changed.
+ * @param {unknown[]} messages
+ * @param {{message: number, part: number, target: number, replacement: string}[]} edits
+ */
+export function applyEditsCopyingReadOnly(messages, edits) {
+  const readOnly = edits.filter((e) => {
+    const h = holder(messages, e);
+    const slot = Object.getOwnPropertyDescriptor(messages, e.message);
+    return h !== null && typeof h === 'object' && !writable(h, fieldOf(e.target)) && slot !== undefined && slot.writable === true;
+  });
+  if (readOnly.length) {
+    const indexes = new Set(readOnly.map((e) => e.message));
+    copyAlong(messages, edits.filter((e) => indexes.has(e.message)));
+  }
+  applyEdits(messages, edits);
 }

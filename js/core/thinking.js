@@ -160,7 +160,8 @@ export function inFlightThinking(messages) {
 
 /**
  * Removes signed thinking from the assistant messages messages[from..) except `keep` (an
- * index, or -1), in place: each such message gets a new content (or parts) array without them;
+ * index, or -1), in place: each such message gets a new content (or parts) array without them
+ * (a message that cannot be written, a frozen one, is replaced in the array by a copy that has it);
  * a message that held nothing else is removed (the provider merges the turns around it), or,
  * with `keepLength` (micro-compaction keeps the array's length), left as it was. A call part
  * that carries OpenRouter's signed details is replaced by a copy without them. Returns how many
@@ -178,9 +179,16 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
       const empty = (m.content === null || m.content === undefined || m.content === '') && !(Array.isArray(m.tool_calls) && m.tool_calls.length);
       if (empty && keepLength) continue;
       removed += m.reasoning_details.length;
-      delete m.reasoning_details;
-      delete m.reasoning;
       if (empty) messages.splice(i, 1);
+      else if (canEdit(m, 'reasoning_details', true) && (!('reasoning' in m) || canEdit(m, 'reasoning', true))) {
+        delete m.reasoning_details;
+        delete m.reasoning;
+      } else {
+        const copy = { ...m };
+        delete copy.reasoning_details;
+        delete copy.reasoning;
+        messages[i] = copy;
+      }
       continue;
     }
     const key = Array.isArray(m.content) ? 'content' : Array.isArray(m.parts) ? 'parts' : null;
@@ -189,9 +197,25 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
     if (rest.length === 0 && keepLength) continue;
     removed += m[key].length - rest.length;
     if (rest.length === 0) messages.splice(i, 1);
-    else m[key] = stripCallDetails(rest, 0, () => removed++);
+    else setList(messages, i, key, stripCallDetails(rest, 0, () => removed++));
   }
   return removed;
+}
+
+/**
+ * Whether `key` of `m` can be set (and, with `remove`, deleted) in place: a message the caller
+ * froze (Immer's state is deep-frozen) or made read-only is replaced in the array instead.
+ */
+function canEdit(m, key, remove = false) {
+  const d = Object.getOwnPropertyDescriptor(m, key);
+  return d !== undefined && d.writable === true && (!remove || d.configurable === true);
+}
+
+/** messages[i][key] = list: in place, or in a copy of the message where it cannot be written. */
+function setList(messages, i, key, list) {
+  const m = messages[i];
+  if (canEdit(m, key)) m[key] = list;
+  else messages[i] = { ...m, [key]: list };
 }
 
 /** parts with each call part from index `from` on that carries signed details replaced by a copy without them. */
@@ -229,7 +253,7 @@ export function dropThinkingAfterEdits(messages, edits, policy) {
     const kept = stripCallDetails(m.parts, edited, () => stripped++).filter((p, i) => i < edited || !isSignedThinkingPart(p));
     if (kept.length < m.parts.length || stripped) {
       removed += m.parts.length - kept.length + stripped;
-      m.parts = kept;
+      setList(messages, first, 'parts', kept);
     }
   }
   return removed;
