@@ -440,3 +440,83 @@ describe('values derived per message (the session state\'s canonical bytes) and 
     assert.equal(cache.tokens(originals), estimateTokens(originals, { profile: 'safe' }), 'the original keeps its own figures');
   });
 });
+
+describe('deep-frozen messages (a store kept with Immer) are compared by identity once they have matched', () => {
+  test('a seeded walk of Immer updates (growth, edits, removals): always what estimateTokens prices, only changed messages read', async () => {
+    const { produce } = await import('immer');
+    const random = seeded(20261203);
+    const pick = (n) => Math.floor(random() * n);
+    let state = produce({ messages: [] }, (d) => { d.messages.push({ role: 'user', content: '请修复登录接口的超时问题，并跑通全部测试。' }); for (let i = 0; i < 20; i++) d.messages.push(...turn(i)); });
+    const cache = new EstimateCache({ profile: 'safe' });
+    const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 10_000_000, microTrigger: 9_000_000 });
+    let next = 20;
+    const turnAt = (n) => 1 + 2 * pick((n - 1) >> 1);
+    const ops = [
+      [40, 'append a turn', (d) => { d.messages.push(...turn(next++)); }],
+      [10, 'rewrite a tool result', (d) => { d.messages[turnAt(d.messages.length) + 1].content[0].content = `第${next}次：已修复。\n`.repeat(1 + pick(5)); }],
+      [5, 'add a text block', (d) => { d.messages[turnAt(d.messages.length)].content.unshift({ type: 'text', text: `Thinking again about step ${pick(99)}.` }); }],
+      [5, 'remove a turn', (d) => { if (d.messages.length > 5) d.messages.splice(turnAt(d.messages.length), 2); }],
+      [5, 'change a tool argument', (d) => { const b = d.messages[turnAt(d.messages.length)].content.at(-1); if (b.type === 'tool_use') b.input = { path: `src/other/${pick(99)}.ts` }; }],
+    ];
+    const total = ops.reduce((n, [w]) => n + w, 0);
+    let previous = state.messages;
+    cache.tokens(previous);
+    for (let step = 0; step < 200; step++) {
+      let r = pick(total), op = ops[0];
+      for (const o of ops) { if (r < o[0]) { op = o; break; } r -= o[0]; }
+      state = produce(state, op[2]);
+      const messages = state.messages;
+      const expected = estimateTokens(messages, { profile: 'safe' });
+      assert.equal(cache.tokens(messages), expected, `step ${step}: ${op[1]} (cache)`);
+      // Immer gives a changed message (and each object on the path to the change) a new identity; only those are read.
+      const replaced = messages.filter((m) => !previous.includes(m)).length;
+      assert.equal(cache.lastEstimated, replaced, `step ${step}: ${op[1]}`);
+      const report = await compactor.compact([...messages]);
+      assert.equal(report.tokensBefore, expected, `step ${step}: ${op[1]} (Compactor)`);
+      previous = messages;
+    }
+  });
+
+  test('a deep-frozen message is walked at its first two calls, then never again', () => {
+    // A counting proxy over a frozen target reports what a walk reads (its invariants make it answer as the target).
+    let reads = 0;
+    const spy = (v) => {
+      if (v === null || typeof v !== 'object') return v;
+      const target = Object.freeze(Array.isArray(v) ? v.map(spy) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, spy(x)])));
+      return new Proxy(target, { get(t, k, r) { reads++; return Reflect.get(t, k, r); }, ownKeys(t) { reads++; return Reflect.ownKeys(t); } });
+    };
+    const messages = [spy({ role: 'user', content: '请修复登录接口。' }), ...turn(1).map(spy)];
+    const cache = new EstimateCache();
+    const counts = [];
+    const expected = estimateTokens(messages);
+    for (let call = 0; call < 4; call++) {
+      reads = 0;
+      assert.equal(cache.tokens(messages), expected);
+      counts.push(reads);
+    }
+    assert.ok(counts[0] > 0 && counts[1] > 0, `${counts}`);
+    assert.deepStrictEqual(counts.slice(2), [0, 0], `reads per call: ${counts}`);
+  });
+
+  for (const [what, make, mutate] of [
+    ['a frozen message whose content list is not frozen', () => Object.freeze({ role: 'user', content: [{ type: 'text', text: 'hello' }] }),
+      (m) => { m.content.push({ type: 'text', text: 'one more thought about the handler' }); }],
+    ['a frozen message with a frozen block whose text is a getter', () => {
+      let text = 'hello';
+      const block = Object.freeze(Object.defineProperty({ type: 'text' }, 'text', { get: () => text, enumerable: true }));
+      return { m: Object.freeze({ role: 'user', content: Object.freeze([block]) }), set: (t) => { text = t; } };
+    }, null],
+  ]) {
+    test(`${what}: a change is still seen`, () => {
+      const made = make();
+      const message = made.m ?? made;
+      const messages = [message, ...turn(1)];
+      const cache = new EstimateCache();
+      for (let call = 0; call < 3; call++) assert.equal(cache.tokens(messages), estimateTokens(messages));
+      if (mutate) mutate(message);
+      else made.set('a much longer text than before, priced again');
+      assert.equal(cache.tokens(messages), estimateTokens(messages));
+      assert.equal(cache.lastEstimated, 1);
+    });
+  }
+});

@@ -9,6 +9,8 @@
  * string is the same value and its text is never read again — and estimates only the
  * messages that are new or changed, in one crossing into wasm. A changed string, an added or
  * removed block, a reordered array or a replaced message is never priced from a stale entry.
+ * A deep-frozen message (Immer's state) cannot change at all: once it has matched, its entry
+ * is trusted by identity and the message is not walked again (holds).
  *
  * Entries live in a WeakMap keyed by the message objects, and the last call's list of them by
  * index (the fast path of the next call): dropping a conversation frees its entries once the
@@ -119,6 +121,8 @@ export class EstimateCache {
     this.unindexed = [];
     /** How many of `unindexed` came from earlier calls (set as a call starts). */
     this.settled = 0;
+    /** How many more frozen messages this call may ask deepFrozen of (set as a call starts). */
+    this.frozenChecks = 0;
   }
 
   /** Files the entries of earlier calls not filed yet (those still of the current store). */
@@ -243,6 +247,7 @@ export class EstimateCache {
     const ranges = recorded !== undefined && recorded.store === this.store && recorded.ranges.length === 2 * messages.length
       ? recorded.ranges : undefined;
     this.settled = this.unindexed.length;
+    this.frozenChecks = frozenChecks(messages.length);
     this.lastEstimated = 0; // priced from the figures, nothing estimated here
     const out = this.previous;
     out.length = messages.length;
@@ -274,6 +279,7 @@ export class EstimateCache {
     const n = messages.length;
     const values = new Array(n);
     this.settled = this.unindexed.length;
+    this.frozenChecks = frozenChecks(n);
     for (let i = 0; i < n; i++) {
       const m = messages[i];
       if (m === null || typeof m !== 'object') { values[i] = compute(m); list[i] = undefined; continue; }
@@ -291,14 +297,33 @@ export class EstimateCache {
     return values;
   }
 
-  /** Whether `entry` is of the current store and the object `message` still holds what it recorded. */
+  /**
+   * Whether `entry` is of the current store and the object `message` still holds what it
+   * recorded. A message that is its entry's own and deep-frozen (data properties only, every
+   * object and array in it frozen: what Immer gives a store) can never hold anything else, so
+   * once it has matched its snapshot it is not walked again.
+   */
   holds(entry, message) {
     if (entry.generation !== this.generation) return false;
+    if (entry.frozen === FROZEN && entry.message === message) return true;
+    let held;
     try {
-      return matches(message, this.store, entry.from, 0) === entry.to;
+      held = matches(message, this.store, entry.from, 0) === entry.to;
     } catch {
       return false; // a getter that throws now: read afresh, where the estimator names its path
     }
+    // Asked once, at the first match (the first call records, and freezing cannot be undone); a
+    // message that is not frozen at its top is told at once, a frozen one costs about a walk,
+    // so each call answers for at most a quarter of its messages (frozenChecks) and the rest
+    // wait for the next calls: from the fifth call on, every one is answered.
+    if (held && entry.frozen === UNKNOWN && entry.message === message) {
+      if (!Object.isFrozen(message)) entry.frozen = THAWED;
+      else if (this.frozenChecks > 0) {
+        this.frozenChecks--;
+        entry.frozen = deepFrozen(message, 0) ? FROZEN : THAWED;
+      }
+    }
+    return held;
   }
 
   /**
@@ -356,6 +381,7 @@ export class EstimateCache {
     const n = messages.length;
     const before = out.length;
     this.settled = this.unindexed.length;
+    this.frozenChecks = frozenChecks(n);
     const fresh = [];
     const at = [];
     const known = []; // per fresh message: its entry when it matches one not priced yet
@@ -464,6 +490,33 @@ export class EstimateCache {
   tokens(messages) { return Math.ceil(this.milli(messages) / 1000); }
 }
 
+/** Entry.frozen: not asked yet, deep-frozen, or not. */
+const UNKNOWN = 0, FROZEN = 1, THAWED = 2;
+
+/**
+ * Whether `value` can never again hold other values than now, as the snapshot reads it: a
+ * primitive; or a frozen plain object or array whose own properties are all data properties
+ * holding such values. Binary data (its bytes change under a frozen view), objects with
+ * toJSON or of another prototype (a getter up their chain) are not.
+ */
+function deepFrozen(value, depth) {
+  if (value === null || typeof value !== 'object') return true;
+  if (depth > 64 || !Object.isFrozen(value)) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let i = 0; i < value.length; i++) if (!frozenData(Object.getOwnPropertyDescriptor(value, i), depth)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  // (the keys the snapshot walks: for-in's; a hole or a getter among them is not data)
+  for (const k in value) if (!frozenData(Object.getOwnPropertyDescriptor(value, k), depth)) return false;
+  return true;
+}
+const frozenData = (d, depth) => d !== undefined && d.get === undefined && d.set === undefined && deepFrozen(d.value, depth + 1);
+
+/** How many frozen messages a call on `n` messages asks deepFrozen of (about a walk each). */
+const frozenChecks = (n) => Math.max(256, n >> 2);
+
 /** One message's figures, where its snapshot lies in the store, and values derived from it. */
 class Entry {
   /** @param {{milli: number, results: number, hasResults: boolean, compaction: boolean} | null} f */
@@ -478,6 +531,8 @@ class Entry {
     this.generation = -1;
     this.from = 0;
     this.to = 0;
+    /** Whether `message` is deep-frozen (UNKNOWN, FROZEN or THAWED), asked at its first match. */
+    this.frozen = UNKNOWN;
     /** @type {Map<Function, unknown> | null} derived() values */
     this.memo = null;
     if (f) this.price(f);

@@ -7,6 +7,7 @@
 //
 //   node tests/bench/incremental.mjs [--rounds N]
 import { init, estimateTokens, planMicroCompact, EstimateCache, Compactor, digestSummarizer } from '../../js/hosts/node.js';
+import { freeze } from 'immer';
 import { chineseConversation, conversation, consume, fmt, jsEstimateMessages, machine, median, now } from './lib.mjs';
 
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
@@ -42,8 +43,16 @@ function timeOnce(fn) {
   return now() - t0;
 }
 
+// A store kept with Immer deep-freezes every message: such a message, once it has matched its
+// snapshot, is compared by identity alone (EstimateCache.holds).
+const frozen = (make) => (n) => make(n).map((m) => freeze(m, true));
+const CONVERSATIONS = [
+  ['English + code', (n) => conversation(n, 21)], ['Chinese', (n) => chineseConversation(n, 22)],
+  ['Chinese, deep-frozen (Immer)', frozen((n) => chineseConversation(n, 22))],
+];
+
 const rows = [];
-for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['Chinese', (n) => chineseConversation(n, 22)]]) {
+for (const [label, make] of CONVERSATIONS) {
   for (const size of [1000, 10000]) {
     const { start, turns } = scenario(make, size);
     // warm every path on a small copy first (V8 tiers up)
@@ -101,7 +110,7 @@ for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 // cache) and the calls after it are told apart; the table above mixes them with other work.
 const KEPT_TURNS = 8;
 const kept = [];
-for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['Chinese', (n) => chineseConversation(n, 22)]]) {
+for (const [label, make] of CONVERSATIONS) {
   for (const size of [1000, 10000]) {
     const all = make(size + 2 * KEPT_TURNS * ROUNDS);
     const walker = [], second = [], after = [], paired = [];
