@@ -230,58 +230,85 @@ for (const v of AI_SDK) {
   });
 }
 
-// ---- generateText over @ai-sdk/deepseek (V4 thinking mode: reasoning_content required back), both hooks ----
+// ---- generateText through both hooks over a provider whose mock a turn scripts (DeepSeek, OpenRouter, Bedrock) ----
 
-for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
-  test(`${v.label}: 40 turns per seed through ${hook} over ${DEEPSEEK[v.label]}, every step accepted`, { skip: v.skip }, async (t) => {
-    const ai = await import(v.ai);
-    const base = (await import(DEEPSEEK[v.label])).createDeepSeek({ baseURL: `${chat.url}/v1`, apiKey: 'sk-test' })('deepseek-v4-flash');
-    for (const seed of [801, 802, 803]) {
-      const r = prng(seed);
-      const s = settingsOf(r, { providers: false });
-      const reports = [];
-      const { model, prepareStep } = hooked(ai, v, hook, base, compactorOptions(s, (x) => reports.push(x)));
-      let module = MODULES[0];
-      const tools = aiTools(ai, z, r, () => module);
-      const history = [];
-      let ids = 0;
-      for (let turn = 0; turn < 40; turn++) {
-        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
-        module = MODULES[Math.floor(r() * MODULES.length)];
-        history.push({ role: 'user', content: userRequest(r, module) });
-        const steps = Math.floor(r() * 4);
-        let step = 0;
-        chat.respondWith(({ body }) => {
-          const problem = deepseekRejection(body);
-          if (problem) return { status: 400, json: { error: { message: problem, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
-          const calls = step++ < steps ? 1 + Math.floor(r() * 3) : 0;
-          const message = { role: 'assistant', content: calls ? '' : `已修复 ${module}。`, reasoning_content: calls ? `先看 ${module}。` : '验证过了。',
-            ...(calls ? { tool_calls: Array.from({ length: calls }, () => ({ id: `call_${++ids}`, type: 'function',
-              function: { name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], arguments: JSON.stringify({ arg: `src/${module}.js` }) } })) } : {}) };
-          return { json: { id: `chatcmpl-${++ids}`, object: 'chat.completion', created: 1764547200, model: body.model,
-            // (the provider's count, which the middleware anchors its estimate on: about a token per four characters)
-            choices: [{ index: 0, message, finish_reason: calls ? 'tool_calls' : 'stop' }],
-            usage: { prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4), completion_tokens: 20, total_tokens: 0 } } };
-        });
-        const sent = chat.requests.length;
-        const seen = reports.length;
-        let result;
-        try {
-          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history, prepareStep });
-        } catch (error) {
-          assert.fail(`${where}: ${error.message} after ${JSON.stringify(reports.slice(seen).map((x) => x.reason))}`);
-        }
-        assert.equal(chat.requests.length - sent, steps + 1, `${where}: one request per step`);
-        history.push(...(result.responseMessages ?? result.response.messages));
-        for (const report of reports.slice(seen)) {
-          if (report.compacted) assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} after a compaction`);
-          else assert.ok(report.tokensAfter <= s.threshold, `${where}: ${report.tokensAfter} tokens sent (${report.reason}): unsigned reasoning binds nothing`);
+/**
+ * 40 turns per seed of generateText through `hook` over `base`; before each turn `script(r, steps, module)`
+ * scripts the mock for that many tool steps and returns a function that gives the turn's refusals. Every step must be one
+ * request the mock accepts, and nothing over the threshold goes out unless the Compactor waits for signed
+ * thinking (`deferrable`). Resolves to each seed's reports.
+ */
+async function seededLoops(t, { v, hook, base, seeds, mock, script, providerOptions, deferrable }) {
+  const ai = await import(v.ai);
+  const all = [];
+  for (const seed of seeds) {
+    const r = prng(seed);
+    const s = settingsOf(r, { providers: false });
+    const reports = [];
+    const { model, prepareStep } = hooked(ai, v, hook, base, compactorOptions(s, (x) => reports.push(x)));
+    let module = MODULES[0];
+    const tools = aiTools(ai, z, r, () => module);
+    const history = [];
+    for (let turn = 0; turn < 40; turn++) {
+      const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
+      module = MODULES[Math.floor(r() * MODULES.length)];
+      history.push({ role: 'user', content: userRequest(r, module) });
+      const steps = Math.floor(r() * 4);
+      const refusals = script(r, steps, module);
+      const sent = mock.requests.length;
+      const seen = reports.length;
+      let result;
+      try {
+        result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history, prepareStep, providerOptions });
+      } catch (error) {
+        assert.fail(`${where}: ${error.message} after ${JSON.stringify(reports.slice(seen).map((x) => x.reason))}`);
+      }
+      assert.deepStrictEqual(refusals(), [], where);
+      assert.equal(mock.requests.length - sent, steps + 1, `${where}: one request per step`);
+      history.push(...(result.responseMessages ?? result.response.messages));
+      for (const report of reports.slice(seen)) {
+        if (report.compacted) assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} after a compaction`);
+        else if (report.tokensAfter > s.threshold) {
+          assert.ok(deferrable, `${where}: ${report.tokensAfter} tokens sent (${report.reason}): unsigned reasoning binds nothing`);
+          assert.equal(report.reason, 'deferred-thinking', `${where}: ${report.tokensAfter} tokens sent`);
         }
       }
-      const compactions = reports.filter((x) => x.compacted).length;
-      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
-      assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
     }
+    const compactions = reports.filter((x) => x.compacted).length;
+    const waits = reports.filter((x) => x.reason === 'deferred-thinking').length;
+    const removed = reports.reduce((n, x) => n + (x.thinkingRemoved || 0) + (x.micro?.thinkingRemoved || 0), 0);
+    t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, ${waits} waits, ${removed} signed parts removed, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
+    assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
+    all.push({ seed, compactions, waits, removed });
+  }
+  return all;
+}
+
+// DeepSeek V4 thinking mode: reasoning_content is required back, and binds nothing.
+for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
+  test(`${v.label}: 40 turns per seed through ${hook} over ${DEEPSEEK[v.label]}, every step accepted`, { skip: v.skip }, async (t) => {
+    const base = (await import(DEEPSEEK[v.label])).createDeepSeek({ baseURL: `${chat.url}/v1`, apiKey: 'sk-test' })('deepseek-v4-flash');
+    const ids = { n: 0 };
+    await seededLoops(t, { v, hook, base, seeds: [801, 802, 803], mock: chat, deferrable: false, script: (r, steps, module) => {
+      let step = 0;
+      const refused = [];
+      chat.respondWith(({ body }) => {
+        const problem = deepseekRejection(body);
+        if (problem) {
+          refused.push(problem);
+          return { status: 400, json: { error: { message: problem, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
+        }
+        const calls = step++ < steps ? 1 + Math.floor(r() * 3) : 0;
+        const message = { role: 'assistant', content: calls ? '' : `已修复 ${module}。`, reasoning_content: calls ? `先看 ${module}。` : '验证过了。',
+          ...(calls ? { tool_calls: Array.from({ length: calls }, () => ({ id: `call_${++ids.n}`, type: 'function',
+            function: { name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], arguments: JSON.stringify({ arg: `src/${module}.js` }) } })) } : {}) };
+        return { json: { id: `chatcmpl-${++ids.n}`, object: 'chat.completion', created: 1764547200, model: body.model,
+          // (the provider's count, which the middleware anchors its estimate on: about a token per four characters)
+          choices: [{ index: 0, message, finish_reason: calls ? 'tool_calls' : 'stop' }],
+          usage: { prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4), completion_tokens: 20, total_tokens: 0 } } };
+      });
+      return () => refused;
+    } });
   });
 }
 
@@ -318,45 +345,11 @@ function openrouterClaude(r, steps, module, ids) {
 
 for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
   test(`${v.label}: 40 turns per seed through ${hook} over ${OPENROUTER[v.label]} (Claude, signed reasoning_details), every step accepted`, { skip: v.skip }, async (t) => {
-    const ai = await import(v.ai);
     const base = (await import(OPENROUTER[v.label])).createOpenRouter({ baseURL: `${chat.url}/v1`, apiKey: 'sk-or-test' }).chat('anthropic/claude-sonnet-4.5');
-    for (const seed of [1001, 1002, 1003]) {
-      const r = prng(seed);
-      const s = settingsOf(r, { providers: false });
-      const reports = [];
-      const { model, prepareStep } = hooked(ai, v, hook, base, compactorOptions(s, (x) => reports.push(x)));
-      let module = MODULES[0];
-      const tools = aiTools(ai, z, r, () => module);
-      const history = [];
-      const ids = { n: 0 };
-      for (let turn = 0; turn < 40; turn++) {
-        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
-        module = MODULES[Math.floor(r() * MODULES.length)];
-        history.push({ role: 'user', content: userRequest(r, module) });
-        const steps = Math.floor(r() * 4);
-        const refused = openrouterClaude(r, steps, module, ids);
-        const sent = chat.requests.length;
-        const seen = reports.length;
-        let result;
-        try {
-          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history, prepareStep });
-        } catch (error) {
-          assert.fail(`${where}: ${error.message} after ${JSON.stringify(reports.slice(seen).map((x) => x.reason))}`);
-        }
-        assert.deepStrictEqual(refused, [], where);
-        assert.equal(chat.requests.length - sent, steps + 1, `${where}: one request per step`);
-        history.push(...(result.responseMessages ?? result.response.messages));
-        for (const report of reports.slice(seen)) {
-          if (report.compacted) assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} after a compaction`);
-          else if (report.tokensAfter > s.threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${report.tokensAfter} tokens sent`);
-        }
-      }
-      const compactions = reports.filter((x) => x.compacted).length;
-      const removed = reports.reduce((n, x) => n + (x.thinkingRemoved || 0) + (x.micro?.thinkingRemoved || 0), 0);
-      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, ${removed} signed parts removed, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
-      assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
-      assert.ok(removed > 0, `seed ${seed}: no kept turn lost its signed thinking`);
-    }
+    const ids = { n: 0 };
+    const seeds = await seededLoops(t, { v, hook, base, seeds: [1001, 1002, 1003], mock: chat, deferrable: true,
+      script: (r, steps, module) => { const refused = openrouterClaude(r, steps, module, ids); return () => refused; } });
+    for (const { seed, removed } of seeds) assert.ok(removed > 0, `seed ${seed}: no kept turn lost its signed thinking`);
   });
 }
 
@@ -403,24 +396,12 @@ for (const v of AI_SDK) {
 
 for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: compactStep']) {
   test(`${v.label}: 40 turns per seed through ${hook} over ${BEDROCK[v.label]} (Claude, extended thinking), every step accepted`, { skip: v.skip }, async (t) => {
-    const ai = await import(v.ai);
     const base = (await import(BEDROCK[v.label])).createAmazonBedrock({ region: 'us-east-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
       secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', baseURL: converse.url })('us.anthropic.claude-sonnet-4-5-20250929-v1:0');
-    const providerOptions = { bedrock: { reasoningConfig: { type: 'enabled', budgetTokens: 2048 } } };
-    for (const seed of [1201, 1202, 1203]) {
-      const r = prng(seed);
-      const s = settingsOf(r, { providers: false });
-      const reports = [];
-      const { model, prepareStep } = hooked(ai, v, hook, base, compactorOptions(s, (x) => reports.push(x)));
-      let module = MODULES[0];
-      const tools = aiTools(ai, z, r, () => module);
-      const history = [];
-      let ids = 0;
-      for (let turn = 0; turn < 40; turn++) {
-        const where = `seed ${seed} (${JSON.stringify(s)}), turn ${turn}`;
-        module = MODULES[Math.floor(r() * MODULES.length)];
-        history.push({ role: 'user', content: userRequest(r, module) });
-        const steps = Math.floor(r() * 4);
+    let ids = 0;
+    const seeds = await seededLoops(t, { v, hook, base, seeds: [1201, 1202, 1203], mock: converse, deferrable: true,
+      providerOptions: { bedrock: { reasoningConfig: { type: 'enabled', budgetTokens: 2048 } } },
+      script: (r, steps, module) => {
         let step = 0;
         converse.reply = ({ messages }) => {
           const calls = step++ < steps ? 1 + Math.floor(r() * 3) : 0;
@@ -429,27 +410,9 @@ for (const v of AI_SDK) for (const hook of ['midfoldMiddleware', 'prepareStep: c
           return [thinking, ...Array.from({ length: calls }, () => ({ toolUse: { toolUseId: `tooluse_${++ids}`,
             name: ['read_file', 'bash', 'grep'][Math.floor(r() * 3)], input: { arg: `src/${module}.js` } } }))];
         };
-        const sent = converse.requests.length;
-        const seen = reports.length;
-        let result;
-        try {
-          result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(steps + 1), messages: history, prepareStep, providerOptions });
-        } catch (error) {
-          assert.fail(`${where}: ${error.message} after ${JSON.stringify(reports.slice(seen).map((x) => x.reason))}`);
-        }
-        assert.deepStrictEqual(converse.requests.slice(sent).filter((q) => q.status !== 200).map((q) => q.error), [], where);
-        assert.equal(converse.requests.length - sent, steps + 1, `${where}: one request per step`);
-        history.push(...(result.responseMessages ?? result.response.messages));
-        for (const report of reports.slice(seen)) {
-          if (report.compacted) assert.ok(report.tokensAfter < s.threshold, `${where}: ${report.tokensAfter} after a compaction`);
-          else if (report.tokensAfter > s.threshold) assert.equal(report.reason, 'deferred-thinking', `${where}: ${report.tokensAfter} tokens sent`);
-        }
-      }
-      const compactions = reports.filter((x) => x.compacted).length;
-      const waits = reports.filter((x) => x.reason === 'deferred-thinking').length;
-      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, ${waits} waits, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
-      assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
-      assert.ok(waits > 0, `seed ${seed}: no loop in flight waited for its signed reasoning`);
-    }
+        const from = converse.requests.length;
+        return () => converse.requests.slice(from).filter((q) => q.status !== 200).map((q) => q.error);
+      } });
+    for (const { seed, waits } of seeds) assert.ok(waits > 0, `seed ${seed}: no loop in flight waited for its signed reasoning`);
   });
 }
