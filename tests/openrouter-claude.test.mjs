@@ -106,10 +106,11 @@ test('through the openai client: a tool loop past the threshold is left alone wh
 });
 
 // ai 6 users run @openrouter/ai-sdk-provider 2 (peer ai ^6), ai 7 users 3 (peer ai ^7): each pair as installed.
-for (const [label, aiPackage, providerPackage] of [
+const AI_STACKS = [
   ['ai 6, @openrouter/ai-sdk-provider 2.10.0', 'ai', '@openrouter/ai-sdk-provider'],
   ['ai 7, @openrouter/ai-sdk-provider 3.1.0', 'ai-v7', '@openrouter/ai-sdk-provider-v3'],
-]) {
+];
+for (const [label, aiPackage, providerPackage] of AI_STACKS) {
   test(`through the AI SDK OpenRouter provider (${label}): midfoldMiddleware waits for the turn boundary; every request is accepted`, async () => {
     const ai = await import(aiPackage);
     const { createOpenRouter } = await import(providerPackage);
@@ -146,10 +147,6 @@ for (const [label, aiPackage, providerPackage] of [
 // reasoning parts (findFirstReasoningDetails in 2.10.0 and 3.1.0). So the signed thinking of a kept turn is on
 // its call parts too, and must go from there as well.
 const signedOn = (meta) => (meta?.openrouter?.reasoning_details ?? []).some((d) => d.signature);
-const AI_STACKS = [
-  ['ai 6, @openrouter/ai-sdk-provider 2.10.0', 'ai', '@openrouter/ai-sdk-provider'],
-  ['ai 7, @openrouter/ai-sdk-provider 3.1.0', 'ai-v7', '@openrouter/ai-sdk-provider-v3'],
-];
 for (const [label, aiPackage, providerPackage] of AI_STACKS) {
   test(`${label}: a fold that keeps a finished tool loop takes the signed details off its tool calls; every request is accepted`, async () => {
     const ai = await import(aiPackage);
