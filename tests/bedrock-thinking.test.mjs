@@ -4,13 +4,14 @@
 // the provider keeps the signature in the reasoning part's providerOptions under `bedrock` (and, in 5.x,
 // `amazonBedrock`), where midfold's thinking policy must see it: a tool loop in flight is left alone, and after
 // a fold or a clearing the kept turns lose their signed reasoning. The mock (tests/helpers/bedrock-converse.mjs)
-// refuses what Bedrock refuses; requests reach it through the real provider, SigV4-signed.
+// refuses what Bedrock refuses; requests reach it through the real provider, SigV4-signed, and a chat route's
+// streamed answers (ConverseStream) become UIMessages through the real readUIMessageStream.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { init, digestSummarizer } from '../js/hosts/node.js';
-import { midfoldMiddleware } from 'midfold/ai-sdk';
+import { midfoldMiddleware, compactUIMessages, SessionState } from 'midfold/ai-sdk';
 import { startBedrockConverse, signedReasoning } from './helpers/bedrock-converse.mjs';
 
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
@@ -88,5 +89,33 @@ for (const [label, aiPackage, providerPackage] of STACKS) {
     assert.ok(turnsOf.every((t) => t.slice(1).every((r) => !r.compacted)), 'nothing folded inside a loop');
     assert.ok(all.some((r) => r.compacted), `a turn boundary folded: ${JSON.stringify(turnsOf)}`);
     assert.ok(all.some((r) => r.removed > 0), 'the kept turns lost their signed reasoning');
+  });
+}
+
+for (const [label, aiPackage, providerPackage] of STACKS) {
+  test(`${label}: a chat route streams each answer (ConverseStream) into UIMessages and compacts them before every request; every request is accepted`, async () => {
+    const ai = await import(aiPackage);
+    const model = (await providerOf(providerPackage))(MODEL);
+    const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+    const compactor = { summarize: digestSummarizer(), threshold: 30000, keepTail: { tokens: 18000 }, keepRecent: 2, microTrigger: 20000, clearAtLeast: 2000 };
+    const state = new SessionState();
+    const from = bedrock.requests.length;
+    let client = [];
+    const reports = [];
+    for (const [i, question] of ['Where are results paired?', 'Where are they estimated?', 'Where are they cleared?', 'Where are they folded?'].entries()) {
+      client.push({ id: `u${i}`, role: 'user', parts: [{ type: 'text', text: question }] });
+      const { messages, report } = await compactUIMessages(client, { compactor, state });
+      reports.push(report);
+      const result = ai.streamText({ model, tools, messages: await ai.convertToModelMessages(messages), stopWhen: ai.stepCountIs(FILES.length + 1), providerOptions: THINKING });
+      let answer;
+      for await (const m of ai.readUIMessageStream({ stream: result.toUIMessageStream({ generateMessageId: () => `a${i}` }) })) answer = m;
+      assert.equal(answer.parts.filter((p) => p.type === 'text').at(-1)?.text, 'Results are paired in src/view.c.');
+      client = [...messages, structuredClone(answer)];
+    }
+    assert.deepStrictEqual(bedrock.requests.slice(from).filter((q) => q.status !== 200).map((q) => q.error), []);
+    assert.equal(bedrock.requests.length - from, 4 * (FILES.length + 1), 'one streamed request per step');
+    assert.ok(client.at(-1).parts.filter((p) => p.type === 'reasoning' && p.providerMetadata?.bedrock?.signature).length === FILES.length + 1, 'the UIMessage keeps each step\'s signature');
+    assert.ok(reports.some((r) => r.compacted || r.micro?.cleared), JSON.stringify(reports.map((r) => r.reason)));
+    assert.ok(reports.some((r) => (r.thinkingRemoved || 0) + (r.micro?.thinkingRemoved || 0) > 0), `the kept turns lost their signed reasoning: ${JSON.stringify(reports.map((r) => [r.reason, r.compacted, r.tokensBefore, r.micro, r.thinkingRemoved]))}`);
   });
 }

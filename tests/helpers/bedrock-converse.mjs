@@ -1,5 +1,5 @@
-// A mock of Amazon Bedrock's Converse API (POST /model/{modelId}/converse) serving Claude with extended
-// thinking: a real HTTP server on 127.0.0.1 (ephemeral port) that answers what the test scripts and refuses
+// A mock of Amazon Bedrock's Converse API (POST /model/{modelId}/converse, and /converse-stream answering in
+// AWS's event-stream framing) serving Claude with extended thinking: a real HTTP server on 127.0.0.1 (ephemeral port) that answers what the test scripts and refuses
 // what Bedrock refuses, with Bedrock's error shape (a 4xx, `x-amzn-ErrorType`, `{message}`). Requests reach it
 // through the AI SDK's Bedrock provider (@ai-sdk/amazon-bedrock) with its `baseURL` pointed here.
 //
@@ -16,11 +16,12 @@
 //
 //   const b = await startBedrockConverse();
 //   b.reply = (body) => [{ reasoningContent: … }, { toolUse: … }]   // the assistant content to answer
-//   b.requests   // [{ modelId, headers, body, status, error? }]
+//   b.requests   // [{ modelId, headers, body, status, error? }] (a stream's too)
 //   await b.close();
 
 import http from 'node:http';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 
 const secret = randomBytes(16);
 
@@ -81,6 +82,51 @@ export function converseRejection(body, headers) {
 }
 const validation = (message) => ({ status: 400, type: 'ValidationException', message });
 
+/**
+ * One event-stream message (application/vnd.amazon.eventstream): the total and header lengths and their
+ * CRC32, string headers (type 7), the payload, the CRC32 of all before it; big-endian throughout.
+ */
+function eventMessage(eventType, payload) {
+  const headers = Buffer.concat(Object.entries({ ':event-type': eventType, ':content-type': 'application/json', ':message-type': 'event' })
+    .map(([name, value]) => {
+      const n = Buffer.from(name), v = Buffer.from(value);
+      const head = Buffer.alloc(1 + n.length + 3);
+      head.writeUInt8(n.length, 0);
+      n.copy(head, 1);
+      head.writeUInt8(7, 1 + n.length);
+      head.writeUInt16BE(v.length, 2 + n.length);
+      return Buffer.concat([head, v]);
+    }));
+  const body = Buffer.from(JSON.stringify(payload));
+  const total = 12 + headers.length + body.length + 4;
+  const prelude = Buffer.alloc(12);
+  prelude.writeUInt32BE(total, 0);
+  prelude.writeUInt32BE(headers.length, 4);
+  prelude.writeUInt32BE(crc32(prelude.subarray(0, 8)), 8);
+  const message = Buffer.concat([prelude, headers, body]);
+  const tail = Buffer.alloc(4);
+  tail.writeUInt32BE(crc32(message), 0);
+  return Buffer.concat([message, tail]);
+}
+
+/** Converse content as ConverseStream events: each block's start, deltas and stop, then the stop and the usage. */
+function streamOf(content, stopReason, usage) {
+  const events = [eventMessage('messageStart', { role: 'assistant' })];
+  content.forEach((block, contentBlockIndex) => {
+    const delta = (d) => events.push(eventMessage('contentBlockDelta', { contentBlockIndex, delta: d }));
+    if (block.toolUse) {
+      events.push(eventMessage('contentBlockStart', { contentBlockIndex, start: { toolUse: { toolUseId: block.toolUse.toolUseId, name: block.toolUse.name } } }));
+      delta({ toolUse: { input: JSON.stringify(block.toolUse.input) } });
+    } else if (block.reasoningContent) {
+      delta({ reasoningContent: { text: block.reasoningContent.reasoningText.text } });
+      delta({ reasoningContent: { signature: block.reasoningContent.reasoningText.signature } });
+    } else delta({ text: block.text });
+    events.push(eventMessage('contentBlockStop', { contentBlockIndex }));
+  });
+  events.push(eventMessage('messageStop', { stopReason }), eventMessage('metadata', { usage, metrics: { latencyMs: 1 } }));
+  return Buffer.concat(events);
+}
+
 /** Starts the server. `reply(body)` gives the assistant content of each answer (Converse content blocks). */
 export async function startBedrockConverse() {
   const requests = [];
@@ -89,7 +135,7 @@ export async function startBedrockConverse() {
     let raw = '';
     req.on('data', (c) => { raw += c; });
     req.on('end', () => {
-      const match = /^\/model\/([^/]+)\/converse$/.exec(req.url);
+      const match = /^\/model\/([^/]+)\/converse(-stream)?$/.exec(req.url);
       let body = null;
       try { body = JSON.parse(raw); } catch { /* refused below */ }
       const record = { modelId: match ? decodeURIComponent(match[1]) : null, headers: req.headers, body, status: 200 };
@@ -108,12 +154,14 @@ export async function startBedrockConverse() {
       }
       const content = self.reply(body);
       const inputTokens = Math.ceil(JSON.stringify(body.messages).length / 4);
-      send(200, {
-        output: { message: { role: 'assistant', content } },
-        stopReason: content.some((b) => b.toolUse) ? 'tool_use' : 'end_turn',
-        usage: { inputTokens, outputTokens: 20, totalTokens: inputTokens + 20 },
-        metrics: { latencyMs: 1 },
-      });
+      const stopReason = content.some((b) => b.toolUse) ? 'tool_use' : 'end_turn';
+      const usage = { inputTokens, outputTokens: 20, totalTokens: inputTokens + 20 };
+      if (match[2]) {
+        const events = streamOf(content, stopReason, usage);
+        res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'content-length': events.length });
+        return res.end(events);
+      }
+      send(200, { output: { message: { role: 'assistant', content } }, stopReason, usage, metrics: { latencyMs: 1 } });
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
