@@ -89,6 +89,7 @@ static void read_part(mf_msg *msg, const mf_node *part, size_t index)
         p = adapt_add(msg, MF_PART_TEXT, part, index);
         adapt_str(part, "text", &p->text, &p->text_len);
         p->pending = streaming(part);
+        adapt_mark_aisdk_compaction(p, part);
     } else if (mf_str_eq(type, "reasoning")) {
         p = adapt_add(msg, MF_PART_THINKING, part, index);
         adapt_str(part, "text", &p->text, &p->text_len);

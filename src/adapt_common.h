@@ -52,4 +52,18 @@ static inline bool adapt_string_content(mf_arena *arena, mf_msg *msg, const mf_n
     return true;
 }
 
+/* An AI SDK text part that stands for Anthropic's server `compaction` block: @ai-sdk/anthropic
+ * gives the block back as a text part whose provider metadata says {anthropic: {type:
+ * "compaction", signature}} (`providerMetadata` in a step's content and a UIMessage,
+ * `providerOptions` in a ModelMessage), and sends such a part as the block again. The part is
+ * then typed "compaction", so the core reads it as the anthropic adapter reads the block: the
+ * provider reads from the last one on (view.c, mf_view_window_start). */
+static inline void adapt_mark_aisdk_compaction(mf_part *p, const mf_node *part)
+{
+    static const mf_node compaction_type = {.kind = MF_STRING, .str = "compaction", .len = 10};
+    const mf_node *meta = mf_get(part, "providerOptions");
+    if (!meta || meta->kind != MF_OBJECT) meta = mf_get(part, "providerMetadata");
+    if (mf_str_eq(mf_get_str(mf_get(meta, "anthropic"), "type"), "compaction")) p->type = &compaction_type;
+}
+
 #endif

@@ -203,10 +203,54 @@ static void ui(void)
               estimate_of("[{\"id\": \"a\", \"role\": \"assistant\", \"parts\": []}]", MF_FORMAT_AISDK_UI));
 }
 
+/* Anthropic's server compaction block as @ai-sdk/anthropic gives it back: a text part whose
+ * provider metadata says {anthropic: {type: "compaction"}}. The provider reads from the last
+ * one on, in a ModelMessage (providerOptions) and a UIMessage (providerMetadata) alike; a text
+ * part with other provider metadata is text. */
+static void compaction_parts(void)
+{
+    const char *before = "{\"role\": \"user\", \"content\": \"Move the billing worker from the Redis list queue to SQS without "
+                         "losing in-flight jobs; the old consumer stays up until the new one has drained the processing list.\"},";
+    const char *block = "{\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"text\": \"Summary: the worker pops jobs with "
+                        "BRPOPLPUSH; 消费者在 BILLING_SQS 后面。\", \"providerOptions\": {\"anthropic\": {\"type\": \"compaction\", "
+                        "\"signature\": \"cmp.eO5jDGdKp7hqItrq\"}}}]},";
+    const char *after = "{\"role\": \"user\", \"content\": \"What is left?\"}";
+    const char *text = "{\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"text\": \"Summary.\", "
+                       "\"providerOptions\": {\"anthropic\": {\"cacheControl\": {\"type\": \"ephemeral\"}}}}]},";
+    char all[1024], window[1024], plain[1024], plain_window[1024];
+    snprintf(all, sizeof all, "[%s%s%s]", before, block, after);
+    snprintf(window, sizeof window, "[%s%s]", block, after);
+    snprintf(plain, sizeof plain, "[%s%s%s]", before, text, after);
+    snprintf(plain_window, sizeof plain_window, "[%s%s]", text, after);
+    CHECK("a ModelMessage compaction part: the estimate counts from it", estimate_of(all, MF_FORMAT_AISDK) == estimate_of(window, MF_FORMAT_AISDK));
+    CHECK("a text part with other provider options is text: everything counts",
+          estimate_of(plain, MF_FORMAT_AISDK) > estimate_of(plain_window, MF_FORMAT_AISDK));
+    const char *ui =
+        "[{\"id\": \"u1\", \"role\": \"user\", \"parts\": [{\"type\": \"text\", \"text\": \"Move the billing worker to SQS; "
+        "every queued job must survive the switch.\"}]},"
+        "{\"id\": \"a1\", \"role\": \"assistant\", \"parts\": [{\"type\": \"text\", \"text\": \"Summary: drained.\", "
+        "\"providerMetadata\": {\"anthropic\": {\"type\": \"compaction\", \"signature\": \"cmp.x\"}}}]}]";
+    const char *ui_window =
+        "[{\"id\": \"a1\", \"role\": \"assistant\", \"parts\": [{\"type\": \"text\", \"text\": \"Summary: drained.\", "
+        "\"providerMetadata\": {\"anthropic\": {\"type\": \"compaction\", \"signature\": \"cmp.x\"}}}]}]";
+    CHECK("a UIMessage compaction part: the estimate counts from it", estimate_of(ui, MF_FORMAT_AISDK_UI) == estimate_of(ui_window, MF_FORMAT_AISDK_UI));
+    mf_doc *doc = parse(all);
+    mf_compact_options o;
+    mf_compact_options_init(&o);
+    o.keep_tail_tokens = 0;
+    mf_compact_plan *plan = NULL;
+    mf_status st = doc ? mf_doc_compact_plan(doc, MF_FORMAT_AISDK, &o, &plan, NULL) : MF_ERR_PARSE;
+    CHECK("a fold summarizes from the compaction part on; what the provider no longer reads is left out",
+          st == MF_OK && plan && plan->tail_start == 2 && plan->middle_count == 1 && plan->middle[0] == 1 && plan->ignored_count == 1);
+    mf_compact_plan_free(plan);
+    mf_doc_free(doc);
+}
+
 void test_aisdk(void)
 {
     approvals();
     media();
     media_problems();
     ui();
+    compaction_parts();
 }
