@@ -333,7 +333,7 @@ export declare class Compactor<M extends MessageLike = MessageLike> {
   constructor(options: CompactorOptions<M>);
   /** Edits `messages` in place on success; leaves it exactly as it was on any failure. A
    * message in it that cannot be written (frozen: Immer's state) is replaced by an edited copy;
-   * a frozen array is 'read-only-input'. */
+   * a fold of a frozen array is 'read-only-input', before the summary is asked for. */
   /** `usage`: the provider's count for the first `count` messages (default: all), for this call
    * alone (as observeUsage, but no call on another array in between can replace it). */
   compact(messages: M[], options?: { force?: boolean; signal?: AbortSignal; instructions?: string;
