@@ -52,7 +52,7 @@ test('the mock refuses what Bedrock refuses: an unsigned request, a tampered pre
   const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
   const first = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(2), messages: [{ role: 'user', content: 'Where are results paired?' }], providerOptions: THINKING });
   const history = [{ role: 'user', content: 'Where are results paired?' }, ...first.response.messages];
-  assert.equal(history[1].content[0].providerOptions.bedrock.signature.length > 0, true, 'the provider keeps the signature on the reasoning part');
+  assert.ok(history[1].content[0].providerOptions.bedrock.signature, 'the provider keeps the signature on the reasoning part');
   // The prefix under the signed reasoning changed: refused.
   const tampered = structuredClone(history);
   tampered[0].content = 'Where are results paired? Be brief.';
