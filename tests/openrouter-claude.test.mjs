@@ -28,8 +28,10 @@ before(async () => {
   llm = await startMockLLM({
     respond: ({ body }) => {
       const problem = deepseekRejection(body) || signedReasoningRejection(body.messages);
-      if (problem) rejected.push(problem);
-      if (problem) return { status: 400, json: providerError(problem) };
+      if (problem) {
+        rejected.push(problem);
+        return { status: 400, json: providerError(problem) };
+      }
       const messages = body.messages;
       const lastTool = messages.findLast((m) => m.role === 'tool');
       const lastUser = messages.findLastIndex((m) => m.role === 'user');

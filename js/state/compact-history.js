@@ -125,8 +125,9 @@ export async function compactHistory(compactor, messages, options = {}) {
     throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?, last?} (whole numbers, last a string) or a list of them');
   if (options.context !== undefined && typeof options.context !== 'string')
     throw new MidfoldError('invalid-option', 'compactHistory: context must be a string');
-  const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage };
-  return run(compactor, messages, compactOptions, state || null, options.context);
+  const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage,
+    context: options.context };
+  return run(compactor, messages, compactOptions, state || null);
 }
 
 const isAnchor = (u) => isPlain(u) && Number.isInteger(u.inputTokens) && u.inputTokens >= 0
@@ -177,7 +178,7 @@ function carriedAnchor(snapshot, formLength, context) {
 const unchangedBy = (report) => report.reason === 'below-threshold'
   && !(report.micro && report.micro.cleared) && !report.thinkingRemoved;
 
-async function run(compactor, messages, compactOptions, state, context) {
+async function run(compactor, messages, compactOptions, state) {
   const original = messages.slice(); // the host may change its array while a summary is written
   // The Compactor's estimate cache also keeps each original's canonical bytes, and its entries
   // serve the editable copies below: a history that grew by a turn is read for that turn.
@@ -188,14 +189,14 @@ async function run(compactor, messages, compactOptions, state, context) {
   // conversation under the key goes on while this one's summary is written.
   const { snapshot, flight } = state ? await state.begin(canonical, settings, compactOptions.signal) : { snapshot: null, flight: null };
   try {
-    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, context });
+    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state });
   } finally {
     if (flight) state.end(flight);
   }
 }
 
 /** The rest of run(): rebuilds the working array from `snapshot`, compacts it and records the result. */
-async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, context }) {
+async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state }) {
   // The array a stateful Compactor would hold: the remembered form, then what is new.
   const working = [];
   const origin = new Map(); // working object -> original index, or the remembered item
@@ -225,7 +226,7 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
   // The provider's count for what the previous call returned (the remembered compacted form,
   // as it was sent) anchors the estimate: only what came after it is estimated.
   // Without one, the count the snapshot carries (see below) for the first messages of its form.
-  const { usage, ...passOn } = compactOptions;
+  const { usage, context, ...passOn } = compactOptions;
   const anchor = anchorOf(usage === undefined ? [] : Array.isArray(usage) ? usage : [usage], working, snapshot, original.length)
     ?? carriedAnchor(snapshot, working.length - (original.length - (snapshot ? snapshot.count : 0)), context);
   // Given to this call alone: one Compactor may serve several conversations at once.
