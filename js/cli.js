@@ -62,12 +62,13 @@ Simulate options:
   --pricing P         anthropic | openai | deepseek (default anthropic)
   --model M           a model of that price list (default: its first)
   --ttl T             cache lifetime: 5m | 1h (anthropic), in_memory | 24h (openai)
-  --policy SPEC       a policy to compare; repeat for several. Names: none, seed,
-                      context-editing, micro-every-turn, micro-batched, defaults; or
+  --policy SPEC       a policy to compare; repeat for several. Names: none,
+                      every-turn, context-editing, micro-every-turn, micro-batched,
+                      defaults ('seed' is a deprecated name of every-turn); or
                       micro:trigger=60k,clearAtLeast=30k,keepRecent=3,
                       compactor:threshold=50k,microTrigger=40k,clearAtLeast=20k,
                       context-editing:trigger=100k,keep=3 (join parts with +)
-                      (default: none, seed, context-editing, micro-batched, defaults)
+                      (default: none, every-turn, context-editing, micro-batched, defaults)
   --window N          the context window in tokens (default 200000)
   --turn-seconds S    seconds between turns (default: the session's timestamps,
                       else every turn inside the cache lifetime)

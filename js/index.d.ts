@@ -267,9 +267,9 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** Tools whose results micro-compaction never clears (as microCompact's). */
   excludeTools?: readonly string[];
   /** 'batched' (default): micro-compaction waits for `microTrigger` and clears only when
-   * `clearAtLeast` tokens go, so a prompt cache is rewritten rarely; 'every-turn': the seed's
-   * behaviour (clears on every call; both 0). */
-  policy?: 'batched' | 'every-turn';
+   * `clearAtLeast` tokens go, so a prompt cache is rewritten rarely; 'every-turn': it clears on
+   * every call (both 0). 'seed' is a deprecated name of 'every-turn' (SeedPolicyName). */
+  policy?: 'batched' | 'every-turn' | SeedPolicyName;
   /** Micro-compact only above this estimate (80 % of the threshold: 40,000; 0 with 'every-turn';
    * never above the threshold). */
   microTrigger?: number;
@@ -299,6 +299,11 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
    * conversation order (with any configuration updates that the one kept for their run replaced). */
   onArchive?: (removed: M[], summary: string) => void;
 }
+
+/** @deprecated 'seed' is the former name of the policy 'every-turn' (micro-compaction on every
+ * call), accepted until the next minor version with a one-time warning (the Compactor's `onWarn`
+ * when it has one, else a DeprecationWarning in Node, else the console). Use 'every-turn'. */
+export type SeedPolicyName = 'seed';
 
 export interface CompactReport {
   compacted: boolean;
@@ -482,10 +487,11 @@ export interface SimulateOptions {
   model?: string;
   /** Cache lifetime: '5m' | '1h' (Anthropic), 'in_memory' | '24h' (OpenAI). */
   ttl?: string;
-  /** Names: 'none', 'seed', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', or
+  /** Names: 'none', 'every-turn', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', or
    * 'micro:trigger=60k,clearAtLeast=30k', 'compactor:threshold=50k,microTrigger=40k',
-   * 'context-editing:trigger=100k,keep=3' (parts joined by '+'). Default: none, seed,
-   * context-editing, micro-batched, defaults. */
+   * 'context-editing:trigger=100k,keep=3' (parts joined by '+'). Default: none, every-turn,
+   * context-editing, micro-batched, defaults. The name 'seed' is deprecated (SeedPolicyName):
+   * it still runs 'every-turn', with a one-time DeprecationWarning. */
   policies?: SimulatePolicy[];
   /** The context window, for "turns over the window" (200,000). */
   window?: number;

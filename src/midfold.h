@@ -199,7 +199,7 @@ typedef struct mf_micro_options {
                                     mf_doc_estimate_each gives them), from the same pass */
 } mf_micro_options;
 
-/* Fills the seed defaults: keep_recent 3, nothing excluded, no minimum, no trigger. */
+/* Fills the defaults: keep_recent 3, nothing excluded, no minimum, no trigger. */
 void mf_micro_options_init(mf_micro_options *options);
 
 /* How a replacement is written back into the caller's message. */

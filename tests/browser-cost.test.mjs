@@ -45,7 +45,7 @@ test('the cost chart of the loaded sample renders and says what simulate() says'
   assert.ok(box && box.width > 300 && box.height > 200, 'the chart is visible on the page');
 
   const sample = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
-  const report = await simulate(sample, { pricing: 'anthropic', policies: ['none', 'seed', 'context-editing', 'defaults'] });
+  const report = await simulate(sample, { pricing: 'anthropic', policies: ['none', 'every-turn', 'context-editing', 'defaults'] });
   assert.equal(Number(await page.getAttribute('#cost', 'data-turns')), report.turns);
   const svg = await chartSvg(page);
   assert.equal((svg.match(/<polyline /g) || []).length, 2 * report.results.length);

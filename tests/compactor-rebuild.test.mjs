@@ -32,7 +32,7 @@ describe('below the threshold', () => {
   test('applies micro-compaction: old tool results become one-line markers with their original size', async () => {
     const messages = load('ledger.anthropic');
     const original = load('ledger.anthropic');
-    // 'every-turn': the seed's micro-compaction on every call (the default waits for microTrigger).
+    // 'every-turn': micro-compaction on every call (the default waits for microTrigger).
     await new Compactor({ summarize: recorder(), threshold: 1_000_000, policy: 'every-turn' }).compact(messages);
     const first = original[3].content[0].content; // the failing `npm test` output
     assert.equal(messages[3].content[0].content, `[truncated: bash result, ${codePoints(first)} chars]`);

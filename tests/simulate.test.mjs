@@ -256,7 +256,7 @@ describe("the Compactor's defaults (batched micro-compaction)", () => {
     assert.equal(small.micro.cleared, 0, 'too little to repay the cache rewrite');
   });
 
-  test("policy: 'every-turn' is the seed's behaviour: one more result cleared on every call", async () => {
+  test("policy: 'every-turn' clears on every call: one more result each time", async () => {
     const messages = session(5, 30);
     const report = await new Compactor({ summarize: digestSummarizer(), policy: 'every-turn' }).compact(messages);
     assert.equal(report.micro.cleared, 2);
@@ -316,10 +316,10 @@ describe('CLI and chart', () => {
   writeFileSync(file, JSON.stringify(agentSession(30, 3)));
 
   test('midfold simulate prints one line per policy with cost, cached share, peak, mean, summaries, overflow', () => {
-    const out = execFileSync('node', [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--policy', 'seed'], { encoding: 'utf8' });
+    const out = execFileSync('node', [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--policy', 'every-turn'], { encoding: 'utf8' });
     assert.match(out, /^31 turns, openai gpt-5\.4 \(cache in_memory\), tokens by the o200k profile, window 200000$/m);
     assert.match(out, /^no management\s+\$\d+\.\d{4}\s+\d+\.\d %\s+\d+k\s+\d+k\s+0 \(\$0\.0000\)\s+0$/m);
-    assert.match(out, /^seed: micro every turn keep 3, compact at 50k\s+\$\d+\.\d{4}/m);
+    assert.match(out, /^every turn: micro keep 3, compact at 50k\s+\$\d+\.\d{4}/m);
   });
 
   test('--json gives the report; --chart writes a well-formed SVG with a line per policy', () => {

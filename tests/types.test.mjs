@@ -88,6 +88,22 @@ test("each @ts-expect-error in refused.ts meets an error on its own line, and no
   })), `errors outside the refused statements:\n${list.map(where).join('\n')}`);
 });
 
+test("the Compactor's policy is 'batched' or 'every-turn'; 'seed' still type-checks, through a type marked @deprecated", () => {
+  const dts = path.join(ROOT, 'js/index.d.ts');
+  const program = ts.createProgram({ rootNames: [dts], options: { strict: true, noEmit: true, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], types: [] } });
+  const source = program.getSourceFile(dts);
+  const checker = program.getTypeChecker();
+  const declaration = (name) => source.statements.find((s) => s.name && s.name.text === name);
+  const seed = declaration('SeedPolicyName');
+  assert.ok(seed, 'index.d.ts declares SeedPolicyName');
+  assert.deepEqual(ts.getJSDocTags(seed).map((t) => t.tagName.text), ['deprecated']);
+  assert.match(ts.getTextOfJSDocComment(ts.getJSDocTags(seed)[0].comment) ?? '', /'every-turn'/);
+  const options = checker.getTypeAtLocation(declaration('CompactorOptions').name);
+  const policy = checker.getTypeOfSymbol(options.getProperty('policy'));
+  const names = checker.getNonNullableType(policy).types.map((t) => t.value).sort();
+  assert.deepEqual(names, ['batched', 'every-turn', 'seed']);
+});
+
 // ---- runtime exports against declared values ----------------------------------------------------------
 
 /** Value names a .d.ts exports (functions, classes, consts; re-exports followed), sorted. */

@@ -5,7 +5,7 @@
 
 import { simulate, simulationChart } from '../js/hosts/browser.js';
 
-const POLICIES = ['none', 'seed', 'context-editing', 'defaults'];
+const POLICIES = ['none', 'every-turn', 'context-editing', 'defaults'];
 let shown = null;   // the conversation the card shows
 let run = 0;        // the latest request, so a slow replay never overwrites a newer one
 

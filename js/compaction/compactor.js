@@ -15,8 +15,9 @@ import { collapseConfigurationUpdates } from './config-updates.js';
 import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
 import { EstimateCache } from '../core/estimate-cache.js';
 import { optionsObject, stringList } from '../core/options.js';
+import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 
-// Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
+// Cache-aware defaults, chosen with `midfold simulate` (docs/cost.md): clearing
 // old results in one batch once the estimate passes 80 % of the threshold, and only when
 // 40 % of it can go (40,000 and 20,000 at the default 50,000), rewrites a provider's prompt
 // cache every few turns instead of on every turn.
@@ -28,7 +29,7 @@ const PREFETCH_SHARE = 0.5;
 
 // The default threshold by the provider whose prompt cache the requests go through (the
 // `pricing` option), chosen with `midfold simulate` over generated sessions of 20 to 500
-// turns, three seeds each (tests/bench/simulate.mjs --thresholds; README, "What it costs").
+// turns, three seeds each (tests/bench/simulate.mjs --thresholds; docs/cost.md).
 // Where a cached read costs a tenth of an uncached token (Anthropic, OpenAI's GPT-5 family),
 // 50,000. Where it costs a fiftieth (DeepSeek V4 Flash; a thirtieth on Pro), a clearing
 // rewrites all that follows it at the full price and saves a fiftieth per token per turn
@@ -85,9 +86,10 @@ export class Compactor {
    *   see `pricing`)
    * @param {number} [options.keepRecent] tool-result turns micro-compaction keeps whole (3)
    * @param {string[]} [options.excludeTools] tools whose results micro-compaction never clears
-   * @param {'batched' | 'every-turn'} [options.policy] 'batched' (default): micro-compaction
+   * @param {'batched' | 'every-turn' | 'seed'} [options.policy] 'batched' (default): micro-compaction
    *   waits for `microTrigger` and clears only when `clearAtLeast` can go, so a prompt cache
-   *   is rewritten rarely; 'every-turn': the seed's behaviour (both 0)
+   *   is rewritten rarely; 'every-turn': micro-compaction on every call (both 0); 'seed', a
+   *   deprecated name of 'every-turn' (announced once)
    * @param {number} [options.microTrigger] micro-compact only above this estimate (80 % of the
    *   threshold: 40,000; the threshold when that is lower)
    * @param {number} [options.clearAtLeast] micro-compact only when this many tokens go (40 % of
@@ -123,9 +125,10 @@ export class Compactor {
     this.threshold = wholeNumber(options.threshold, 'threshold', DEFAULT_THRESHOLD[this.pricing || 'anthropic']);
     this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
     this.excludeTools = options.excludeTools === undefined ? undefined : [...stringList(options.excludeTools, 'excludeTools')];
-    if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn')
+    if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn' && options.policy !== 'seed')
       throw optionError("policy must be 'batched' or 'every-turn'");
-    const everyTurn = options.policy === 'every-turn';
+    if (options.policy === 'seed') deprecated(SEED_POLICY, options.onWarn);
+    const everyTurn = options.policy === 'every-turn' || options.policy === 'seed';
     this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : Math.floor(this.threshold * MICRO_TRIGGER_SHARE));
     this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : Math.floor(this.threshold * CLEAR_AT_LEAST_SHARE));
     if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))

@@ -12,6 +12,7 @@ import { MidfoldError } from '../core/errors.js';
 import { applyEditsToCopy } from '../core/apply.js';
 import { COMPACT, ensureTier, estimateTokens, planMicroCompact } from '../core/api.js';
 import { optionsObject } from '../core/options.js';
+import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compactor.js';
 import { PRICING } from '../pricing/index.js';
 
@@ -29,14 +30,17 @@ function optionError(message) { return new MidfoldError('invalid-option', messag
 export const POLICIES = {
   none: { label: 'no management' },
   'micro-every-turn': { label: 'microCompact every turn, keep 3', micro: { keepRecent: 3 } },
-  seed: { label: "seed: micro every turn keep 3, compact at 50k", compactor: { threshold: 50000, keepRecent: 3, policy: 'every-turn' } },
+  'every-turn': { label: 'every turn: micro keep 3, compact at 50k', compactor: { threshold: 50000, keepRecent: 3, policy: 'every-turn' } },
   'context-editing': { label: 'Anthropic context editing defaults (100k, keep 3)', contextEditing: { trigger: 100000, keep: 3, clearAtLeast: 0 } },
   'micro-batched': { label: 'microCompact at 60k, clear >= 30k, keep 3', micro: { keepRecent: 3, trigger: 60000, clearAtLeast: 30000 } },
   defaults: { label: "midfold's defaults (Compactor)", compactor: {} },
 };
 
 /** What simulate() compares when no policies are given. */
-export const DEFAULT_POLICIES = ['none', 'seed', 'context-editing', 'micro-batched', 'defaults'];
+export const DEFAULT_POLICIES = ['none', 'every-turn', 'context-editing', 'micro-batched', 'defaults'];
+
+/** Old policy names that still resolve, each announced once (js/core/deprecation.js). */
+const DEPRECATED_NAMES = { seed: { to: 'every-turn', deprecation: SEED_POLICY } };
 
 const NUMBER_KEYS = {
   micro: ['keepRecent', 'trigger', 'clearAtLeast'],
@@ -66,6 +70,11 @@ function parsePart(text) {
 export function resolvePolicy(policy) {
   if (typeof policy === 'string') {
     if (Object.prototype.hasOwnProperty.call(POLICIES, policy)) return { name: policy, ...POLICIES[policy] };
+    if (Object.prototype.hasOwnProperty.call(DEPRECATED_NAMES, policy)) {
+      const { to, deprecation } = DEPRECATED_NAMES[policy];
+      deprecated(deprecation);
+      return { name: policy, ...POLICIES[to] };
+    }
     const spec = { name: policy, label: policy };
     for (const text of policy.split('+')) {
       const [kind, part] = parsePart(text);

@@ -11,14 +11,14 @@
  *
  * --sweep adds Compactor candidates (microTrigger / clearAtLeast / threshold); the last
  * table says whether midfold's defaults meet the targets (at most "no management" + 5 %
- * where that fits the 200k window, at most 0.8x the seed's policy from 100 turns on, never
+ * where that fits the 200k window, at most 0.8x the every-turn policy from 100 turns on, never
  * over the window). --policies takes names or specs separated by ",,".
  *
  * --thresholds is how the Compactor's default threshold per provider was chosen
  * (DEFAULT_THRESHOLD in js/compaction/compactor.js): for each threshold (in thousands, the Compactor's
  * other defaults following it) and each generated session of each seed, what it bills as a
  * multiple of what the targets compare it with: "no management" where that fits the
- * window (target <= 1.05), else the seed's policy (target <= 0.8 from 100 turns on).
+ * window (target <= 1.05), else the every-turn policy (target <= 0.8 from 100 turns on).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -48,7 +48,7 @@ const SWEEP = [
   'compactor:threshold=100k,microTrigger=60k,clearAtLeast=30k', 'compactor:threshold=100k,microTrigger=80k,clearAtLeast=40k',
   'compactor:microTrigger=40k,clearAtLeast=20k,keepRecent=5',
 ];
-const policies = args.policies ? args.policies.split(',,') : ['none', 'seed', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', ...(args.sweep ? SWEEP : [])];
+const policies = args.policies ? args.policies.split(',,') : ['none', 'every-turn', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', ...(args.sweep ? SWEEP : [])];
 
 await init();
 if (args.thresholds) {
@@ -64,7 +64,7 @@ const K = (tokens) => `${Math.round(tokens / 1000)}k`;
 
 console.log(`# midfold simulate: ${args.pricing} pricing, ${args.match} cache matching (${machine().date.slice(0, 10)})\n`);
 console.log('Billed input in base-price input tokens (summaries included); cached share; peak context; summaries; turns over the 200k window.');
-console.log("Before and after the new defaults: \"seed\" is the Compactor as it was (policy 'every-turn'), \"midfold's defaults\" the Compactor as it is now.\n");
+console.log("\"every turn\" is the Compactor with policy 'every-turn' (micro-compaction on every call), \"midfold's defaults\" the Compactor as it ships.\n");
 const checks = [];
 for (const { name, session, long } of sessions) {
   const report = await simulate(session, { pricing: args.pricing, model: args.model, cacheMatch: args.match, policies });
@@ -74,17 +74,17 @@ for (const { name, session, long } of sessions) {
   console.log(table(['policy', 'billed input', 'cached', 'peak', 'mean', 'summaries', 'over window'], rows));
   console.log('');
   const by = Object.fromEntries(report.results.map((r) => [r.name, r]));
-  if (by.defaults && by.none && by.seed) {
+  if (by.defaults && by.none && by['every-turn']) {
     const d = by.defaults;
     const vsNone = by.none.turnsOverWindow === 0 ? d.billedTokens / by.none.billedTokens : null;
-    const vsSeed = d.billedTokens / by.seed.billedTokens;
-    checks.push([name, vsNone === null ? 'overflows' : vsNone.toFixed(3), vsSeed.toFixed(3), String(d.turnsOverWindow),
-      (vsNone === null || vsNone <= 1.05) && (!long || vsSeed <= 0.8) && d.turnsOverWindow === 0 ? 'yes' : 'NO']);
+    const vsEveryTurn = d.billedTokens / by['every-turn'].billedTokens;
+    checks.push([name, vsNone === null ? 'overflows' : vsNone.toFixed(3), vsEveryTurn.toFixed(3), String(d.turnsOverWindow),
+      (vsNone === null || vsNone <= 1.05) && (!long || vsEveryTurn <= 0.8) && d.turnsOverWindow === 0 ? 'yes' : 'NO']);
   }
 }
 if (checks.length) {
   console.log('## Targets for midfold\'s defaults\n');
-  console.log(table(['session', 'defaults ÷ no management (fits window)', 'defaults ÷ seed', 'turns over window', 'met'], checks));
+  console.log(table(['session', 'defaults ÷ no management (fits window)', 'defaults ÷ every turn', 'turns over window', 'met'], checks));
 }
 
 /** The --thresholds table: each threshold's bill against the target's reference, per session. */
@@ -97,13 +97,13 @@ async function thresholdTable() {
     for (const n of args.turns.split(',').filter(Boolean).map(Number)) {
       const report = await simulate(agentSession(n, seed), {
         pricing: args.pricing, model: args.model, cacheMatch: args.match,
-        policies: ['none', 'seed', ...thresholds.map((t) => `compactor:threshold=${t}k`)],
+        policies: ['none', 'every-turn', ...thresholds.map((t) => `compactor:threshold=${t}k`)],
       });
       ({ provider, model } = report);
-      const [none, seedPolicy, ...candidates] = report.results;
+      const [none, everyTurn, ...candidates] = report.results;
       const fits = none.turnsOverWindow === 0;
-      const reference = fits ? none : seedPolicy;
-      rows.push([`seed ${seed}, ${n} turns`, fits ? 'no management' : 'seed', ...candidates.map((c, i) => {
+      const reference = fits ? none : everyTurn;
+      rows.push([`seed ${seed}, ${n} turns`, fits ? 'no management' : 'every turn', ...candidates.map((c, i) => {
         const ratio = c.billedTokens / reference.billedTokens;
         if (fits) worst[i].short = Math.max(worst[i].short, ratio);
         else if (n >= 100) worst[i].long = Math.max(worst[i].long, ratio);
@@ -114,7 +114,7 @@ async function thresholdTable() {
   }
   console.log(`# Compactor thresholds: ${provider} ${model}, ${args.match} cache matching (${machine().date.slice(0, 10)})\n`);
   console.log('Billed input (summaries included) as a multiple of the reference; the Compactor\'s other defaults follow the threshold.\n');
-  rows.push(['worst: fits ÷ none (<= 1.05), longer ÷ seed (<= 0.8)', '', ...worst.map((w) => `${w.short.toFixed(3)} / ${w.long.toFixed(3)}`)]);
+  rows.push(['worst: fits ÷ none (<= 1.05), longer ÷ every turn (<= 0.8)', '', ...worst.map((w) => `${w.short.toFixed(3)} / ${w.long.toFixed(3)}`)]);
   rows.push(['meets every target', '', ...worst.map((w) => (w.short <= 1.05 && w.long <= 0.8 && w.over === 0 ? 'yes' : 'NO'))]);
   console.log(table(['session', 'reference', ...thresholds.map((t) => `${t}k`)], rows));
 }

@@ -32,6 +32,8 @@ microCompact(messages, { keepRecent: '3' });
 
 // @ts-expect-error: summarize is required
 new Compactor({ threshold: 10_000 });
+// @ts-expect-error: policy is 'batched' or 'every-turn' (or the deprecated 'seed')
+new Compactor({ summarize: digestSummarizer(), policy: 'every_turn' });
 // @ts-expect-error: fallback is 'digest' or nothing
 new Compactor({ summarize: digestSummarizer(), fallback: 'retry' });
 // @ts-expect-error: a summarizer resolves to text, not a number
