@@ -330,7 +330,7 @@ export interface CompactReport {
   transcript?: { chars: number; shrunkResults: number; omittedMessages: number };
 }
 
-/** Folds the resolved middle of a conversation into a summary; see README. `M` is the
+/** Folds the resolved middle of a conversation into a summary (docs/compaction.md). `M` is the
  * caller's message type (inferred from onArchive or summarize, or given:
  * `new Compactor<Anthropic.MessageParam>(...)`); the summary messages it inserts are
  * written in the conversation's own style. */
@@ -396,7 +396,7 @@ export interface MemoryToolOptions {
   /** The most UTF-8 bytes one file may hold after create, str_replace or insert (1 MiB). */
   maxFileBytes?: number;
   /** The most files create may bring the store to (1000). Counted: the keys under /memories/ that are valid paths;
-   * others (another writer's keys, /memories itself) are never shown and never counted (README, "Limits"). */
+   * others (another writer's keys, /memories itself) are never shown and never counted (docs/memory-tool.md, "Limits"). */
   maxFiles?: number;
   /** The most bytes of numbered lines or listing one view returns; view_range pages on (32 KiB, at least 256). */
   maxViewBytes?: number;

@@ -4,7 +4,7 @@
  * the letter-pair boundary tables of the BND/BNDU features (measured by
  * tools/calibrate/boundaries.mjs) and the common ideographs (tools/calibrate/common-han.mjs).
  * Fitted on one half of the calibration chunks so that at most ~1 % of chunks of every
- * content class are under-estimated; the README has the held-out figures. */
+ * content class are under-estimated; docs/estimator.md has the held-out figures. */
 #include "profiles.h"
 #include "text_features.h"
 

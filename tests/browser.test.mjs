@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH, ROOT, launchChromium, startDemoServer } from './helpers/chromium.mjs';
 import { init, estimateTokens, simulate } from '../js/hosts/node.js';
+import { docSnippet } from './helpers/doc-snippets.mjs';
 
 const OUTPUT = path.join(ROOT, 'tests/output');
 const SAMPLES = [
@@ -382,9 +383,7 @@ describe('the demo page in Chromium', () => {
   }
 
   test("the README's Browser snippet runs as written, and fetches only the full module", async () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = readme.split(/^## Browser$/m)[1].split(/^## /m)[0];
-    const code = /```js\n([\s\S]*?)```/.exec(section)[1];
+    const code = docSnippet('browser');
     // The bare specifier is what a bundler resolves; here the served file stands in for it.
     const body = code.replace(/^import \{([^}]*)\} from 'midfold';$/m, "const {$1} = await import('/js/hosts/browser.js');");
     assert.notEqual(body, code, 'the snippet imports from midfold');

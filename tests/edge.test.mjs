@@ -16,6 +16,7 @@ import { COMPAT_DATE, ROOT, capnpString, localModules, startWorkerd, workerConfi
 import { longSession } from './helpers/long-session.mjs';
 import { init, Compactor, estimateTokens, microCompact, validate } from '../js/hosts/node.js';
 import { pricingOf } from '../web-demo/edge/pricing.js';
+import { docSnippet } from './helpers/doc-snippets.mjs';
 
 const WASM = path.join(ROOT, 'wasm/midfold.wasm');
 const WORKER = path.join(ROOT, 'web-demo/edge/worker.js');
@@ -87,12 +88,7 @@ let sse;
 
 /** The README's "Cloudflare Worker" snippet, verbatim. */
 function readmeSnippet() {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.split(/^## Cloudflare Worker\s*$/m)[1];
-  assert.ok(section, 'README.md has a "## Cloudflare Worker" section');
-  const block = /```js\n([\s\S]*?)```/.exec(section.split(/^## /m)[0]);
-  assert.ok(block, 'the section has a js snippet');
-  return block[1];
+  return `${docSnippet('cloudflare-worker')}\n`;
 }
 
 // A worker that loads midfold from the package's wasm export, and first tries bytes (which workerd refuses).

@@ -1,44 +1,56 @@
-// The README's runnable snippets, run verbatim: each ```js block after a `<!-- run: NAME -->` line is written
-// to tests/output/ (inside the package, so `import 'midfold'` resolves to this checkout) and run with Node,
-// its providers pointed at mock servers on 127.0.0.1 through the environment variables the SDKs read.
+// The documentation's runnable snippets, run verbatim: each ```js block after a `<!-- run: NAME -->` line in
+// README.md or docs/*.md (tests/helpers/doc-snippets.mjs) is written to tests/output/ (inside the package, so
+// `import 'midfold'` resolves to this checkout) and run with Node, its providers pointed at mock servers on
+// 127.0.0.1 through the environment variables the SDKs read. The browser, Worker, state and simulate snippets
+// run in the suites of their hosts; the first test checks that every marked snippet is run somewhere.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
+import { docSnippet, docSnippets, jsBlocks } from './helpers/doc-snippets.mjs';
+import { init, estimateTokens } from '../js/hosts/node.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = fileURLToPath(new URL('./output/', import.meta.url));
 
-/** { name: code } for every marked snippet of the README. */
-function snippets() {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const found = {};
-  for (const m of readme.matchAll(/<!-- run: ([\w-]+) -->\n```js\n([\s\S]*?)\n```/g)) found[m[1]] = m[2];
-  return found;
-}
-
-/** Runs a snippet (or `driver`, a script that imports it); resolves {code, stdout, stderr}. Only loopback settings are passed on. */
-function runSnippet(name, env, driver) {
+/** Runs a snippet (or `driver`, a script that imports it) in `cwd`; resolves {code, stdout, stderr}. Only loopback settings are passed on. */
+function runSnippet(name, env, driver, cwd = ROOT) {
   mkdirSync(OUT, { recursive: true });
   const file = `${OUT}readme-${name}.mjs`;
-  writeFileSync(file, snippets()[name]);
+  writeFileSync(file, docSnippet(name));
   let run = file;
   if (driver) { run = `${OUT}drive-${name}.mjs`; writeFileSync(run, driver); }
   return new Promise((resolve) => {
-    execFile(process.execPath, [run], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 120000, maxBuffer: 16 << 20 },
+    execFile(process.execPath, [run], { cwd, env: { PATH: process.env.PATH, ...env }, timeout: 120000, maxBuffer: 16 << 20 },
       (error, stdout, stderr) => resolve({ code: error ? error.code ?? 1 : 0, stdout, stderr }));
   });
 }
 
+// Where each marked snippet runs: this file, or the suite of its host, which takes it by name.
+const RUN_HERE = ['quick-start', 'ai-sdk-prepare-step', 'ai-sdk-middleware', 'ai-sdk-chat-route', 'openai-agents', 'anthropic-sdk', 'anthropic-loop'];
+const RUN_ELSEWHERE = {
+  browser: 'tests/browser.test.mjs', 'cloudflare-worker': 'tests/edge.test.mjs',
+  'state-across-calls': 'tests/state.test.mjs', simulate: 'tests/simulate.test.mjs',
+};
+
+test('every js snippet of the README is marked to run, and every marked snippet of README.md and docs/*.md is run by a test', () => {
+  const readme = jsBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  assert.deepStrictEqual(readme.filter((b) => !b.name).map((b) => b.code.split('\n')[0]), [], 'unmarked README snippets');
+  assert.deepStrictEqual(readme.map((b) => b.name),
+    ['quick-start', 'ai-sdk-prepare-step', 'openai-agents', 'anthropic-sdk', 'browser', 'cloudflare-worker'], 'the README\'s snippets, in order');
+  assert.deepStrictEqual(Object.keys(docSnippets()).sort(), [...RUN_HERE, ...Object.keys(RUN_ELSEWHERE)].sort());
+  for (const [name, suite] of Object.entries(RUN_ELSEWHERE)) {
+    assert.ok(readFileSync(join(ROOT, suite), 'utf8').includes(`docSnippet('${name}')`), `${suite} runs the ${name} snippet`);
+  }
+});
+
 let provider;
 before(async () => { provider = await startStrictProvider(); });
 after(() => provider.close());
-
-test('the README marks the snippets this suite runs', () => {
-  assert.deepStrictEqual(Object.keys(snippets()).sort(), ['ai-sdk-chat-route', 'ai-sdk-middleware', 'ai-sdk-prepare-step', 'anthropic-loop', 'openai-agents']);
-});
 
 test('anthropic-loop: the tool loop compacts through Anthropic\'s own compaction mid-loop, keeps its thinking, and every request it sends is accepted', async () => {
   // The model reads the C core and its tests six files at a time (parallel tool calls over real files of this
@@ -145,5 +157,36 @@ test('openai-agents: an agent run folds its middle through compactionFilter, and
   const r = await runSnippet('openai-agents', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_AGENTS_DISABLE_TRACING: '1' });
   assert.equal(r.code, 0, r.stderr);
   assertFolded(provider.requests.slice(from), (b) => b.input);
+  assert.match(r.stdout, /src\/view\.c/);
+});
+
+test('quick-start: on a bundled coding session it estimates in the safe profile, then a forced compaction folds the middle into the digest', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'midfold-quick-start-'));
+  try {
+    const sample = join(ROOT, 'web-demo/samples/coding-session.anthropic.json');
+    copyFileSync(sample, join(dir, 'conversation.json'));
+    const r = await runSnippet('quick-start', {}, undefined, dir);
+    assert.equal(r.code, 0, r.stderr);
+    await init();
+    const messages = JSON.parse(readFileSync(sample, 'utf8'));
+    const [tokens, folded, ...summary] = r.stdout.trimEnd().split('\n');
+    assert.equal(tokens, `${estimateTokens(messages, { profile: 'safe' })} tokens`);
+    const [, before, after] = /^compacted (\d+) -> (\d+)$/.exec(folded) ?? [];
+    assert.ok(Number(after) < Number(before) / 2, folded);
+    assert.match(summary.join('\n'), /^## User requests\n- The test suite started failing after I ran `npm update`/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('anthropic-sdk: the README\'s shortest loop, through the real Anthropic client, folds its middle, and every request is accepted', async () => {
+  anthropicReader(8);
+  const from = provider.requests.length;
+  const r = await runSnippet('anthropic-sdk', { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: provider.url });
+  assert.equal(r.code, 0, r.stderr);
+  const requests = provider.requests.slice(from);
+  assertFolded(requests);
+  assert.ok(requests.some((q) => q.body.messages.some((m) => Array.isArray(m.content)
+    && m.content.some((b) => b.type === 'tool_result' && b.content.includes('mf_')))), 'the tool results are the files the model asked for');
   assert.match(r.stdout, /src\/view\.c/);
 });

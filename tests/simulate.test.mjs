@@ -11,6 +11,7 @@ import { init, estimateTokens, simulate, simulationChart, Compactor, digestSumma
 import { sessionTurns } from '../js/simulate/simulate.js';
 import { PRICING } from '../js/pricing/index.js';
 import { agentSession } from './bench/sessions.mjs';
+import { docSnippet } from './helpers/doc-snippets.mjs';
 
 before(() => init());
 
@@ -408,10 +409,8 @@ test('Anthropic: leading system messages get their own breakpoint; beyond 20 blo
   assert.ok(late.every((p) => p.read === systemTokens), late.map((p) => p.read).join(' '));
 });
 
-test("the README's simulate snippet runs as written", () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.split(/^## What it costs$/m)[1].split(/^## /m)[0];
-  const code = /```js\n([\s\S]*?)```/.exec(section)[1];
+test("docs/cost.md's simulate snippet runs as written", () => {
+  const code = docSnippet('simulate');
   const entry = new URL('../js/hosts/node.js', import.meta.url).href;
   const body = code.replace(/from 'midfold';/, `from ${JSON.stringify(entry)};`);
   assert.notEqual(body, code, 'the snippet imports from midfold');
@@ -419,5 +418,5 @@ test("the README's simulate snippet runs as written", () => {
   const file = join(dir, 'snippet.mjs');
   writeFileSync(file, `const messages = ${JSON.stringify(agentSession(30, 5))};\n${body}\nconsole.log(JSON.stringify(report.results.map((r) => [r.name, r.summaries, r.turnsOverWindow])));\n`);
   const out = JSON.parse(execFileSync('node', [file], { encoding: 'utf8' }));
-  assert.deepEqual(out.map((r) => r[0]), ['none', 'seed', 'defaults']);
+  assert.deepEqual(out.map((r) => r[0]), ['none', 'every-turn', 'defaults']);
 });

@@ -18,6 +18,7 @@ import {
 } from '../js/hosts/node.js';
 import { longSession } from './helpers/long-session.mjs';
 import { countedCompactor as counted } from './helpers/counted-compactor.mjs';
+import { docSnippet } from './helpers/doc-snippets.mjs';
 
 before(() => init());
 
@@ -526,12 +527,8 @@ void [first, r, matched, saved, size, bad];
   }
 });
 
-test("the README's State across calls snippet runs as written and sends what a stateful Compactor sends", async () => {
-  const readme = await import('node:fs/promises').then((fs) => fs.readFile(path.join(ROOT, 'README.md'), 'utf8'));
-  const section = readme.split(/^## State across calls\s*$/m)[1];
-  assert.ok(section, 'README.md has a "## State across calls" section');
-  const block = /```js\n([\s\S]*?)```/.exec(section.split(/^## /m)[0]);
-  assert.ok(block, 'the section has a js snippet');
+test("docs/state.md's snippet runs as written and sends what a stateful Compactor sends", async () => {
+  const block = [null, `${docSnippet('state-across-calls')}\n`];
   const dir = await mkdtemp(path.join(os.tmpdir(), 'midfold-state-readme-'));
   try {
     await mkdir(path.join(dir, 'node_modules'));

@@ -257,7 +257,7 @@ export function estimateEach(messages, options, wholeFormatOf, recorder) {
 }
 
 /**
- * The transcript of a conversation, as a summarizer reads it (see README). Reads
+ * The transcript of a conversation, as a summarizer reads it (docs/transcript.md). Reads
  * `messages`, never keeps it.
  * @param {unknown[]} messages
  * @param {{format?: string}} [options]

@@ -1,7 +1,7 @@
 /**
  * memory/stores.js — where the memory tool keeps its files. A store is a small async
  * interface over paths that the tool has already checked (they all start with
- * "/memories/"; see README "Memory tool"):
+ * "/memories/"; see docs/memory-tool.md):
  *
  *   get(path)          → the file's text, or null when there is no such file
  *   put(path, text)    → stores the text (creating or replacing the file)

@@ -2,7 +2,7 @@
 /**
  * simulate.mjs — what each context policy bills on the bundled sessions and on generated
  * long ones (30, 100, 300, 500 turns; sessions.mjs), by `simulate()`; the table the
- * README's cost section and the Compactor's defaults come from. Prints markdown; nothing
+ * docs/cost.md's tables and the Compactor's defaults come from. Prints markdown; nothing
  * is timed or asserted.
  *
  *   node tests/bench/simulate.mjs [--pricing anthropic|openai|deepseek] [--model M] [--match breakpoints|prefix]

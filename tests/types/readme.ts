@@ -1,4 +1,4 @@
-// The README's Types snippet, as written there (plus the two names it assumes).
+// docs/types.md's snippet, as written there (plus the two names it assumes).
 import type Anthropic from '@anthropic-ai/sdk';
 import { Compactor, digestSummarizer, microCompact } from 'midfold';
 
