@@ -5,7 +5,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -58,18 +58,95 @@ after(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
+const PAGES = ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md'];
+
 test('the tarball holds what users need and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
   for (const f of files) {
-    assert.ok(/^js\/.+\.(js|d\.ts)$/.test(f) || ['wasm/midfold.wasm', 'wasm/midfold-lite.wasm', 'wasm/midfold-estimate.wasm', 'wasm/midfold-memory.wasm', 'README.md', 'package.json', 'LICENSE'].includes(f),
+    assert.ok(/^js\/.+\.(js|d\.ts)$/.test(f) || /^docs\/[\w-]+\.md$/.test(f)
+      || ['wasm/midfold.wasm', 'wasm/midfold-lite.wasm', 'wasm/midfold-estimate.wasm', 'wasm/midfold-memory.wasm', ...PAGES, 'LICENSE', 'package.json'].includes(f),
       `unexpected file in the tarball: ${f}`);
   }
   for (const f of ['js/hosts/node.js', 'js/hosts/browser.js', 'js/hosts/workerd.js', 'js/core/api.js', 'js/index.d.ts', 'js/compaction/summarizers.d.ts',
     'js/memory/node.js', 'js/memory/browser.js', 'js/memory/workerd.js', 'js/memory/index.d.ts',
-    'wasm/midfold.wasm', 'wasm/midfold-lite.wasm', 'wasm/midfold-estimate.wasm', 'wasm/midfold-memory.wasm', 'README.md', 'package.json']) {
+    'wasm/midfold.wasm', 'wasm/midfold-lite.wasm', 'wasm/midfold-estimate.wasm', 'wasm/midfold-memory.wasm', ...PAGES, 'LICENSE', 'package.json',
+    'docs/README.md', 'docs/api.md']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  assert.ok(packed.size < 320 * 1024, `tarball ${packed.size} bytes`); // 282 KiB with the integrations, the state, the simulator, the lite and the estimator modules
+  // Every page of the repository's docs/ ships.
+  for (const f of readdirSync(path.join(ROOT, 'docs')).filter((n) => n.endsWith('.md'))) assert.ok(files.includes(`docs/${f}`), `docs/${f} is in the tarball`);
+  // 296 KiB with the integrations, the state, the simulator, the lite and the estimator modules; docs/ adds about 70 KiB
+  assert.ok(packed.size < 400 * 1024, `tarball ${packed.size} bytes`);
+});
+
+test('LICENSE is the MIT license package.json declares, for midfold contributors', () => {
+  const pkg = JSON.parse(readFileSync(path.join(app, 'node_modules/midfold/package.json'), 'utf8'));
+  assert.equal(pkg.license, 'MIT');
+  const license = readFileSync(path.join(app, 'node_modules/midfold/LICENSE'), 'utf8');
+  assert.match(license, /^MIT License\n\nCopyright \(c\) \d{4} midfold contributors\n/);
+  assert.match(license, /THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND/);
+});
+
+/** GitHub's anchor of each heading of a Markdown text (github-slugger: lower case, punctuation dropped, spaces to
+ * hyphens, a repeated anchor numbered), outside code blocks. */
+function anchorsOf(text) {
+  const seen = new Map();
+  const anchors = new Set();
+  for (const [, heading] of withoutFences(text).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+    const rendered = heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`/g, '');
+    const base = rendered.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n ? `${base}-${n}` : base);
+  }
+  return anchors;
+}
+
+/** The text without fenced code blocks, where a `#` line is no heading. */
+function withoutFences(text) {
+  return text.replace(/^```[\s\S]*?^```$/gm, '');
+}
+
+/** The text without fenced code blocks and inline code, where a bracket is no link. */
+function withoutCode(text) {
+  return withoutFences(text).replace(/`[^`\n]*`/g, '');
+}
+
+/** Every relative link (and in-page anchor) of `pages` ({path: text}) that does not resolve among `files`. */
+function deadLinks(pages, files) {
+  const anchors = new Map(Object.entries(pages).map(([page, text]) => [page, anchorsOf(text)]));
+  const dead = [];
+  for (const [page, text] of Object.entries(pages)) {
+    for (const [, target] of withoutCode(text).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) continue; // https:, mailto:
+      const [file, anchor] = target.split('#');
+      const resolved = file ? path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURI(file))) : page;
+      if (!files.includes(resolved)) dead.push(`${page}: ${target} (${resolved} is not in the tarball)`);
+      else if (anchor !== undefined && !(anchors.get(resolved) ?? anchorsOf(readFileSync(path.join(app, 'node_modules/midfold', resolved), 'utf8'))).has(anchor)) {
+        dead.push(`${page}: ${target} (${resolved} has no heading #${anchor})`);
+      }
+    }
+  }
+  return dead;
+}
+
+test('the link check finds a link to a file that does not ship and an anchor no heading has', () => {
+  const pages = { 'README.md': '# midfold\n\n## The API\n\n### `compactStep(options)`\n\n[api](docs/api.md#compaction) [up](#the-api) [`x`](#nowhere) [step](#compactstepoptions) `[no](link.md)`\n',
+    'docs/api.md': '## Compaction\n\n[calibration](../tools/calibrate/README.md) [home](../README.md#the-api) [site](https://example.com/x.md)\n```md\n[in code](gone.md)\n```\n' };
+  assert.deepEqual(deadLinks(pages, ['README.md', 'docs/api.md']), [
+    'README.md: #nowhere (README.md has no heading #nowhere)',
+    'docs/api.md: ../tools/calibrate/README.md (tools/calibrate/README.md is not in the tarball)',
+  ]);
+});
+
+test('every relative link of README.md, CHANGELOG.md, CONTRIBUTING.md and docs/*.md resolves inside the tarball, anchors included', () => {
+  const files = packed.files.map((f) => f.path);
+  const names = files.filter((f) => PAGES.includes(f) || /^docs\/[\w-]+\.md$/.test(f));
+  const pages = Object.fromEntries(names.map((f) => [f, readFileSync(path.join(app, 'node_modules/midfold', f), 'utf8')]));
+  assert.ok(names.length >= 20, `pages: ${names.join(', ')}`);
+  assert.deepEqual(deadLinks(pages, files), []);
+  const links = Object.values(pages).reduce((n, text) => n + [...withoutCode(text).matchAll(/\]\(([^)\s#][^)\s]*)\)/g)].filter((m) => !/^https?:/.test(m[1])).length, 0);
+  assert.ok(links >= 100, `${links} relative links checked`);
 });
 
 test('package.json: exports with types first and workerd before browser and default; files; engines', () => {
