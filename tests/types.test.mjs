@@ -104,6 +104,15 @@ test("the Compactor's policy is 'batched' or 'every-turn'; 'seed' still type-che
   assert.deepEqual(names, ['batched', 'every-turn', 'seed']);
 });
 
+test("tests/types/readme.ts is docs/types.md's snippet as written, plus the two names it assumes", () => {
+  const page = readFileSync(path.join(ROOT, 'docs/types.md'), 'utf8');
+  const snippet = /```ts\n([\s\S]*?)\n```/.exec(page)[1];
+  const assumed = /^(\/\/ |declare function loadConversation\(|const archive: )/;
+  const file = readFileSync(path.join(TYPES, 'readme.ts'), 'utf8').split('\n').filter((l) => !assumed.test(l)).join('\n');
+  const squeeze = (text) => text.replace(/\n{2,}/g, '\n\n').trim();
+  assert.equal(squeeze(file), squeeze(snippet));
+});
+
 // ---- runtime exports against declared values ----------------------------------------------------------
 
 /** Value names a .d.ts exports (functions, classes, consts; re-exports followed), sorted. */
