@@ -497,6 +497,19 @@ export interface SimulateOptions {
   cacheMatch?: 'breakpoints' | 'prefix';
   /** The profile tokens are counted in (default: the provider's). */
   profile?: Profile;
+  /** Called after each turn of each policy is replayed (a progress display; it may not change
+   * the session). A replay costs about what the session's length does: on an 8 MB session each
+   * built-in policy takes a few seconds. */
+  onProgress?: (progress: SimulateProgress) => void;
+}
+
+/** Where a replay is: policy `policyIndex` (0-based) of `policies`, `turn` of `turns` done. */
+export interface SimulateProgress {
+  policy: string;
+  policyIndex: number;
+  policies: number;
+  turn: number;
+  turns: number;
 }
 
 export interface SimulateTurn {

@@ -310,6 +310,17 @@ describe("the Compactor's defaults by provider (pricing)", () => {
   });
 });
 
+test('onProgress hears of every turn of every policy, in order; anything but a function is refused', async () => {
+  const messages = session(4);
+  const heard = [];
+  const report = await simulate(messages, { policies: ['none', 'micro-every-turn'], onProgress: (p) => heard.push(p) });
+  const expected = [];
+  for (const [policyIndex, policy] of ['none', 'micro-every-turn'].entries())
+    for (let turn = 1; turn <= report.turns; turn++) expected.push({ policy, policyIndex, policies: 2, turn, turns: report.turns });
+  assert.deepEqual(heard, expected);
+  await assert.rejects(simulate(messages, { onProgress: true }), (e) => e.code === 'invalid-option' && /onProgress/.test(e.message));
+});
+
 describe('CLI and chart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'midfold-sim-'));
   const file = join(dir, 'session.json');
