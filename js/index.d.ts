@@ -506,6 +506,8 @@ export interface SimulateOptions {
 /** Where a replay is: policy `policyIndex` (0-based) of `policies`, `turn` of `turns` done. */
 export interface SimulateProgress {
   policy: string;
+  /** The policy's label, as the report's result names it. */
+  label: string;
   policyIndex: number;
   policies: number;
   turn: number;

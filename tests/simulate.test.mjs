@@ -316,7 +316,7 @@ test('onProgress hears of every turn of every policy, in order; anything but a f
   const report = await simulate(messages, { policies: ['none', 'micro-every-turn'], onProgress: (p) => heard.push(p) });
   const expected = [];
   for (const [policyIndex, policy] of ['none', 'micro-every-turn'].entries())
-    for (let turn = 1; turn <= report.turns; turn++) expected.push({ policy, policyIndex, policies: 2, turn, turns: report.turns });
+    for (let turn = 1; turn <= report.turns; turn++) expected.push({ policy, label: report.results[policyIndex].label, policyIndex, policies: 2, turn, turns: report.turns });
   assert.deepEqual(heard, expected);
   await assert.rejects(simulate(messages, { onProgress: true }), (e) => e.code === 'invalid-option' && /onProgress/.test(e.message));
 });
@@ -327,7 +327,7 @@ describe('CLI and chart', () => {
   writeFileSync(file, JSON.stringify(agentSession(30, 3)));
 
   test('midfold simulate prints one line per policy with cost, cached share, peak, mean, summaries, overflow', () => {
-    const out = execFileSync('node', [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--policy', 'seed'], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--policy', 'seed'], { encoding: 'utf8' });
     assert.match(out, /^31 turns, openai gpt-5\.4 \(cache in_memory\), tokens by the o200k profile, window 200000$/m);
     assert.match(out, /^no management\s+\$\d+\.\d{4}\s+\d+\.\d %\s+\d+k\s+\d+k\s+0 \(\$0\.0000\)\s+0$/m);
     assert.match(out, /^seed: micro every turn keep 3, compact at 50k\s+\$\d+\.\d{4}/m);
@@ -335,7 +335,7 @@ describe('CLI and chart', () => {
 
   test('--json gives the report; --chart writes a well-formed SVG with a line per policy', () => {
     const svg = join(dir, 'chart.svg');
-    const out = execFileSync('node', [CLI, 'simulate', file, '--json', '--chart', svg], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [CLI, 'simulate', file, '--json', '--chart', svg], { encoding: 'utf8' });
     const report = JSON.parse(out);
     assert.equal(report.results.length, 5);
     const text = readFileSync(svg, 'utf8');
@@ -345,7 +345,7 @@ describe('CLI and chart', () => {
   });
 
   test('bad usage exits 2 with a reason', () => {
-    const r = spawnSync('node', [CLI, 'simulate', file, '--pricing', 'acme'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'simulate', file, '--pricing', 'acme'], { encoding: 'utf8' });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /unknown pricing "acme"/);
   });

@@ -473,7 +473,7 @@ export async function simulate(session, options = {}) {
         const outItems = requestItems(range(turns[t].start, turns[t].end), memo, profile);
         cache.output(items, outItems, tokens + outItems.reduce((a, it) => a + it.tokens, 0), times[t]);
       }
-      if (onProgress) onProgress({ policy: spec.name, policyIndex: index, policies: policies.length, turn: t + 1, turns: turns.length });
+      if (onProgress) onProgress({ policy: spec.name, label: spec.label, policyIndex: index, policies: policies.length, turn: t + 1, turns: turns.length });
     }
     const summaryUsd = summaries.reduce((a, s) => a + s.usd, 0);
     const inputUsd = cumulative - summaryUsd;
