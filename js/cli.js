@@ -132,20 +132,20 @@ async function main(argv) {
   if (!file) throw new UsageError(`${command} needs a FILE (or - for stdin)`);
   if (positionals.length > 2) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[2])}`);
   const to = COMMAND_HELP[command].writes ? destination(values, command === 'convert') : null;
-  const profile = values.profile;
+  // One profile for every command: the Compactor's, which errs high (docs/estimator.md).
+  const profile = values.profile ?? 'safe';
   const common = { format: values.format, profile };
   await init();
   const input = await readConversation(file);
   const { value, messages } = input;
   if (command !== 'validate') requireMessages(messages, validate);
   if (input.log) note(logNote(input));
-  const profileName = profile ?? 'bareagent';
 
   switch (command) {
     case 'estimate': {
       const tokens = estimateTokens(value, common);
-      if (values.json) json({ format: detectFormat(messages), profile: profileName, tokens, messages: messages.map((m) => estimateTokens(m, common)) });
-      else print(`${tokens} tokens (${profileName} profile)`);
+      if (values.json) json({ format: detectFormat(messages), profile, tokens, messages: messages.map((m) => estimateTokens(m, common)) });
+      else print(`${tokens} tokens (${profile} profile)`);
       return 0;
     }
     case 'serialize': // (--profile is for the commands that count)
@@ -171,9 +171,9 @@ async function main(argv) {
         excludeTools: toolList(values['exclude-tools']),
       });
       await writeConversation(to, input, messages);
-      if (values.json) json({ report, profile: profileName, messages });
+      if (values.json) json({ report, profile, messages });
       else {
-        note(`micro-compaction: cleared ${report.cleared} tool results (${report.charsCleared} chars), ${report.tokensBefore} → ${report.tokensAfter} tokens (${profileName} profile)`);
+        note(`micro-compaction: cleared ${report.cleared} tool results (${report.charsCleared} chars), ${report.tokensBefore} → ${report.tokensAfter} tokens (${profile} profile)`);
         if (to.none) note('the conversation was not written: give -o FILE, or -o - for stdout');
       }
       return 0;

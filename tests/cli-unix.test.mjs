@@ -118,6 +118,12 @@ describe('flags, commands and help', () => {
     assert.doesNotMatch(simulate, /--keep-tail/);
   });
 
+  test('the help states how far an estimate may be off, and where that was measured', async () => {
+    for (const args of [['--help'], ['estimate', '--help']]) {
+      const { stdout } = await run(args);
+      assert.match(stdout.replace(/\s+/g, ' '), /Estimates err high: the safe profile counts about [\d.]+x what OpenAI's o200k tokenizer counts, and less than it on under [\d.]+ % of texts \(docs\/estimator\.md/);
+    }
+  });
 });
 
 describe('figures and input', () => {

@@ -27,28 +27,30 @@ function run(args, { input, env = {} } = {}) {
 await init();
 const session = JSON.parse(await readFile(SESSION, 'utf8'));
 
-test('estimate prints the same whole number as estimateTokens, with its unit and profile', async () => {
+test('estimate prints the same whole number as estimateTokens in the Compactor\'s profile (safe), with its unit and profile', async () => {
   const r = await run(['estimate', SESSION]);
   assert.equal(r.code, 0);
-  assert.equal(r.stdout, `${estimateTokens(session)} tokens (bareagent profile)\n`);
+  assert.equal(r.stdout, `${estimateTokens(session, { profile: 'safe' })} tokens (safe profile)\n`);
 });
 
-test('estimate --json lists one figure per message', async () => {
+test('estimate --json lists one figure per message, and names the profile', async () => {
   const r = await run(['estimate', OPENAI, '--json']);
   const out = JSON.parse(r.stdout);
   const messages = JSON.parse(await readFile(OPENAI, 'utf8'));
   assert.equal(out.format, 'openai');
+  assert.equal(out.profile, 'safe');
+  assert.equal(out.tokens, estimateTokens(messages, { profile: 'safe' }));
   assert.equal(out.messages.length, messages.length);
-  assert.deepEqual(out.messages, messages.map((m) => estimateTokens(m)));
+  assert.deepEqual(out.messages, messages.map((m) => estimateTokens(m, { profile: 'safe' })));
 });
 
-test('estimate --profile P prints estimateTokens with that profile; without it, the reference profile', async () => {
+test('estimate --profile P prints estimateTokens with that profile; without it, the Compactor\'s (safe)', async () => {
   for (const profile of ['safe', 'o200k', 'bareagent']) {
     const r = await run(['estimate', SESSION, '--profile', profile]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), `${estimateTokens(session, { profile })} tokens (${profile} profile)`, profile);
   }
-  assert.equal(parseInt((await run(['estimate', SESSION])).stdout, 10), estimateTokens(session, { profile: 'bareagent' }));
+  assert.equal(parseInt((await run(['estimate', SESSION])).stdout, 10), estimateTokens(session, { profile: 'safe' }));
   const json = JSON.parse((await run(['estimate', OPENAI, '--json', '--profile', 'safe'])).stdout);
   const messages = JSON.parse(await readFile(OPENAI, 'utf8'));
   assert.deepEqual(json.messages, messages.map((m) => estimateTokens(m, { profile: 'safe' })));
@@ -62,7 +64,7 @@ test('serialize prints the transcript serialize() gives', async () => {
 test('"-" reads the conversation from stdin, also as an object with messages', async () => {
   const r = await run(['estimate', '-'], { input: JSON.stringify({ model: 'x', messages: session }) });
   assert.equal(r.code, 0);
-  assert.equal(parseInt(r.stdout, 10), estimateTokens({ model: 'x', messages: session }));
+  assert.equal(parseInt(r.stdout, 10), estimateTokens({ model: 'x', messages: session }, { profile: 'safe' }));
 });
 
 test('micro -o writes the micro-compacted conversation and reports what it cleared', async () => {
@@ -104,13 +106,16 @@ test('compact --force on a conversation the default tail budget holds whole once
   assert.match(text.stderr, /the tail was cut to half/);
 });
 
-test('micro --profile: the figures are in that profile\'s tokens (default: the reference profile)', async () => {
+test('micro --profile: the figures are in that profile\'s tokens (default: the Compactor\'s, safe)', async () => {
   const safe = JSON.parse((await run(['micro', SESSION, '--profile', 'safe', '--json'])).stdout);
   assert.equal(safe.report.tokensBefore, estimateTokens(session, { profile: 'safe' }));
   assert.equal(safe.report.tokensAfter, estimateTokens(safe.messages, { profile: 'safe' }));
   const plain = JSON.parse((await run(['micro', SESSION, '--json'])).stdout);
-  assert.equal(plain.report.tokensBefore, estimateTokens(session, { profile: 'bareagent' }));
-  assert.match((await run(['micro', SESSION])).stderr, /tokens \(bareagent profile\)$/m);
+  assert.equal(plain.report.tokensBefore, estimateTokens(session, { profile: 'safe' }));
+  assert.equal(plain.profile, 'safe');
+  const reference = JSON.parse((await run(['micro', SESSION, '--json', '--profile', 'bareagent'])).stdout);
+  assert.equal(reference.report.tokensBefore, estimateTokens(session, { profile: 'bareagent' }));
+  assert.match((await run(['micro', SESSION])).stderr, /tokens \(safe profile\)$/m);
 });
 
 test("compact uses the Compactor's default profile ('safe') for its figures and threshold; --profile changes it", async () => {
@@ -200,7 +205,7 @@ test('a Responses API body ({model, instructions, input}) is read from its input
     await writeFile(file, JSON.stringify(body));
     const estimated = await run(['estimate', file]);
     assert.equal(estimated.code, 0, estimated.stderr);
-    assert.equal(parseInt(estimated.stdout, 10), estimateTokens(body));
+    assert.equal(parseInt(estimated.stdout, 10), estimateTokens(body, { profile: 'safe' }));
     const out = join(dir, 'compacted.json');
     const compacted = await run(['compact', file, '--force', '--output', out]);
     assert.equal(compacted.code, 0, compacted.stderr);
@@ -214,7 +219,7 @@ test('a Responses API body ({model, instructions, input}) is read from its input
     const [none] = JSON.parse(simulated.stdout).results;
     const [bare] = JSON.parse((await run(['simulate', '-', '--pricing', 'openai', '--policy', 'none', '--json'], { input: JSON.stringify(body.input) })).stdout).results;
     assert.equal(none.perTurn.length, bare.perTurn.length);
-    assert.equal(none.perTurn[0].context - bare.perTurn[0].context, estimateTokens(body.instructions, { profile: 'o200k' }));
+    assert.equal(none.perTurn[0].context - bare.perTurn[0].context, estimateTokens(body.instructions, { profile: 'safe' }));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -244,11 +249,13 @@ test('--help documents every command', async () => {
   for (const c of ['estimate', 'serialize', 'micro', 'compact', 'validate']) assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'));
 });
 
-test('--help names every profile and the defaults: bareagent for estimate and micro, safe for compact', async () => {
-  const { stdout } = await run(['--help']);
-  const option = stdout.slice(stdout.indexOf('--profile'), stdout.indexOf('--keep-recent'));
-  for (const p of ['bareagent', 'o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'safe']) assert.match(option, new RegExp(`\\b${p}\\b`), p);
-  assert.match(option.replace(/\s+/g, ' '), /bareagent for estimate and micro .*safe for compact/);
+test('--help names every profile and one default for every command, the Compactor\'s (safe)', async () => {
+  for (const args of [['--help'], ['estimate', '--help'], ['simulate', '--help']]) {
+    const { stdout } = await run(args);
+    const option = stdout.slice(stdout.indexOf('--profile P'), stdout.indexOf('\n  -', stdout.indexOf('--profile P') + 1));
+    for (const p of ['bareagent', 'o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'safe']) assert.match(option, new RegExp(`\\b${p}\\b`), p);
+    assert.match(option.replace(/\s+/g, ' '), /safe \(the default of every command, the Compactor's\)/, args.join(' '));
+  }
 });
 
 test('a flag the command does not read is a usage error (exit 2), not ignored', async () => {

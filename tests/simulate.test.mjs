@@ -328,7 +328,10 @@ describe('CLI and chart', () => {
 
   test('midfold simulate prints one line per policy with cost, cached share, peak, mean, summaries, overflow', () => {
     const out = execFileSync(process.execPath, [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--policy', 'seed'], { encoding: 'utf8' });
-    assert.match(out, /^31 turns, openai gpt-5\.4 \(cache in_memory\), tokens by the o200k profile, window 200000$/m);
+    // The CLI counts in the Compactor's profile, as every command does (simulate() itself: the provider's).
+    assert.match(out, /^31 turns, openai gpt-5\.4 \(cache in_memory\), tokens by the safe profile, window 200000$/m);
+    const o200k = execFileSync(process.execPath, [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--profile', 'o200k'], { encoding: 'utf8' });
+    assert.match(o200k, /tokens by the o200k profile/);
     assert.match(out, /^no management\s+\$\d+\.\d{4}\s+\d+\.\d %\s+\d+k\s+\d+k\s+0 \(\$0\.0000\)\s+0$/m);
     assert.match(out, /^seed: micro every turn keep 3, compact at 50k\s+\$\d+\.\d{4}/m);
   });

@@ -16,6 +16,10 @@ function wrap(text, width) {
   return out;
 }
 
+/** The estimator's stated error margin (measured as docs/estimator.md says). */
+export const MARGIN = wrap('Estimates err high: the safe profile counts about 1.35x what OpenAI\'s o200k tokenizer counts, '
+  + 'and less than it on under 1 % of texts (docs/estimator.md has the figures for each tokenizer and kind of content).', 80).join('\n');
+
 const INPUT = wrap(`FILE is a conversation: a JSON array of messages (Anthropic Messages, OpenAI Chat Completions or Responses items, AI SDK), a request body with "messages" or a Responses body with "input"; or an agent's own log: a Claude Code session (~/.claude/projects/…/SESSION.jsonl) or a Codex CLI rollout (~/.codex/sessions/…/rollout-….jsonl), told apart by what they hold (docs/agent-logs.md). "-" reads stdin.`, 80).join('\n');
 
 const OUTPUT = wrap(`The resulting conversation goes to -o FILE, or to stdout with -o -; without -o it goes to stdout when stdout is a pipe or a file (midfold compact s.json > out.json), and is not written on a terminal. Reports go to stderr; with --json, stdout holds one JSON document (report and messages) instead.`, 80).join('\n');
@@ -23,7 +27,7 @@ const OUTPUT = wrap(`The resulting conversation goes to -o FILE, or to stdout wi
 /** Each option's help lines. */
 const OPTION_HELP = {
   format: ['--format F', 'anthropic | openai | openai-responses | ai-sdk | ai-sdk-ui (default: detected)'],
-  profile: ['--profile P', 'the estimator profile tokens are counted in: safe, bareagent, o200k, cl100k, deepseek, qwen or claude. Default: bareagent for estimate and micro (estimateTokens and microCompact), safe for compact (the Compactor\'s, which errs high), the pricing\'s for simulate; compact\'s threshold and tail budget are in its tokens'],
+  profile: ['--profile P', 'the estimator profile tokens are counted in: safe (the default of every command, the Compactor\'s), bareagent, o200k, cl100k, deepseek, qwen or claude; compact\'s threshold and tail budget are in its tokens'],
   'keep-recent': ['--keep-recent N', 'tool-result turns kept whole (default 3)'],
   'exclude-tools': ['--exclude-tools A,B', 'tools whose results are never cleared'],
   threshold: ['--threshold N', 'compact above N tokens (default 50000; 150000 with --pricing deepseek)'],
@@ -101,6 +105,10 @@ ${commands}
 
 ${INPUT}
 
+Every command counts tokens with the safe profile unless --profile names another;
+every figure names the profile it was counted in.
+${MARGIN}
+
 ${OUTPUT}
 
 Options (each command takes those its --help lists):
@@ -118,7 +126,7 @@ export function commandHelp(command) {
 ${indent(c.summary, 0)}
 
 ${command === 'convert' ? 'LOG' : command === 'simulate' ? 'SESSION' : 'FILE'}: ${INPUT.slice('FILE is '.length)}
-${c.writes ? `\n${OUTPUT}\n` : ''}
+${c.writes ? `\n${OUTPUT}\n` : ''}${c.options.includes('profile') ? `\n${MARGIN}\n` : ''}
 Options:
 ${optionLines([...c.options, 'help'])}
 
