@@ -204,9 +204,11 @@ async function main(argv) {
         instructions: values.instructions, timeoutMs: number(values.timeout, 'timeout') ?? 120000,
         onWarn: (message, error) => note(`${message.replace(/^midfold: /, '')}${error && error.message ? ` (${error.message})` : ''}`),
       });
-      // A summary from a model can take a while: say what is being waited for.
-      progress.update(`compact: ${messages.length} messages…`);
-      const ticking = setInterval(() => progress.update(`compact: ${messages.length} messages…`), 250);
+      // A summary from a model can take a while: say what is being waited for, and for how long.
+      const started = Date.now();
+      const waiting = () => progress.update(`compact: ${messages.length} messages, ${Math.round((Date.now() - started) / 1000)} s`);
+      waiting();
+      const ticking = setInterval(waiting, 250);
       const report = await compactor.compact(messages, { force: values.force }).finally(() => { clearInterval(ticking); progress.done(); });
       await writeConversation(to, input, messages);
       const used = `${compactor.profile} profile`;

@@ -160,6 +160,12 @@ describe('progress', () => {
     assert.equal(quiet.stderr, '', 'a pipe gets no progress unless asked');
   });
 
+  test('compact --progress says what it waits for, and for how long', async () => {
+    const r = await run(['compact', SESSION, '--force', '--progress', '-o', join(dir, 'compacted.json')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`^midfold: compact: ${session.length} messages, \\d+ s\n`));
+  });
+
   test('on a terminal, progress shows once the work has taken a second, on one line rewritten, cleared at the end', () => {
     let t = 0;
     const written = [];
