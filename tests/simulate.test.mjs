@@ -435,3 +435,23 @@ test("the README's simulate snippet runs as written", () => {
   const out = JSON.parse(execFileSync('node', [file], { encoding: 'utf8' }));
   assert.deepEqual(out.map((r) => r[0]), ['none', 'seed', 'defaults']);
 });
+
+test('with signed thinking, each turn is priced as the request the Compactor leaves: the thinking it drops from kept turns is not billed', async () => {
+  const { claudeCodeLog } = await import('./fixtures/logs/build.mjs');
+  const { readAgentLog } = await import('../js/hosts/node.js');
+  const { messages } = readAgentLog(claudeCodeLog());
+  const report = await simulate(messages, { policies: ['defaults'] });
+  // The same Compactor, driven by hand over the same turns, each request priced from fresh copies.
+  const compactor = new Compactor({ pricing: 'anthropic', summarize: digestSummarizer() });
+  const ctx = [];
+  let next = 0, dropped = 0;
+  const contexts = [];
+  for (const { start } of sessionTurns(messages)) {
+    for (; next < start; next++) ctx.push(structuredClone(messages[next]));
+    const r = await compactor.compact(ctx);
+    dropped += r.thinkingRemoved || 0;
+    contexts.push(sum(ctx.map((m) => estimateTokens([structuredClone(m)], { profile: 'claude' }))));
+  }
+  assert.ok(dropped > 0, 'the Compactor dropped signed thinking from kept turns');
+  assert.deepEqual(report.results[0].perTurn.map((p) => p.context), contexts);
+});

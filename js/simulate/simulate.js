@@ -377,8 +377,10 @@ function runner(spec, profile, prices, summaries, provider, format, build) {
       if (compactor) {
         const before = ctx.slice();
         const report = await compactor.compact(ctx);
-        // The Compactor edits results in place: those messages must be read again.
+        // The Compactor edits results in place, and drops signed thinking in place from the turns
+        // whose prefix changed (it says how many, not which): those messages must be read again.
         for (const e of report.micro.edits) build.forget(before[e.message]);
+        if (report.thinkingRemoved) for (const m of before) build.forget(m);
         if (report.micro.edits.length || report.compacted || report.thinkingRemoved) {
           if (micro) micro.forget();
           if (server) server.forget();
