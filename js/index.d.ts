@@ -503,6 +503,21 @@ export interface SimulateOptions {
   cacheMatch?: 'breakpoints' | 'prefix';
   /** The profile tokens are counted in (default: the provider's). */
   profile?: Profile;
+  /** Called after each turn of each policy is replayed (a progress display; it may not change
+   * the session). A replay costs about what the session's length does: on an 8 MB session each
+   * built-in policy takes a few seconds. */
+  onProgress?: (progress: SimulateProgress) => void;
+}
+
+/** Where a replay is: policy `policyIndex` (0-based) of `policies`, `turn` of `turns` done. */
+export interface SimulateProgress {
+  policy: string;
+  /** The policy's label, as the report's result names it. */
+  label: string;
+  policyIndex: number;
+  policies: number;
+  turn: number;
+  turns: number;
 }
 
 export interface SimulateTurn {
@@ -578,6 +593,38 @@ export declare function simulate<M = Message>(
 /** A simulate() report as a standalone SVG document: context per turn (and the window) and
  * cumulative cost per turn, a line per policy. No <style> element (CSP-safe inline). */
 export declare function simulationChart(report: SimulateReport, options?: { width?: number; title?: string }): string;
+
+// ---------------------------------------------------------------- agent logs (js/logs/, docs/agent-logs.md)
+
+/** What readAgentLog found in an agent's log. */
+export interface AgentLog {
+  /** 'claude-code': a Claude Code session (.jsonl), read as Anthropic Messages; 'codex': a Codex CLI
+   * rollout (.jsonl), read as OpenAI Responses items. */
+  format: 'claude-code' | 'codex';
+  /** The conversation the provider received, in order: what every midfold function takes. */
+  messages: Message[];
+  /** When each message was written (ISO 8601, as the log has it), or undefined. */
+  times: (string | undefined)[];
+  /** Lines left out, by kind: 'sidechain' (a subagent's), 'summary', 'system', 'file-history-snapshot',
+   * 'synthetic' (Claude Code's own API-error messages), 'event_msg', 'turn_context', 'session_meta',
+   * 'incomplete-line' (a last line the agent was still writing), … */
+  skipped: Record<string, number>;
+  /** Where the agent's own compaction summaries stand: messages[index] holds one; `line` is the log's line (1-based). */
+  compactions: { index: number; line: number }[];
+  /** Codex: a call an interrupted turn left without output, now answered "aborted" right after it
+   * ('missing-output', as Codex itself answers it), or an output without a call, dropped ('orphan-output'). */
+  repaired: { kind: 'missing-output' | 'orphan-output'; callId: string; name?: string }[];
+}
+
+/** The conversation in a Claude Code session log or a Codex CLI rollout (the file's text), told apart by
+ * what its lines hold. Browser-safe (no file system). Throws MidfoldError 'unknown-format' for text that is
+ * neither, 'parse-error' (position: where the line starts) for a line that is not JSON before the last.
+ * Ownership: reads `text`; the result is new. */
+export declare function readAgentLog(text: string): AgentLog;
+
+/** 'claude-code' or 'codex' when `text` is such a log (a look at its first lines), else undefined: a JSON
+ * conversation is not one. */
+export declare function agentLogFormat(text: string): 'claude-code' | 'codex' | undefined;
 
 // ---- compaction state across stateless calls (js/state/, docs/state.md) ---------------
 

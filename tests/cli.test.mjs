@@ -27,28 +27,30 @@ function run(args, { input, env = {} } = {}) {
 await init();
 const session = JSON.parse(await readFile(SESSION, 'utf8'));
 
-test('estimate prints the same whole number as estimateTokens', async () => {
+test('estimate prints the same whole number as estimateTokens in the Compactor\'s profile (safe), with its unit and profile', async () => {
   const r = await run(['estimate', SESSION]);
   assert.equal(r.code, 0);
-  assert.equal(r.stdout.trim(), String(estimateTokens(session)));
+  assert.equal(r.stdout, `${estimateTokens(session, { profile: 'safe' })} tokens (safe profile)\n`);
 });
 
-test('estimate --json lists one figure per message', async () => {
+test('estimate --json lists one figure per message, and names the profile', async () => {
   const r = await run(['estimate', OPENAI, '--json']);
   const out = JSON.parse(r.stdout);
   const messages = JSON.parse(await readFile(OPENAI, 'utf8'));
   assert.equal(out.format, 'openai');
+  assert.equal(out.profile, 'safe');
+  assert.equal(out.tokens, estimateTokens(messages, { profile: 'safe' }));
   assert.equal(out.messages.length, messages.length);
-  assert.deepEqual(out.messages, messages.map((m) => estimateTokens(m)));
+  assert.deepEqual(out.messages, messages.map((m) => estimateTokens(m, { profile: 'safe' })));
 });
 
-test('estimate --profile P prints estimateTokens with that profile; without it, the reference profile', async () => {
+test('estimate --profile P prints estimateTokens with that profile; without it, the Compactor\'s (safe)', async () => {
   for (const profile of ['safe', 'o200k', 'bareagent']) {
     const r = await run(['estimate', SESSION, '--profile', profile]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), String(estimateTokens(session, { profile })), profile);
+    assert.equal(r.stdout.trim(), `${estimateTokens(session, { profile })} tokens (${profile} profile)`, profile);
   }
-  assert.equal((await run(['estimate', SESSION])).stdout.trim(), String(estimateTokens(session, { profile: 'bareagent' })));
+  assert.equal(parseInt((await run(['estimate', SESSION])).stdout, 10), estimateTokens(session, { profile: 'safe' }));
   const json = JSON.parse((await run(['estimate', OPENAI, '--json', '--profile', 'safe'])).stdout);
   const messages = JSON.parse(await readFile(OPENAI, 'utf8'));
   assert.deepEqual(json.messages, messages.map((m) => estimateTokens(m, { profile: 'safe' })));
@@ -62,7 +64,7 @@ test('serialize prints the transcript serialize() gives', async () => {
 test('"-" reads the conversation from stdin, also as an object with messages', async () => {
   const r = await run(['estimate', '-'], { input: JSON.stringify({ model: 'x', messages: session }) });
   assert.equal(r.code, 0);
-  assert.equal(Number(r.stdout), estimateTokens({ model: 'x', messages: session }));
+  assert.equal(parseInt(r.stdout, 10), estimateTokens({ model: 'x', messages: session }, { profile: 'safe' }));
 });
 
 test('micro -o writes the micro-compacted conversation and reports what it cleared', async () => {
@@ -71,7 +73,8 @@ test('micro -o writes the micro-compacted conversation and reports what it clear
     const out = join(dir, 'out.json');
     const r = await run(['micro', SESSION, '--keep-recent', '1', '-o', out]);
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /^micro-compaction: cleared \d+ tool results/);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^midfold: micro-compaction: cleared \d+ tool results/);
     const written = JSON.parse(await readFile(out, 'utf8'));
     assert.equal(written.length, session.length);
     assert.ok(JSON.stringify(written).includes('[truncated: '));
@@ -100,16 +103,19 @@ test('compact --force on a conversation the default tail budget holds whole once
   assert.deepEqual(messages.at(-1), session.at(-1));
   const text = await run(['compact', SESSION, '--force']);
   assert.equal(text.code, 0);
-  assert.match(text.stdout, /the tail was cut to half/);
+  assert.match(text.stderr, /the tail was cut to half/);
 });
 
-test('micro --profile: the figures are in that profile\'s tokens (default: the reference profile)', async () => {
+test('micro --profile: the figures are in that profile\'s tokens (default: the Compactor\'s, safe)', async () => {
   const safe = JSON.parse((await run(['micro', SESSION, '--profile', 'safe', '--json'])).stdout);
   assert.equal(safe.report.tokensBefore, estimateTokens(session, { profile: 'safe' }));
   assert.equal(safe.report.tokensAfter, estimateTokens(safe.messages, { profile: 'safe' }));
   const plain = JSON.parse((await run(['micro', SESSION, '--json'])).stdout);
-  assert.equal(plain.report.tokensBefore, estimateTokens(session, { profile: 'bareagent' }));
-  assert.match((await run(['micro', SESSION])).stdout, /tokens \(bareagent\)$/m);
+  assert.equal(plain.report.tokensBefore, estimateTokens(session, { profile: 'safe' }));
+  assert.equal(plain.profile, 'safe');
+  const reference = JSON.parse((await run(['micro', SESSION, '--json', '--profile', 'bareagent'])).stdout);
+  assert.equal(reference.report.tokensBefore, estimateTokens(session, { profile: 'bareagent' }));
+  assert.match((await run(['micro', SESSION])).stderr, /tokens \(safe profile\)$/m);
 });
 
 test("compact uses the Compactor's default profile ('safe') for its figures and threshold; --profile changes it", async () => {
@@ -126,7 +132,7 @@ test("compact uses the Compactor's default profile ('safe') for its figures and 
   const under = JSON.parse((await run(['compact', SESSION, '--json', '--keep-recent', '100', '--threshold', threshold, '--profile', 'bareagent'])).stdout);
   assert.equal(over.report.compacted, true);
   assert.equal(under.report.reason, 'below-threshold');
-  assert.match((await run(['compact', SESSION])).stdout, /tokens \(safe\)$/m);
+  assert.match((await run(['compact', SESSION])).stderr, /tokens \(safe profile\)$/m);
 });
 
 test('compact with a base URL in the environment asks that model over HTTP', async () => {
@@ -137,7 +143,7 @@ test('compact with a base URL in the environment asks that model over HTTP', asy
       env: { MIDFOLD_BASE_URL: `${llm.url}/v1`, MIDFOLD_API_KEY: 'test-key' },
     });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /fixed by renaming the import/);
+    assert.match(r.stderr, /fixed by renaming the import/);
     assert.equal(llm.requests.length, 1);
     assert.equal(llm.requests[0].path, '/v1/chat/completions');
     assert.equal(llm.requests[0].body.model, 'summarizer-1');
@@ -154,7 +160,7 @@ test('compact --force exits 1 and says why when the model fails; the input file 
     const before = await readFile(SESSION, 'utf8');
     const r = await run(['compact', SESSION, '--force', '--keep-tail', '0', '--summarizer', 'openai', '--base-url', `${llm.url}/v1`, '--model', 'm']);
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /compaction: not done \(summarizer-error\)/);
+    assert.match(r.stderr, /compaction: not done \(summarizer-error\)/);
     assert.match(r.stderr, /HTTP 500/);
     assert.equal(await readFile(SESSION, 'utf8'), before);
   } finally {
@@ -199,7 +205,7 @@ test('a Responses API body ({model, instructions, input}) is read from its input
     await writeFile(file, JSON.stringify(body));
     const estimated = await run(['estimate', file]);
     assert.equal(estimated.code, 0, estimated.stderr);
-    assert.equal(Number(estimated.stdout.trim()), estimateTokens(body));
+    assert.equal(parseInt(estimated.stdout, 10), estimateTokens(body, { profile: 'safe' }));
     const out = join(dir, 'compacted.json');
     const compacted = await run(['compact', file, '--force', '--output', out]);
     assert.equal(compacted.code, 0, compacted.stderr);
@@ -213,7 +219,7 @@ test('a Responses API body ({model, instructions, input}) is read from its input
     const [none] = JSON.parse(simulated.stdout).results;
     const [bare] = JSON.parse((await run(['simulate', '-', '--pricing', 'openai', '--policy', 'none', '--json'], { input: JSON.stringify(body.input) })).stdout).results;
     assert.equal(none.perTurn.length, bare.perTurn.length);
-    assert.equal(none.perTurn[0].context - bare.perTurn[0].context, estimateTokens(body.instructions, { profile: 'o200k' }));
+    assert.equal(none.perTurn[0].context - bare.perTurn[0].context, estimateTokens(body.instructions, { profile: 'safe' }));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -222,7 +228,7 @@ test('a Responses API body ({model, instructions, input}) is read from its input
 test('bad input exits 2 with one line naming the problem', async () => {
   for (const [args, input, pattern] of [
     [['estimate', '-'], '[{"role": "user",', /^midfold: stdin is not valid JSON/],
-    [['estimate', '-'], '{"hello": 1}', /^midfold: expected a JSON array of messages, an object with "messages" or a Responses body with "input"/],
+    [['estimate', '-'], '{"hello": 1}', /^midfold: expected a JSON array of messages, an object with "messages", a Responses body with "input", or a Claude Code or Codex CLI log/],
     [['estimate', '/nonexistent/conversation.json'], undefined, /^midfold: cannot read \/nonexistent\/conversation.json: ENOENT/],
     [['frobnicate', SESSION], undefined, /^midfold: unknown command "frobnicate"/],
     [['micro', SESSION, '--keep-recent', 'three'], undefined, /^midfold: --keep-recent must be a whole number/],
@@ -243,11 +249,13 @@ test('--help documents every command', async () => {
   for (const c of ['estimate', 'serialize', 'micro', 'compact', 'validate']) assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'));
 });
 
-test('--help names every profile and the defaults: bareagent for estimate and micro, safe for compact', async () => {
-  const { stdout } = await run(['--help']);
-  const option = stdout.slice(stdout.indexOf('--profile'), stdout.indexOf('--keep-recent'));
-  for (const p of ['bareagent', 'o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'safe']) assert.match(option, new RegExp(`\\b${p}\\b`), p);
-  assert.match(option.replace(/\s+/g, ' '), /bareagent for estimate and micro .*safe for compact/);
+test('--help names every profile and one default for every command, the Compactor\'s (safe)', async () => {
+  for (const args of [['--help'], ['estimate', '--help'], ['simulate', '--help']]) {
+    const { stdout } = await run(args);
+    const option = stdout.slice(stdout.indexOf('--profile P'), stdout.indexOf('\n  -', stdout.indexOf('--profile P') + 1));
+    for (const p of ['bareagent', 'o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'safe']) assert.match(option, new RegExp(`\\b${p}\\b`), p);
+    assert.match(option.replace(/\s+/g, ' '), /safe \(the default of every command, the Compactor's\)/, args.join(' '));
+  }
 });
 
 test('a flag the command does not read is a usage error (exit 2), not ignored', async () => {

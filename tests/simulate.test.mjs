@@ -311,21 +311,35 @@ describe("the Compactor's defaults by provider (pricing)", () => {
   });
 });
 
+test('onProgress hears of every turn of every policy, in order; anything but a function is refused', async () => {
+  const messages = session(4);
+  const heard = [];
+  const report = await simulate(messages, { policies: ['none', 'micro-every-turn'], onProgress: (p) => heard.push(p) });
+  const expected = [];
+  for (const [policyIndex, policy] of ['none', 'micro-every-turn'].entries())
+    for (let turn = 1; turn <= report.turns; turn++) expected.push({ policy, label: report.results[policyIndex].label, policyIndex, policies: 2, turn, turns: report.turns });
+  assert.deepEqual(heard, expected);
+  await assert.rejects(simulate(messages, { onProgress: true }), (e) => e.code === 'invalid-option' && /onProgress/.test(e.message));
+});
+
 describe('CLI and chart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'midfold-sim-'));
   const file = join(dir, 'session.json');
   writeFileSync(file, JSON.stringify(agentSession(30, 3)));
 
   test('midfold simulate prints one line per policy with cost, cached share, peak, mean, summaries, overflow', () => {
-    const out = execFileSync('node', [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--policy', 'every-turn'], { encoding: 'utf8' });
-    assert.match(out, /^31 turns, openai gpt-5\.4 \(cache in_memory\), tokens by the o200k profile, window 200000$/m);
+    const out = execFileSync(process.execPath, [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--policy', 'every-turn'], { encoding: 'utf8' });
+    // The CLI counts in the Compactor's profile, as every command does (simulate() itself: the provider's).
+    assert.match(out, /^31 turns, openai gpt-5\.4 \(cache in_memory\), tokens by the safe profile, window 200000$/m);
+    const o200k = execFileSync(process.execPath, [CLI, 'simulate', file, '--pricing', 'openai', '--policy', 'none', '--profile', 'o200k'], { encoding: 'utf8' });
+    assert.match(o200k, /tokens by the o200k profile/);
     assert.match(out, /^no management\s+\$\d+\.\d{4}\s+\d+\.\d %\s+\d+k\s+\d+k\s+0 \(\$0\.0000\)\s+0$/m);
     assert.match(out, /^every turn: micro keep 3, compact at 50k\s+\$\d+\.\d{4}/m);
   });
 
   test('--json gives the report; --chart writes a well-formed SVG with a line per policy', () => {
     const svg = join(dir, 'chart.svg');
-    const out = execFileSync('node', [CLI, 'simulate', file, '--json', '--chart', svg], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [CLI, 'simulate', file, '--json', '--chart', svg], { encoding: 'utf8' });
     const report = JSON.parse(out);
     assert.equal(report.results.length, 5);
     const text = readFileSync(svg, 'utf8');
@@ -335,7 +349,7 @@ describe('CLI and chart', () => {
   });
 
   test('bad usage exits 2 with a reason', () => {
-    const r = spawnSync('node', [CLI, 'simulate', file, '--pricing', 'acme'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'simulate', file, '--pricing', 'acme'], { encoding: 'utf8' });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /unknown pricing "acme"/);
   });
@@ -419,4 +433,24 @@ test("docs/cost.md's simulate snippet runs as written", () => {
   writeFileSync(file, `const messages = ${JSON.stringify(agentSession(30, 5))};\n${body}\nconsole.log(JSON.stringify(report.results.map((r) => [r.name, r.summaries, r.turnsOverWindow])));\n`);
   const out = JSON.parse(execFileSync('node', [file], { encoding: 'utf8' }));
   assert.deepEqual(out.map((r) => r[0]), ['none', 'every-turn', 'defaults']);
+});
+
+test('with signed thinking, each turn is priced as the request the Compactor leaves: the thinking it drops from kept turns is not billed', async () => {
+  const { claudeCodeLog } = await import('./fixtures/logs/build.mjs');
+  const { readAgentLog } = await import('../js/hosts/node.js');
+  const { messages } = readAgentLog(claudeCodeLog());
+  const report = await simulate(messages, { policies: ['defaults'] });
+  // The same Compactor, driven by hand over the same turns, each request priced from fresh copies.
+  const compactor = new Compactor({ pricing: 'anthropic', summarize: digestSummarizer() });
+  const ctx = [];
+  let next = 0, dropped = 0;
+  const contexts = [];
+  for (const { start } of sessionTurns(messages)) {
+    for (; next < start; next++) ctx.push(structuredClone(messages[next]));
+    const r = await compactor.compact(ctx);
+    dropped += r.thinkingRemoved || 0;
+    contexts.push(sum(ctx.map((m) => estimateTokens([structuredClone(m)], { profile: 'claude' }))));
+  }
+  assert.ok(dropped > 0, 'the Compactor dropped signed thinking from kept turns');
+  assert.deepEqual(report.results[0].perTurn.map((p) => p.context), contexts);
 });

@@ -65,3 +65,4 @@ export { SessionState, compactHistory, memoryStateStore, conversationKey, canoni
 export { simulate } from '../simulate/simulate.js';
 export { pricingOfURL } from '../pricing/hosts.js';
 export { simulationChart } from '../simulate/chart.js';
+export { readAgentLog, agentLogFormat } from '../logs/index.js';

@@ -10,11 +10,15 @@
  */
 import { MidfoldError } from '../core/errors.js';
 import { applyEditsToCopy } from '../core/apply.js';
-import { COMPACT, ensureTier, estimateTokens, planMicroCompact } from '../core/api.js';
+import { COMPACT, detectFormat, ensureTier, estimateTokens } from '../core/api.js';
 import { optionsObject } from '../core/options.js';
 import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compactor.js';
 import { PRICING } from '../pricing/index.js';
+import { GrowingMicroCompaction, GrowingServerClearing } from './clearing.js';
+import { isSystem, sessionTurns } from './turns.js';
+
+export { sessionTurns };
 
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
@@ -90,28 +94,7 @@ export function resolvePolicy(policy) {
   return { label: name, ...policy, name };
 }
 
-// ---------------------------------------------------------------- sessions and turns
-
-const ASSISTANT_ITEMS = new Set(['function_call', 'custom_tool_call', 'reasoning', 'web_search_call', 'file_search_call',
-  'computer_call', 'code_interpreter_call', 'image_generation_call', 'local_shell_call', 'mcp_call']);
-
-/** True for a message (or Responses item) the model wrote. */
-function fromAssistant(m) {
-  if (!m || typeof m !== 'object') return false;
-  if (m.role !== undefined) return m.role === 'assistant';
-  return ASSISTANT_ITEMS.has(m.type);
-}
-
-/** A system (or developer) message: the fixed start of a request. */
-function isSystem(m) { return Boolean(m) && (m.role === 'system' || m.role === 'developer'); }
-
-/** When the message was written, in seconds, if it says so. */
-function timeOf(m) {
-  const t = m && (m.timestamp ?? m.created_at ?? m.createdAt);
-  if (typeof t === 'number' && Number.isFinite(t)) return t > 1e11 ? t / 1000 : t;
-  if (typeof t === 'string') { const ms = Date.parse(t); if (Number.isFinite(ms)) return ms / 1000; }
-  return undefined;
-}
+// ---------------------------------------------------------------- sessions
 
 /** The messages of a session: the array itself, a request body's messages, a Responses body's input. */
 function sessionMessages(session) {
@@ -121,55 +104,91 @@ function sessionMessages(session) {
   return Array.isArray(session.input) ? session.input : null;
 }
 
-/**
- * The turns of a session: for each run of assistant-side messages, the index where it
- * starts (the request was everything before it) and where it ends.
- */
-export function sessionTurns(messages) {
-  const turns = [];
-  for (let i = 1; i < messages.length; i++) {
-    if (!fromAssistant(messages[i]) || fromAssistant(messages[i - 1])) continue;
-    let end = i;
-    while (end < messages.length && fromAssistant(messages[end])) end++;
-    turns.push({ start: i, end, time: timeOf(messages[i]) });
-  }
-  return turns;
-}
-
 // ---------------------------------------------------------------- requests as priced items
 
 /**
- * One request as a list of items (the fixed head — system and tools — then each message),
- * each with its serialized text, token count and block count. Items of unchanged message
- * objects are reused from `memo`, so a turn only reads what is new or edited.
+ * A message as a priced item: its serialized text (what a cache compares), token count and
+ * block count, read once per message object (`memo`).
  */
-function requestItems(head, messages, memo, profile) {
-  const items = head ? [head] : [];
-  for (const m of messages) {
-    let item = memo.get(m);
-    if (!item) {
-      const blocks = Array.isArray(m && m.content) ? Math.max(1, m.content.length) : 1;
-      item = { key: JSON.stringify(m), tokens: estimateTokens([m], { profile }), blocks };
-      memo.set(m, item);
-    }
-    items.push(item);
+function itemOf(m, memo, profile) {
+  let item = memo.get(m);
+  if (!item) {
+    const blocks = Array.isArray(m && m.content) ? Math.max(1, m.content.length) : 1;
+    item = { key: JSON.stringify(m), tokens: estimateTokens([m], { profile }), blocks };
+    memo.set(m, item);
   }
-  return items;
+  return item;
 }
 
-/** How many leading items two requests share. */
+/** A list of messages as items. */
+function requestItems(messages, memo, profile) {
+  return messages.map((m) => itemOf(m, memo, profile));
+}
+
+/**
+ * Each turn's request as a list of items (the fixed head — system and tools — then each
+ * message) with their cumulative tokens and blocks (`sums.tokens[k]` covers items[0..k)),
+ * built from the last turn's: the start both requests share (the same message objects) is
+ * kept, and only the messages after it are read, from `memo` when they were priced before.
+ * Rebuilding every request whole made each turn cost the whole history. forget(message)
+ * tells it a message was changed in place.
+ */
+function requestBuilder(head, memo, profile) {
+  let messages = [];
+  let items = head ? [head] : [];
+  let tokens = head ? [0, head.tokens] : [0];
+  let blocks = head ? [0, head.blocks] : [0];
+  const first = head ? 1 : 0;
+  const stale = new Set();
+  // kept[t]: how many leading items turn t's request kept from turn t - 1's (the same objects)
+  const kept = [];
+  const build = (request) => {
+    let k = 0;
+    for (const end = Math.min(request.length, messages.length); k < end && request[k] === messages[k];) k++;
+    if (stale.size) {
+      for (let i = 0; i < k; i++) if (stale.has(messages[i])) { k = i; break; }
+      for (const m of stale) memo.delete(m);
+      stale.clear();
+    }
+    // (a cache entry keeps the arrays of its request: each turn has its own)
+    const nextItems = items.slice(0, first + k);
+    const nextTokens = tokens.slice(0, first + k + 1);
+    const nextBlocks = blocks.slice(0, first + k + 1);
+    for (let i = k; i < request.length; i++) {
+      const it = itemOf(request[i], memo, profile);
+      nextItems.push(it);
+      nextTokens.push(nextTokens[nextTokens.length - 1] + it.tokens);
+      nextBlocks.push(nextBlocks[nextBlocks.length - 1] + it.blocks);
+    }
+    messages = request.slice();
+    nextItems.lineage = { kept, turn: kept.length };
+    kept.push(kept.length === 0 ? 0 : first + k);
+    items = nextItems; tokens = nextTokens; blocks = nextBlocks;
+    return { items, sums: { tokens, blocks } };
+  };
+  build.forget = (m) => { stale.add(m); };
+  return build;
+}
+
+/**
+ * How many leading items two requests share. Requests of one builder know how they descend
+ * from each other (`lineage`): the items a run of turns kept from turn to turn are the same
+ * objects, so only what follows them is compared. A cache compares each request with many
+ * earlier ones; walking each pair from the start made every turn cost the whole history again.
+ */
 function commonItems(a, b) {
   const n = Math.min(a.length, b.length);
   let i = 0;
+  const la = a.lineage, lb = b.lineage;
+  if (la !== undefined && lb !== undefined && la.kept === lb.kept) {
+    const kept = la.kept;
+    const from = Math.min(la.turn, lb.turn), to = Math.max(la.turn, lb.turn);
+    let same = n;
+    for (let t = from + 1; t <= to && same > 0; t++) if (kept[t] < same) same = kept[t];
+    i = same;
+  }
   while (i < n && (a[i] === b[i] || a[i].key === b[i].key)) i++;
   return i;
-}
-
-/** Cumulative tokens and blocks after each item: sums[k] covers items[0..k). */
-function prefixSums(items) {
-  const tokens = [0], blocks = [0];
-  for (const it of items) { tokens.push(tokens[tokens.length - 1] + it.tokens); blocks.push(blocks[blocks.length - 1] + it.blocks); }
-  return { tokens, blocks };
 }
 
 // ---------------------------------------------------------------- provider caches
@@ -325,8 +344,11 @@ function resolvePricing(options) {
 
 // ---------------------------------------------------------------- one policy's replay
 
-/** A policy's conversation, managed before each call. */
-function runner(spec, profile, prices, summaries, provider) {
+/**
+ * A policy's conversation, managed before each call. `format` is the session's (detected on
+ * all of it); `build` is the policy's request builder, told of messages changed in place.
+ */
+function runner(spec, profile, prices, summaries, provider, format, build) {
   let ctx = [];
   let compactor = null;
   if (spec.compactor) {
@@ -345,30 +367,35 @@ function runner(spec, profile, prices, summaries, provider) {
       },
     });
   }
+  // Each plan is the one planMicroCompact makes of the whole conversation, planned from what is new (clearing.js).
+  const micro = spec.micro ? new GrowingMicroCompaction(spec.micro, format) : null;
+  // The server clears what it is sent, anew on every request; the client keeps its copy.
+  const ce = spec.contextEditing;
+  const server = ce ? new GrowingServerClearing({ keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile }, format) : null;
   return {
     /** The Compactor's settings as it resolved them (its defaults follow the pricing), or undefined. */
     compactor: compactor ? { threshold: compactor.threshold, microTrigger: compactor.microTrigger, clearAtLeast: compactor.clearAtLeast,
       keepRecent: compactor.keepRecent } : undefined,
     /** The request for this turn, after `added` (owned copies) joined the conversation. */
-    async request(added, memo) {
+    async request(added) {
       for (const m of added) ctx.push(m);
-      if (spec.micro) {
-        const plan = planMicroCompact(ctx, spec.micro);
+      if (micro) {
+        const plan = micro.plan(ctx);
         if (plan.edits.length) ctx = applyEditsToCopy(ctx, plan.edits);
       }
       if (compactor) {
         const before = ctx.slice();
         const report = await compactor.compact(ctx);
-        // The Compactor edits results in place: those messages must be read again.
-        for (const e of report.micro.edits) memo.delete(before[e.message]);
+        // The Compactor edits results in place, and drops signed thinking in place from the turns
+        // whose prefix changed (it says how many, not which): those messages must be read again.
+        for (const e of report.micro.edits) build.forget(before[e.message]);
+        if (report.thinkingRemoved) for (const m of before) build.forget(m);
+        if (report.micro.edits.length || report.compacted || report.thinkingRemoved) {
+          if (micro) micro.forget();
+          if (server) server.forget();
+        }
       }
-      if (spec.contextEditing) {
-        // The server clears what it is sent, anew on every request; the client keeps its copy.
-        const ce = spec.contextEditing;
-        const plan = planMicroCompact(ctx, { keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile });
-        if (plan.edits.length) return applyEditsToCopy(ctx, plan.edits);
-      }
-      return ctx;
+      return server ? server.request(ctx) : ctx;
     },
   };
 }
@@ -382,7 +409,7 @@ function runner(spec, profile, prices, summaries, provider) {
  */
 export async function simulate(session, options = {}) {
   if (!options || typeof options !== 'object') throw optionError('simulate: options must be an object');
-  optionsObject(options, 'simulate', ['pricing', 'model', 'ttl', 'profile', 'window', 'turnSeconds', 'policies', 'cacheMatch']);
+  optionsObject(options, 'simulate', ['pricing', 'model', 'ttl', 'profile', 'window', 'turnSeconds', 'policies', 'cacheMatch', 'onProgress']);
   const messages = sessionMessages(session);
   if (!messages) throw new MidfoldError('invalid-input', 'simulate: the session must be an array of messages, an object with messages or a Responses body with input');
   const { pricing, modelName, model, ttl } = resolvePricing(options);
@@ -399,8 +426,12 @@ export async function simulate(session, options = {}) {
   if (policies.some((p) => p.micro || p.contextEditing || p.compactor)) await ensureTier(COMPACT);
   const match = options.cacheMatch === undefined ? 'breakpoints' : options.cacheMatch;
   if (match !== 'breakpoints' && match !== 'prefix') throw optionError("cacheMatch must be 'breakpoints' or 'prefix'");
+  const onProgress = options.onProgress;
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw optionError('onProgress must be a function');
   const prices = basePrices(pricing, model);
   const turns = sessionTurns(messages);
+  // (the clearing shortcut reads every prefix in the format of the whole: clearing.js)
+  const format = policies.some((p) => p.micro || p.contextEditing) ? detectFormat(messages) : undefined;
 
   // Turn times: the session's timestamps when every turn has one, else a fixed gap
   // (default 0: every turn inside the cache lifetime).
@@ -417,11 +448,12 @@ export async function simulate(session, options = {}) {
   }
 
   const results = [];
-  for (const spec of policies) {
+  for (const [index, spec] of policies.entries()) {
     const summaries = [];
-    const run = runner(spec, profile, prices, summaries, pricing.provider);
-    const cache = CACHES[pricing.caching](pricing, model, ttl, match);
     const memo = new WeakMap();
+    const build = requestBuilder(head, memo, profile);
+    const run = runner(spec, profile, prices, summaries, pricing.provider, format, build);
+    const cache = CACHES[pricing.caching](pricing, model, ttl, match);
     const perTurn = [];
     // The policy's own copies of the session's messages, one per message, made when first needed.
     const copies = new Array(messages.length);
@@ -432,9 +464,8 @@ export async function simulate(session, options = {}) {
       const added = range(next, turns[t].start);
       next = turns[t].start;
       const before = summaries.length;
-      const request = await run.request(added, memo);
-      const items = requestItems(head, request, memo, profile);
-      const sums = prefixSums(items);
+      const request = await run.request(added);
+      const { items, sums } = build(request);
       // The fixed part (tools, system prompt, leading system messages) gets its own breakpoint.
       let fixedEnd = head ? 1 : 0;
       while (fixedEnd < request.length + (head ? 1 : 0) && isSystem(request[fixedEnd - (head ? 1 : 0)])) fixedEnd++;
@@ -450,9 +481,10 @@ export async function simulate(session, options = {}) {
       if (cache.output) {
         // DeepSeek also caches the end of the model's output (these very copies join the
         // conversation next turn, so the unit matches when nothing before them changed).
-        const outItems = requestItems(null, range(turns[t].start, turns[t].end), memo, profile);
+        const outItems = requestItems(range(turns[t].start, turns[t].end), memo, profile);
         cache.output(items, outItems, tokens + outItems.reduce((a, it) => a + it.tokens, 0), times[t]);
       }
+      if (onProgress) onProgress({ policy: spec.name, label: spec.label, policyIndex: index, policies: policies.length, turn: t + 1, turns: turns.length });
     }
     const summaryUsd = summaries.reduce((a, s) => a + s.usd, 0);
     const inputUsd = cumulative - summaryUsd;

@@ -1,8 +1,9 @@
 /**
  * sessions.mjs — long agent sessions for the cost simulator (node tests/bench/simulate.mjs):
- * a system prompt, a task, then one tool call and its result a turn (results 0.8–13 KB:
- * file reads, grep, test runs, git log, listings; a fifth of the reads carry Chinese
- * comments), a short remark from the assistant now and then, and a closing answer.
+ * a system prompt, a task, then one tool call and its result a turn (results 0.8–13 KB unless
+ * `resultBytes` says otherwise: file reads, grep, test runs, git log, listings; a fifth of the
+ * reads carry Chinese comments), a short remark from the assistant now and then, and a closing
+ * answer.
  * Seeded: the same turns and seed give the same session, byte for byte.
  */
 import { rng, pickFrom, intIn, randStr, proseSentence, zhSentence, codeLine, catOutput, grepOutput, testOutput,
@@ -12,11 +13,8 @@ const FILES = ['src/estimate.c', 'src/micro.c', 'src/serialize.c', 'js/core.js',
   'src/view.c', 'js/encode.js', 'README.md', 'src/compact.c'];
 const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A result size in bytes, 0.8–13 KB, uniform (as in the issue's measurement). */
-function resultBytes(r) { return intIn(r, 800, 13000); }
-
-function exchange(r) {
-  const size = resultBytes(r);
+function exchange(r, [least, most]) {
+  const size = intIn(r, least, most);
   const file = pickFrom(r, FILES);
   const kind = pickFrom(r, ['read', 'read', 'grep', 'test', 'test', 'log', 'ls']);
   switch (kind) {
@@ -31,15 +29,16 @@ function exchange(r) {
 /**
  * An Anthropic-format session of `turns` model calls with a tool each (plus the closing
  * answer): [system, user task, (assistant tool_use, user tool_result) × turns, assistant].
+ * `resultBytes`: the least and most bytes of a tool result (uniform).
  */
-export function agentSession(turns, seed = 1) {
+export function agentSession(turns, seed = 1, { resultBytes = [800, 13000] } = {}) {
   const r = rng(seed * 7919 + turns);
   const messages = [
     { role: 'system', content: 'You are a coding agent working in the repository /home/dev/midfold. Use the tools to read, search and run commands; run the tests after every edit.' },
     { role: 'user', content: r() < 0.7 ? `The micro-compaction tests fail since the last merge. ${proseSentence(r)} Find out why and fix it.` : `合并之后微压缩的测试失败了。${zhSentence(r)}请找出原因并修复。` },
   ];
   for (let t = 0; t < turns; t++) {
-    const call = exchange(r);
+    const call = exchange(r, resultBytes);
     const id = `toolu_01${randStr(r, B62, 22)}`;
     const content = [];
     if (r() < 0.5) content.push({ type: 'text', text: proseSentence(r) });

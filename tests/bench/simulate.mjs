@@ -8,11 +8,18 @@
  *   node tests/bench/simulate.mjs [--pricing anthropic|openai|deepseek] [--model M] [--match breakpoints|prefix]
  *                                 [--turns 30,100] [--seed 1] [--policies a,,b] [--sweep] [--no-bundled]
  *   node tests/bench/simulate.mjs --thresholds 50,60,70 [--pricing P] [--model M] [--turns …] [--seeds 1,2,3]
+ *   node tests/bench/simulate.mjs --growth-only [--growth-turns 1806] [--runs 3]
  *
  * --sweep adds Compactor candidates (microTrigger / clearAtLeast / threshold); the last
  * table says whether midfold's defaults meet the targets (at most "no management" + 5 %
  * where that fits the 200k window, at most 0.8x the every-turn policy from 100 turns on, never
  * over the window). --policies takes names or specs separated by ",,".
+ *
+ * The last table ("what simulate costs") times each built-in policy alone on a generated
+ * session of about 8 MB and 3,600 messages (--growth-turns; --no-growth leaves it out), as the
+ * CLI does it (the safe profile): the file read and parsed, then simulate(); against one
+ * `midfold estimate` of the same file (read, parsed, estimateTokens), medians of --runs runs.
+ * The target: at most 20x.
  *
  * --thresholds is how the Compactor's default threshold per provider was chosen
  * (DEFAULT_THRESHOLD in js/compaction/compactor.js): for each threshold (in thousands, the Compactor's
@@ -21,11 +28,13 @@
  * window (target <= 1.05), else the every-turn policy (target <= 0.8 from 100 turns on).
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { init } from '../../js/hosts/node.js';
-import { simulate } from '../../js/simulate/simulate.js';
+import { init, estimateTokens } from '../../js/hosts/node.js';
+import { POLICIES, simulate } from '../../js/simulate/simulate.js';
 import { agentSession } from './sessions.mjs';
-import { machine, table } from './lib.mjs';
+import { machine, median, table } from './lib.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,6 +42,8 @@ const { values: args } = parseArgs({
     seeds: { type: 'string', default: '1,2,3' }, match: { type: 'string', default: 'breakpoints' },
     turns: { type: 'string', default: '30,100,300,500' }, policies: { type: 'string' }, seed: { type: 'string', default: '1' },
     sweep: { type: 'boolean', default: false }, 'no-bundled': { type: 'boolean', default: false },
+    'growth-turns': { type: 'string', default: '1806' }, runs: { type: 'string', default: '3' },
+    'growth-only': { type: 'boolean', default: false }, 'no-growth': { type: 'boolean', default: false },
   },
 });
 
@@ -53,6 +64,10 @@ const policies = args.policies ? args.policies.split(',,') : ['none', 'every-tur
 await init();
 if (args.thresholds) {
   await thresholdTable();
+  process.exit(0);
+}
+if (args['growth-only']) {
+  await growthTable();
   process.exit(0);
 }
 const sessions = [];
@@ -85,6 +100,47 @@ for (const { name, session, long } of sessions) {
 if (checks.length) {
   console.log('## Targets for midfold\'s defaults\n');
   console.log(table(['session', 'defaults ÷ no management (fits window)', 'defaults ÷ every turn', 'turns over window', 'met'], checks));
+}
+
+if (!args['no-growth']) await growthTable();
+
+/**
+ * What simulate costs as the session grows: each built-in policy alone, timed as the CLI runs
+ * it (read the file, parse it, simulate), against one estimate of the same file.
+ */
+async function growthTable() {
+  const turns = Number(args['growth-turns']);
+  const runs = Number(args.runs);
+  // Results of 0.8-7.2 KB: about 8 MB in 3,600 messages at 1,806 turns, the size of a long
+  // coding session.
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'midfold-bench-')), 'session.json');
+  fs.writeFileSync(file, JSON.stringify(agentSession(turns, 1, { resultBytes: [800, 7200] })));
+  const seconds = async (work) => {
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await work(JSON.parse(fs.readFileSync(file, 'utf8')));
+      times.push((performance.now() - t0) / 1000);
+    }
+    return median(times);
+  };
+  try {
+    const session = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const size = fs.statSync(file).size;
+    // (in the CLI's profile, the Compactor's: midfold estimate and midfold simulate count in it)
+    await seconds((s) => estimateTokens(s, { profile: 'safe' })); // warm
+    const estimate = await seconds((s) => estimateTokens(s, { profile: 'safe' }));
+    const rows = [['one estimate', estimate.toFixed(3), '1']];
+    for (const name of Object.keys(POLICIES)) {
+      const s = await seconds((m) => simulate(m, { pricing: args.pricing, model: args.model, cacheMatch: args.match, policies: [name], profile: 'safe' }));
+      rows.push([name, s.toFixed(2), (s / estimate).toFixed(1)]);
+    }
+    console.log(`\n## What simulate costs: ${(size / 1e6).toFixed(1)} MB, ${session.length} messages, ${turns} turns (${args.pricing}; medians of ${runs})\n`);
+    console.log('Each policy alone, timed as the CLI runs it: the file read and parsed, then simulate(); the ratio is to one `midfold estimate` of the same file (read, parsed, estimateTokens). Target: at most 20.\n');
+    console.log(table(['policy', 'seconds', 'ratio to one estimate'], rows));
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 }
 
 /** The --thresholds table: each threshold's bill against the target's reference, per session. */
