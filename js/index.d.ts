@@ -704,9 +704,12 @@ export declare function memoryStateStore(initial?: Record<string, string> | Iter
   StateStore & { map: Map<string, string>; delete(key: string): Promise<void> };
 
 /** A store key from a conversation's content: SHA-256 (hex) of its messages up to and
- * including the first user message, which every later turn repeats. */
+ * including the first user message, which every later turn repeats. Rejects with
+ * MidfoldError('too-deep') for those nested deeper than the estimator reads (512 levels). */
 export declare function conversationKey(messages: readonly object[]): Promise<string>;
 
 /** The canonical JSON a message is hashed by: JSON.stringify's value with sorted keys, and
- * binary data (typed arrays, Buffers, DataViews, ArrayBuffers) as {"$bytes": base64}. */
+ * binary data (typed arrays, Buffers, DataViews, ArrayBuffers) as {"$bytes": base64}.
+ * Throws MidfoldError: 'too-deep' (naming the path) past 512 levels of nesting, as the
+ * estimator does; 'invalid-input' for a cycle or a BigInt. */
 export declare function canonicalJSON(value: unknown): string;

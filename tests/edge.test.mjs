@@ -485,6 +485,23 @@ test('bad requests get a 4xx JSON error and never reach the upstream', async () 
   assert.equal(llm.requests.length, 0);
 });
 
+test('messages nested 10,000 deep are a 400 naming where ("too-deep"), in the opening or later, and never reach the upstream', async () => {
+  // As a client's JSON arrives: text (JSON.stringify itself would overflow the stack here).
+  const deep = `${'['.repeat(10_000)}"leaf"${']'.repeat(10_000)}`;
+  const opening = `{"model":"gpt-test","messages":[{"role":"system","content":"You review pull requests."},` +
+    `{"role":"user","content":"Review the AST below.","metadata":{"ast":${deep}}}]}`;
+  const later = `{"model":"gpt-test","messages":${JSON.stringify(toolLoop(3, 400)).slice(0, -1)},` +
+    `{"role":"user","content":"And this one?","metadata":{"ast":${deep}}}]}`;
+  for (const text of [opening, later]) {
+    const res = await post(edgeURL(), text);
+    assert.equal(res.status, 400);
+    const { error } = await res.json();
+    assert.equal(error.type, 'invalid_request_error');
+    assert.match(error.message, /^'messages' cannot be read: nesting deeper than 512 levels at input\[\d+\]\.metadata\.ast\[0\]/);
+  }
+  assert.equal(llm.requests.length, 0);
+});
+
 test('workerd lets the worker reach 127.0.0.1 only: another address is refused before any connection', async () => {
   const res = await post(`${wd.url('edge-decoy')}/v1/chat/completions`,
     { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });

@@ -10,10 +10,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
 import {
   init, estimateTokens, serialize, microCompact, planMicroCompact, validate, detectFormat, planCompaction, digest,
-  MidfoldError,
+  MidfoldError, Compactor, EstimateCache, SessionState, compactHistory, conversationKey, canonicalJSON, digestSummarizer,
+  memoryStateStore, simulate,
 } from '../js/hosts/node.js';
+import { compactionFilter } from '../js/integrations/openai-agents.js';
+import { MAX_DEPTH, MAX_INPUT_BYTES, MAX_MESSAGES } from '../js/core/limits.js';
 import { loadFixture, textMilli, messagesMilli, marker } from './helpers/fixtures.mjs';
 import { SEED_TRANSCRIPT, assertStillWorks, expectAnswer, expectError } from './helpers/errors.mjs';
 
@@ -471,6 +475,121 @@ test.describe('nesting', () => {
   test('500 deep is fine and exact', () => {
     assert.equal(estimateTokens(nestObjects(500), BARE), Math.ceil(500 * 250 / 1000)); // 500 keys "x"
     assert.equal(estimateTokens(nestArrays(500), BARE), 1); // "leaf"
+  });
+});
+
+test.describe('10,000-deep nesting through the walkers in JavaScript (the session state, the simulator, the Agents filter)', () => {
+  const nestObjects = (depth) => { const root = {}; let at = root; for (let i = 0; i < depth; i++) { at.x = {}; at = at.x; } return root; };
+  const nestArrays = (depth) => { let v = 'leaf'; for (let i = 0; i < depth; i++) v = [v]; return v; };
+  /** A coding session whose read_file call carries a parsed AST 10,000 levels deep, at message `at`. */
+  const deepSession = (at, deep = nestObjects(10_000)) => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const call = msgs[at].content.find((b) => b.type === 'tool_use');
+    call.input.ast = deep;
+    return msgs;
+  };
+  const toolUseAt = (msgs) => msgs.findIndex((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use'));
+  async function expectRejection(promise, code) {
+    await assert.rejects(promise, (e) => {
+      assert.ok(e instanceof MidfoldError, `a MidfoldError, not ${e && e.name}: ${e && e.message}`);
+      assert.equal(e.code, code, e.message);
+      return true;
+    });
+  }
+
+  test('the limits in js/core/limits.js are the core\'s (src/midfold.h)', () => {
+    const header = readFileSync(new URL('../src/midfold.h', import.meta.url), 'utf8');
+    assert.equal(MAX_DEPTH, Number(/#define MF_MAX_DEPTH (\d+)/.exec(header)[1]));
+    assert.equal(MAX_MESSAGES, Number(/#define MF_MAX_MESSAGES (\d+)u/.exec(header)[1]));
+    assert.equal(MAX_INPUT_BYTES, 2 ** Number(/#define MF_MAX_INPUT_BYTES \(\(size_t\)1 << (\d+)\)/.exec(header)[1]));
+  });
+
+  test('canonicalJSON and conversationKey: "too-deep" naming the path, as the estimator does', async () => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const editor = nestArrays(10_000);
+    msgs[0] = { ...msgs[0], metadata: { editor } }; // in the opening, which the key hashes
+    const opening = msgs[0];
+    const fromEstimator = expectError(() => estimateTokens(msgs), 'too-deep');
+    const e = expectError(() => canonicalJSON(msgs), 'too-deep');
+    assert.equal(e.path, fromEstimator.path);
+    assert.match(e.path, /^input\[0\]\.metadata\.editor\[0\]\[0\]/);
+    await expectRejection(conversationKey(msgs), 'too-deep');
+    assert.equal(msgs[0], opening);
+    assert.deepEqual(Object.keys(opening.metadata), ['editor']);
+    assert.equal(opening.metadata.editor, editor);
+    assertStillWorks();
+  });
+
+  test('the state\'s canonical JSON refuses exactly what the estimator refuses: 510 levels in a message pass, 511 do not', async () => {
+    for (const [levels, ok] of [[510, true], [511, false]]) {
+      const msgs = [{ role: 'user', content: 'Summarize the parser output.', ast: nestArrays(levels) }];
+      let estimated = true;
+      try { estimateTokens(msgs); } catch (e) { assert.equal(e.code, 'too-deep'); estimated = false; }
+      assert.equal(estimated, ok, `${levels} levels through the estimator`);
+      if (ok) assert.match(await conversationKey(msgs), /^[0-9a-f]{64}$/);
+      else await expectRejection(conversationKey(msgs), 'too-deep');
+    }
+  });
+
+  test('compactHistory with a SessionState: "too-deep", in the opening or later in the history, nothing stored', async () => {
+    for (const at of [toolUseAt(loadFixture('coding-session.anthropic')), 1]) {
+      const msgs = at === 1 ? (() => { const m = loadFixture('coding-session.anthropic'); m[0] = { ...m[0], meta: nestObjects(10_000) }; return m; })()
+        : deepSession(at);
+      const store = memoryStateStore();
+      const state = new SessionState({ store, key: 'conversation' });
+      const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 200 });
+      await expectRejection(compactHistory(compactor, msgs, { state }), 'too-deep');
+      await expectRejection(compactHistory(compactor, msgs, { state: new SessionState() }), 'too-deep');
+      assert.equal(store.map.size, 0);
+    }
+  });
+
+  test('a compacted prefix still matches after a deep message was refused: the state is whole', async () => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const state = new SessionState();
+    const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 200 });
+    const first = await compactHistory(compactor, msgs, { state, force: true });
+    assert.equal(first.report.session.saved, true);
+    const deeper = [...msgs, { role: 'assistant', content: [{ type: 'text', text: 'Done.', trace: nestObjects(10_000) }] }];
+    await expectRejection(compactHistory(compactor, deeper, { state }), 'too-deep');
+    const next = [...msgs, { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Thanks. Now run the tests.' }];
+    assert.equal((await compactHistory(compactor, next, { state })).report.session.matched, msgs.length);
+  });
+
+  test('SessionState.from: a stored message nested past the limit is "invalid-state", not a stack overflow later', () => {
+    const json = { version: 1, messages: [{ role: 'user', content: '[Context Compressed]\nThe tests pass.', trace: nestArrays(10_000) }],
+      snapshots: [{ settings: '[]', count: 2, prefix: 'a'.repeat(64), items: [{ ref: 0 }, [1, 2]] }] };
+    assert.throws(() => SessionState.from(json), (e) => e instanceof MidfoldError && e.code === 'invalid-state' && /nesting deeper than 512/.test(e.message));
+    // As a store gives it back: JSON text (written by hand: JSON.stringify itself overflows the stack there).
+    const text = `{"version":1,"messages":[{"role":"user","content":"done","trace":${'['.repeat(10_000)}${']'.repeat(10_000)}}],` +
+      `"snapshots":[{"settings":"[]","count":2,"prefix":"${'a'.repeat(64)}","items":[{"ref":0},[1,2]]}]}`;
+    assert.throws(() => SessionState.from(text), (e) => e instanceof MidfoldError && e.code === 'invalid-state');
+  });
+
+  test('EstimateCache: "too-deep" at the message, and the cache prices the next call', () => {
+    const cache = new EstimateCache();
+    const msgs = deepSession(toolUseAt(loadFixture('coding-session.anthropic')));
+    expectError(() => estimateTokens(msgs, { cache }), 'too-deep');
+    const clean = loadFixture('coding-session.anthropic');
+    assert.equal(estimateTokens(clean, { cache }), estimateTokens(clean));
+  });
+
+  test('simulate: a session with a message or a tool schema 10,000 deep -> "too-deep" naming its path', async () => {
+    const msgs = deepSession(toolUseAt(loadFixture('coding-session.anthropic')));
+    await expectRejection(simulate(msgs, { pricing: 'anthropic', policies: ['none'] }), 'too-deep');
+    const tools = [{ name: 'read_file', input_schema: { type: 'object', properties: nestObjects(10_000) } }];
+    await assert.rejects(simulate({ messages: loadFixture('coding-session.anthropic'), tools }, { pricing: 'anthropic', policies: ['none'] }),
+      (e) => e instanceof MidfoldError && e.code === 'too-deep' && /^input\.tools\[0\]\.input_schema/.test(e.path));
+  });
+
+  test('the Agents SDK filter: a tool output 10,000 deep -> "too-deep", not a RangeError', async () => {
+    const filter = compactionFilter({ summarize: digestSummarizer(), threshold: 200 });
+    const input = [
+      { type: 'message', role: 'user', content: 'Parse src/app.ts and list its exports.' },
+      { type: 'function_call', callId: 'call_ast', name: 'parse', arguments: '{"file":"src/app.ts"}', status: 'completed' },
+      { type: 'function_call_result', callId: 'call_ast', name: 'parse', status: 'completed', output: { type: 'ast', root: nestObjects(10_000) } },
+    ];
+    await expectRejection(filter({ modelData: { input, instructions: 'You are a code reviewer.' } }), 'too-deep');
   });
 });
 

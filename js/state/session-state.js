@@ -21,6 +21,7 @@
  * them summarize afresh.
  */
 import { MidfoldError } from '../core/errors.js';
+import { checkDepth } from '../core/depth.js';
 import { prefixHash } from './hash.js';
 import { checkStore } from './stores.js';
 
@@ -83,6 +84,12 @@ function parseState(json) {
   if (!Array.isArray(data.snapshots)) throw stateError('the session state has no snapshots list');
   const messages = data.messages === undefined ? [] : data.messages;
   if (!Array.isArray(messages) || !messages.every(isObject)) throw stateError('the session state\'s messages must be a list of objects');
+  // (what midfold wrote passed the estimator: a message nested past its limit is not one of them)
+  try {
+    messages.forEach((m, i) => checkDepth(m, ['messages', i], 1));
+  } catch (e) {
+    throw stateError(`the session state's messages cannot be read: ${e.message}`);
+  }
   return data.snapshots.map((s, i) => readSnapshot(s, `snapshots[${i}]`, messages));
 }
 

@@ -48,6 +48,8 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/hosts/workerd.js", esModule = embed "../../js/hosts/workerd.js"),
     (name = "midfold/js/core/api.js", esModule = embed "../../js/core/api.js"),
     (name = "midfold/js/core/errors.js", esModule = embed "../../js/core/errors.js"),
+    (name = "midfold/js/core/limits.js", esModule = embed "../../js/core/limits.js"),
+    (name = "midfold/js/core/depth.js", esModule = embed "../../js/core/depth.js"),
     (name = "midfold/js/core/wasm.js", esModule = embed "../../js/core/wasm.js"),
     (name = "midfold/js/core/encode.js", esModule = embed "../../js/core/encode.js"),
     (name = "midfold/js/core/snapshot.js", esModule = embed "../../js/core/snapshot.js"),
