@@ -38,8 +38,11 @@ export type Profile = 'bareagent' | 'o200k' | 'cl100k' | 'deepseek' | 'qwen' | '
 /** The one error type of the synchronous API. */
 export declare class MidfoldError extends Error {
   name: 'MidfoldError';
-  /** e.g. 'not-initialized', 'invalid-input', 'invalid-option', 'cycle', 'too-deep',
-   * 'unsupported-value', 'invalid-shape', 'unknown-format', 'read-only-input', 'out-of-memory' */
+  /** e.g. 'not-initialized', 'invalid-input', 'invalid-option', 'cycle', 'too-deep' (nesting
+   * past 512 levels), 'too-large' (over 1 GiB of input, or a list of more than 1,000,000
+   * messages: told from its length, before any message is read, by every function that takes
+   * messages), 'unsupported-value', 'invalid-shape', 'unknown-format', 'read-only-input',
+   * 'out-of-memory' */
   code: string;
   /** A byte offset for parse errors; a message index for 'invalid-shape'. */
   position?: number;

@@ -17,6 +17,7 @@ import {
   memoryStateStore, simulate,
 } from '../js/hosts/node.js';
 import { compactionFilter } from '../js/integrations/openai-agents.js';
+import { compactStep, midfoldMiddleware } from '../js/integrations/ai-sdk.js';
 import { MAX_DEPTH, MAX_INPUT_BYTES, MAX_MESSAGES } from '../js/core/limits.js';
 import { loadFixture, textMilli, messagesMilli, marker } from './helpers/fixtures.mjs';
 import { SEED_TRANSCRIPT, assertStillWorks, expectAnswer, expectError } from './helpers/errors.mjs';
@@ -643,5 +644,66 @@ test.describe('a million messages', () => {
     const msgs = Array.from({ length: N + 1 }, () => ({ role: 'user', content: 'x' }));
     expectError(() => serialize(msgs), 'too-large');
     expectError(() => microCompact(msgs), 'too-large');
+  });
+
+  /**
+   * A conversation of one real message whose array claims `length` items (a sparse array, as a
+   * bad `messages.length = n` or a hostile JSON-to-array mapper leaves it), seen through a Proxy that
+   * records every read of an item: the refusal must come from the length alone.
+   */
+  const sparseConversation = (length) => {
+    const target = [{ role: 'user', content: '请总结这份事故报告：数据库连接池在 14:02 耗尽。' }];
+    target.length = length;
+    const reads = [];
+    const item = (k) => typeof k === 'string' && /^\d+$/.test(k);
+    const list = new Proxy(target, {
+      get(t, k, r) { if (item(k)) reads.push(k); return Reflect.get(t, k, r); },
+      has(t, k) { if (item(k)) reads.push(k); return Reflect.has(t, k); },
+      getOwnPropertyDescriptor(t, k) { if (item(k)) reads.push(k); return Reflect.getOwnPropertyDescriptor(t, k); },
+    });
+    return { list, reads };
+  };
+  const tooMany = (e) => e instanceof MidfoldError && e.code === 'too-large' && /more than 1000000 messages/.test(e.message);
+  /** Every public entry that takes messages, each as the caller would use it. */
+  const ENTRIES = {
+    estimateTokens: (v) => estimateTokens(v),
+    'estimateTokens with a cache': (v) => estimateTokens(v, { cache: new EstimateCache() }),
+    'estimateTokens of a request body': (v) => estimateTokens({ model: 'gpt-5.4', messages: v }),
+    'estimateTokens of a Responses body': (v) => estimateTokens({ model: 'gpt-5.4', input: v }),
+    serialize: (v) => serialize(v),
+    microCompact: (v) => microCompact(v),
+    planMicroCompact: (v) => planMicroCompact(v),
+    planCompaction: (v) => planCompaction(v),
+    digest: (v) => digest(v),
+    validate: (v) => validate(v),
+    detectFormat: (v) => detectFormat(v),
+    'Compactor.compact': (v) => new Compactor({ summarize: digestSummarizer() }).compact(v, { force: true }),
+    compactHistory: (v) => compactHistory(new Compactor({ summarize: digestSummarizer() }), v),
+    'compactHistory with a SessionState': (v) => compactHistory(new Compactor({ summarize: digestSummarizer() }), v,
+      { state: new SessionState({ store: memoryStateStore(), key: 'incident' }) }),
+    conversationKey: (v) => conversationKey(v),
+    'EstimateCache.milli': (v) => new EstimateCache().milli(v),
+    simulate: (v) => simulate(v, { pricing: 'anthropic', policies: ['none'] }),
+    'the Agents SDK filter': (v) => compactionFilter({ summarize: digestSummarizer() })({ modelData: { input: v } }),
+    compactStep: (v) => compactStep({ summarize: digestSummarizer() })({ messages: v, steps: [] }),
+    midfoldMiddleware: (v) => midfoldMiddleware({ summarize: digestSummarizer() }).transformParams({ params: { prompt: v }, model: {} }),
+  };
+  for (const length of [3e7, 1e9]) {
+    for (const [name, fn] of Object.entries(ENTRIES)) {
+      test(`${name}: a sparse list of length ${length.toExponential()} -> "too-large" before any message is read`, async () => {
+        const { list, reads } = sparseConversation(length);
+        let outcome;
+        try { outcome = await fn(list); } catch (e) { outcome = e; }
+        assert.ok(tooMany(outcome), `a too-large MidfoldError, got ${outcome && outcome.code} ${outcome && outcome.message}`);
+        assert.deepEqual(reads, [], 'no message was read');
+        assert.equal(list.length, length, 'the caller\'s list is as it was');
+        assertStillWorks();
+      });
+    }
+  }
+  test('exactly 1e6 sparse messages are read as they always were (holes are not messages): "invalid-shape" at the first hole', () => {
+    const { list } = sparseConversation(N);
+    const e = expectError(() => serialize(list), 'invalid-shape');
+    assert.equal(e.position, 1);
   });
 });

@@ -11,7 +11,7 @@
 import { MidfoldError } from '../core/errors.js';
 import { applyEditsToCopy } from '../core/apply.js';
 import { COMPACT, ensureTier, estimateTokens, planMicroCompact } from '../core/api.js';
-import { optionsObject } from '../core/options.js';
+import { checkMessageCount, optionsObject } from '../core/options.js';
 import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compactor.js';
 import { PRICING } from '../pricing/index.js';
 import { checkDepth } from '../core/depth.js';
@@ -377,6 +377,7 @@ export async function simulate(session, options = {}) {
   optionsObject(options, 'simulate', ['pricing', 'model', 'ttl', 'profile', 'window', 'turnSeconds', 'policies', 'cacheMatch']);
   const messages = sessionMessages(session);
   if (!messages) throw new MidfoldError('invalid-input', 'simulate: the session must be an array of messages, an object with messages or a Responses body with input');
+  checkMessageCount(messages, 'simulate');
   // (JSON.stringify and structuredClone below would overflow the stack on absurd nesting first)
   const listKey = Array.isArray(session) ? [] : [session.messages === messages ? 'messages' : 'input'];
   messages.forEach((m, i) => checkDepth(m, [...listKey, i], 1));

@@ -7,6 +7,7 @@
  * So the summaries written, and the array forwarded, are the stateful Compactor's.
  */
 import { MidfoldError } from '../core/errors.js';
+import { checkMessageCount } from '../core/options.js';
 import { base64, bytesOf, canonicalJSON, historyBytes, prefixHash } from './hash.js';
 import { EstimateCache } from '../core/estimate-cache.js';
 import { SessionState } from './session-state.js';
@@ -114,6 +115,7 @@ export async function compactHistory(compactor, messages, options = {}) {
   if (!compactor || typeof compactor.compact !== 'function')
     throw new MidfoldError('invalid-option', 'compactHistory: the first argument must be a Compactor');
   if (!Array.isArray(messages)) throw new MidfoldError('invalid-input', 'compactHistory: messages must be an array');
+  checkMessageCount(messages, 'compactHistory');
   if (!isPlain(options)) throw new MidfoldError('invalid-option', 'compactHistory: options must be an object');
   const { state } = options;
   if (state !== undefined && !(state instanceof SessionState))

@@ -7,6 +7,7 @@
 import { MidfoldError } from '../core/errors.js';
 import { pathOf } from '../core/encode.js';
 import { MAX_DEPTH } from '../core/limits.js';
+import { checkMessageCount } from '../core/options.js';
 
 // Marked pure so that a bundle which uses nothing of this module drops it.
 const encoder = /* @__PURE__ */ new TextEncoder();
@@ -175,6 +176,7 @@ export async function prefixHash(history, count) {
  */
 export async function conversationKey(messages) {
   if (!Array.isArray(messages)) throw new MidfoldError('invalid-input', 'conversationKey: messages must be an array');
+  checkMessageCount(messages, 'conversationKey');
   let end = messages.findIndex((m) => m !== null && typeof m === 'object' && m.role === 'user');
   end = end < 0 ? messages.length : end + 1;
   return prefixHash(historyBytes(messages.slice(0, end)), end);
