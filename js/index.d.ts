@@ -411,7 +411,9 @@ export interface MemoryTool {
   store: MemoryStore;
   limits: Required<Omit<MemoryToolOptions, 'store'>>;
   /** Runs one command (the input object or its JSON text). Commands whose paths overlap
-   * run one after another, in call order; errors are results, not exceptions (only a
+   * run one after another, in call order, whichever tool of this process runs them on the
+   * same store (the same store object; for localStorageStore and kvStore, the same Storage or
+   * namespace and prefix); errors are results, not exceptions (only a
    * failure to load the memory tool's wasm module, MidfoldError 'init-failed', throws). */
   execute(input: MemoryCommand | Record<string, unknown> | string): Promise<MemoryResult>;
   /** Executes an Anthropic tool_use block and gives the tool_result block answering it. */
