@@ -638,8 +638,10 @@ export interface SessionStateOptions {
   /** Branches remembered (32): conversations that open alike and share the key, and the paths of
    * regenerated turns; the least recently extended branch is forgotten first. */
   maxBranches?: number;
-  /** Drop snapshots while the JSON is larger than this many UTF-8 bytes (0: no cap): each branch's
-   * earlier ones first, oldest first, then whole branches, least recently extended first. */
+  /** The most UTF-8 bytes of JSON the state ever writes (0: no cap; a key-value Durable Object
+   * takes 128 KiB a value): snapshots are dropped while it is larger, each branch's earlier
+   * ones first, oldest first, then whole branches, least recently extended first; a snapshot
+   * that alone is larger is not stored (the report's session.unsaved is 'too-large'). */
   maxBytes?: number;
   /** An unreadable stored value or a failing store is a warning and a fresh plan, never an error. */
   onWarn?: (message: string, error?: unknown) => void;
@@ -670,6 +672,9 @@ export interface HistoryReport extends CompactReport {
     changed: boolean;
     /** Whether the state was updated (never after a failed summary). */
     saved: boolean;
+    /** Why a result worth remembering was not saved: 'too-large' (its compacted form alone is
+     * over the state's maxBytes) or 'store-error' (the store failed to write). */
+    unsaved?: 'too-large' | 'store-error';
   };
 }
 

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import { defaultSummary, startMockLLM } from './helpers/mock-llm.mjs';
 import { COMPAT_DATE, ROOT, capnpString, localModules, startWorkerd, workerConfig, workerdBinary, workerdEntryFiles } from './helpers/workerd.mjs';
@@ -849,6 +850,73 @@ test('stateful proxy: state is scoped per client token, and what it stores holds
   assert.ok(stored.includes('"snapshots"') && (stored.includes('[truncated:') || stored.includes('[Context Compressed]')), 'the state is stored there');
   for (const token of TOKENS) assert.equal(stored.includes(token), false, `${token} is not stored`);
   assert.equal(stored.includes(UPSTREAM_KEY), false);
+});
+
+/**
+ * Every value the edge worker's Durable Objects hold on disk (workerd's localDisk keeps each object in a SQLite
+ * file, its values serialized as Cloudflare stores them), as {key, value: Buffer}: what Cloudflare's 128 KiB cap
+ * of a key-value Durable Object's value applies to.
+ */
+async function storedValues() {
+  const files = (await readdir(path.join(tmp, 'sessions'), { recursive: true, withFileTypes: true }))
+    .filter((d) => d.isFile() && d.name.endsWith('.sqlite') && d.name !== 'metadata.sqlite');
+  const values = [];
+  for (const d of files) {
+    const db = new DatabaseSync(path.join(d.parentPath ?? d.path, d.name), { readOnly: true });
+    try {
+      // (an object that was only read has a file, and no table yet)
+      const kv = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_cf_KV'").get();
+      if (kv) for (const row of db.prepare('SELECT key, value FROM _cf_KV').all()) values.push({ key: row.key, value: Buffer.from(row.value) });
+    } finally {
+      db.close();
+    }
+  }
+  return values;
+}
+
+/** Whether `bytes` holds `ascii`, as UTF-8 or as a UTF-16 string would store it. */
+const holds = (bytes, ascii) => bytes.includes(Buffer.from(ascii, 'utf8')) || bytes.includes(Buffer.from(ascii, 'utf16le'));
+const DO_VALUE_LIMIT = 128 * 1024; // Cloudflare's limit of a key-value Durable Object's value
+
+test('stateful proxy: a fold whose state alone is over 120 KiB is forwarded but not stored, and says so; nothing on disk passes 128 KiB', async () => {
+  const marker = 'ROLLBACK-LOG-7731';
+  const summary = `${marker}\n${Array.from({ length: 3600 }, (_, i) => `- step ${i}: read src/module${i % 14}.js, the offset is applied twice`).join('\n')}`;
+  assert.ok(Buffer.byteLength(summary) > 200_000);
+  llm.enqueue({ text: summary });
+  const messages = [{ role: 'system', content: 'You are a release engineer rolling back a bad deploy.' }, ...toolLoop(14, 5000).slice(1)];
+  const res = await post(edgeURL(), { model: 'gpt-test', messages }, { authorization: `Bearer ${TOKENS[1]}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-compacted'), 'true');
+  assert.equal(res.headers.get('x-midfold-state-saved'), 'too-large');
+  assert.ok(llm.requests.at(-1).rawBody.includes(marker), 'the fold was forwarded');
+  const values = await storedValues();
+  for (const { key, value } of values) assert.ok(value.length <= DO_VALUE_LIMIT, `${key}: ${value.length} bytes stored`);
+  assert.equal(values.some(({ value }) => holds(value, marker)), false, 'the oversized state is not stored');
+});
+
+test('stateful proxy: a state of Chinese and English under 120 KiB of UTF-8 is stored within 128 KiB on disk, and continues', async () => {
+  const marker = 'REFUND-AUDIT-5120';
+  // 70,000 characters, one in ten Chinese: 84 KB of UTF-8, but 140 KB as a JavaScript string holding them.
+  const line = (i) => `- refund ${String(i).padStart(4, '0')}: amount rounds half-cent up, 退款已核对完 ok\n`;
+  const summary = `${marker}\n${Array.from({ length: 1400 }, (_, i) => line(i)).join('')}`;
+  assert.ok(Buffer.byteLength(summary) < 100_000 && 2 * summary.length > DO_VALUE_LIMIT);
+  llm.enqueue({ text: summary });
+  const messages = [{ role: 'system', content: 'You audit refunds in the payments service.' }, ...toolLoop(14, 5000).slice(1)];
+  let res = await post(edgeURL(), { model: 'gpt-test', messages }, { authorization: `Bearer ${TOKENS[1]}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-compacted'), 'true');
+  assert.equal(res.headers.get('x-midfold-state-saved'), 'true');
+  const mine = (await storedValues()).filter(({ value }) => holds(value, marker));
+  assert.equal(mine.length, 1);
+  assert.ok(mine[0].value.length <= DO_VALUE_LIMIT, `${mine[0].value.length} bytes stored`);
+  const next = [...messages, { role: 'assistant', content: 'Half-cent refunds now round to even.' }, { role: 'user', content: '好的，再跑一遍测试。' }];
+  res = await post(edgeURL(), { model: 'gpt-test', messages: next }, { authorization: `Bearer ${TOKENS[1]}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state'), 'continued');
+  assert.equal(res.headers.get('x-midfold-reused-messages'), String(messages.length));
 });
 
 // ---------------------------------------------------------------------------------------------------------

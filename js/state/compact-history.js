@@ -86,9 +86,11 @@ export function compactorSettings(compactor) {
  * Resolves to `{messages, report}`: `messages` is what to send (untouched originals are
  * copies sharing the caller's nested values; messages midfold wrote or edited are JSON
  * copies of what was remembered, identical call after call), `report` the Compactor's
- * report plus `session: {matched, changed, saved}` — `matched` the original messages
+ * report plus `session: {matched, changed, saved, unsaved?}` — `matched` the original messages
  * whose compacted form was reused (0: a fresh plan), `changed` whether `messages`
- * differs from the input at all, `saved` whether the state was updated.
+ * differs from the input at all, `saved` whether the state was updated, and when a save was
+ * due but did not happen, `unsaved` says why: 'too-large' (the compacted form alone is over
+ * the state's maxBytes, so it is not stored) or 'store-error' (the store failed to write).
  *
  * On a summarizer failure the messages are as the stateful Compactor would leave them
  * (the remembered compacted form plus the new messages) and the state is untouched.
@@ -253,17 +255,19 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
   });
 
   let saved = false;
+  let unsaved;
   // An identity result needs no memory: a fresh plan gives the same.
   if (state && SUCCESS.has(report.reason) && !identity) {
     const carried = anchor && unchangedBy(report)
       ? { anchor: { inputTokens: anchor.inputTokens, count: anchor.count, ...(context === undefined ? {} : { context }) } } : {};
-    saved = await state.finish({
+    const outcome = await state.finish({
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0, ...carried,
     }, snapshot);
+    saved = outcome === 'saved';
+    if (!saved) unsaved = outcome;
   }
-  return {
-    messages: working,
-    report: { ...report, session: { matched: snapshot ? snapshot.count : 0, changed: !identity, saved } },
-  };
+  const session = { matched: snapshot ? snapshot.count : 0, changed: !identity, saved };
+  if (unsaved) session.unsaved = unsaved;
+  return { messages: working, report: { ...report, session } };
 }

@@ -45,6 +45,13 @@
  *   x-midfold-reason                                 the compactor's reason (below-threshold, compacted, summarizer-error, …)
  *   x-midfold-state                                  "continued" (a remembered prefix was reused), "fresh" or "off"
  *   x-midfold-reused-messages                        how many of the client's messages that prefix covered
+ *   x-midfold-state-saved                            "true" when this request's compacted form was stored;
+ *                                                    "false" when there was nothing new to store (or no
+ *                                                    state); "too-large" when it alone is over the 120 KiB
+ *                                                    the proxy stores a conversation in (a Durable Object
+ *                                                    value holds 128 KiB): the next turn continues from what
+ *                                                    was stored before, or plans afresh; "store-error"
+ *                                                    when the Durable Object failed to store it
  *
  * A failed summary never fails the request: the conversation is then forwarded as it was
  * (with the remembered compacted prefix, if any). Bad requests get a 4xx JSON error in
@@ -61,7 +68,8 @@ export { SessionStore } from './session-store.js';
 const ROUTE = '/v1/chat/completions';
 const DEFAULT_PROFILE = 'safe'; // the Compactor's default: a compaction trigger must err high
 const SUMMARY_TIMEOUT_MS = 60000;
-// A Durable Object value holds at most 128 KiB: the state drops its oldest snapshots first.
+// A key-value Durable Object's value holds at most 128 KiB (session-store.js stores UTF-8 bytes):
+// the state drops its oldest snapshots first, and a fold too large on its own is not stored.
 const MAX_STATE_BYTES = 120 * 1024;
 
 function jsonError(status, message, type, headers = {}) {
@@ -182,6 +190,7 @@ async function chatCompletions(request, env, scope) {
   response.headers.set('x-midfold-reason', report.reason);
   response.headers.set('x-midfold-state', !env.SESSIONS ? 'off' : report.session.matched ? 'continued' : 'fresh');
   response.headers.set('x-midfold-reused-messages', String(report.session.matched));
+  response.headers.set('x-midfold-state-saved', report.session.saved ? 'true' : report.session.unsaved ?? 'false');
   return response;
 }
 
