@@ -136,9 +136,10 @@ function startSSE() {
       const raw = Buffer.concat(chunks).toString('utf8');
       sse.requests.push({ headers: req.headers, raw, body: JSON.parse(raw) });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (let i = 0; i < SSE_CHUNKS.length; i++) {
+      const script = sse.script ?? SSE_CHUNKS; // a test may set its own chunks for one request
+      for (let i = 0; i < script.length; i++) {
         if (i > 0) await new Promise((resolve) => sse.release.push(resolve)); // the test lets the next one go
-        res.write(SSE_CHUNKS[i]);
+        res.write(script[i]);
         sse.sent = i + 1;
       }
       res.end();
@@ -743,6 +744,68 @@ test('stream: true passes the upstream\'s server-sent events through unchanged, 
   assert.equal(sse.requests.at(-1).body.stream, true);
   assert.equal(sse.requests.at(-1).headers.authorization, `Bearer ${UPSTREAM_KEY}`);
   assert.equal(sse.requests.at(-1).headers.accept, 'text/event-stream');
+});
+
+test("the upstream's cookies, hop-by-hop headers and account headers are not relayed; its request id and rate limits are", async () => {
+  llm.enqueue({ text: 'The offset is applied twice.', headers: {
+    'set-cookie': ['__cf_bm=Qk3x.operator-session; path=/; expires=Sun, 06-Dec-26 22:30:00 GMT; domain=.api.openai.com; HttpOnly; Secure; SameSite=None',
+      '_cfuvid=operator.0.1-604800000; path=/; domain=.api.openai.com; HttpOnly; Secure; SameSite=None'],
+    'openai-organization': 'org-operator-7731', 'openai-project': 'proj_operator_4410', 'anthropic-organization-id': '6f0c7e2a-operator',
+    'alt-svc': 'h3=":443"; ma=86400', 'proxy-authenticate': 'Basic realm="egress"', 'connection': 'keep-alive, x-upstream-hop',
+    'x-upstream-hop': 'edge-lb-3', 'x-request-id': 'req_8f2c1d', 'x-ratelimit-remaining-requests': '499', 'openai-processing-ms': '412',
+  } });
+  const res = await post(edgeURL(), { model: 'gpt-test', messages: [{ role: 'user', content: 'Why do the date tests fail?' }] });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  for (const name of ['set-cookie', 'openai-organization', 'openai-project', 'anthropic-organization-id', 'alt-svc', 'proxy-authenticate', 'x-upstream-hop'])
+    assert.equal(res.headers.get(name), null, `${name} is not relayed`);
+  assert.deepEqual(res.headers.getSetCookie(), []);
+  assert.equal(res.headers.get('x-request-id'), 'req_8f2c1d');
+  assert.equal(res.headers.get('x-ratelimit-remaining-requests'), '499');
+  assert.equal(res.headers.get('openai-processing-ms'), '412');
+});
+
+test('an upstream error that echoes UPSTREAM_KEY reaches the client without it, still valid JSON', async () => {
+  const message = `Incorrect API key provided: ${UPSTREAM_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+  llm.enqueue({ status: 401, json: { error: { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } });
+  const res = await post(edgeURL(), { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  assert.equal(res.status, 401);
+  const text = await res.text();
+  assert.equal(text.includes(UPSTREAM_KEY), false, text);
+  const { error } = JSON.parse(text);
+  assert.equal(error.code, 'invalid_api_key');
+  assert.equal(error.message, message.replace(UPSTREAM_KEY, '[redacted]'));
+});
+
+test('a streamed answer that echoes UPSTREAM_KEY, split across chunks, arrives without it and event by event', async () => {
+  const split = UPSTREAM_KEY.length >> 1;
+  const event = (delta) => `data: ${JSON.stringify({ id: 'chatcmpl-s2', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`;
+  const whole = event({ role: 'assistant', content: 'Your gateway logged the key ' }) + event({ content: `${UPSTREAM_KEY} — 请轮换它。` }) + 'data: [DONE]\n\n';
+  const at = whole.indexOf(UPSTREAM_KEY) + split;
+  sse.script = [whole.slice(0, at), whole.slice(at)]; // the key cut in two
+  try {
+    const body = { model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'What did the gateway log?' }] };
+    const res = await post(`${wd.url('edge-sse')}/v1/chat/completions`, body, { accept: 'text/event-stream' });
+    assert.equal(res.status, 200);
+    const reader = res.body.getReader();
+    const received = [];
+    const first = whole.slice(0, whole.indexOf(UPSTREAM_KEY)); // what can go before the key is known whole
+    while (Buffer.concat(received).toString('utf8').length < first.length) {
+      const { done, value } = await reader.read();
+      assert.equal(done, false);
+      received.push(value);
+      assert.equal(sse.sent, 1, 'the first event arrived while the upstream held the rest back');
+    }
+    await releaseNext();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received.push(value);
+    }
+    assert.equal(Buffer.concat(received).toString('utf8'), whole.replace(UPSTREAM_KEY, '[redacted]'));
+  } finally {
+    sse.script = undefined;
+  }
 });
 
 // ---------------------------------------------------------------------------------------------------------

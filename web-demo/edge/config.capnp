@@ -43,6 +43,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "auth.js", esModule = embed "auth.js"),
     (name = "body.js", esModule = embed "body.js"),
     (name = "pricing.js", esModule = embed "pricing.js"),
+    (name = "relay.js", esModule = embed "relay.js"),
     (name = "session-store.js", esModule = embed "session-store.js"),
     (name = "midfold", esModule = "export * from 'midfold/js/hosts/workerd.js';"),
     (name = "midfold/js/hosts/workerd.js", esModule = embed "../../js/hosts/workerd.js"),

@@ -5,8 +5,12 @@
  *                               estimate is still over THRESHOLD, compacted (the summary is
  *                               written by the same upstream); then the request goes to
  *                               `${UPSTREAM_URL}/chat/completions` and its answer comes back
- *                               as is (a `stream: true` answer as the upstream streams it),
- *                               plus x-midfold-* headers with the figures.
+ *                               as it comes (a `stream: true` answer as the upstream streams
+ *                               it), plus x-midfold-* headers with the figures, less what
+ *                               belongs to the worker's hop or the operator (relay.js: the
+ *                               upstream's cookies, hop-by-hop headers, Alt-Svc and, with
+ *                               UPSTREAM_KEY, its account headers; UPSTREAM_KEY itself is
+ *                               scrubbed from the body, streamed or not).
  *
  * Clients re-send their whole history every turn. With the SESSIONS binding (a Durable
  * Object namespace, see config.capnp) the proxy remembers, per client and conversation,
@@ -55,12 +59,13 @@
  *
  * A failed summary never fails the request: the conversation is then forwarded as it was
  * (with the remembered compacted prefix, if any). Bad requests get a 4xx JSON error in
- * OpenAI's shape; upstream errors pass through.
+ * OpenAI's shape; upstream errors pass through (relayed as above).
  */
 import { init, Compactor, MidfoldError, SessionState, compactHistory, conversationKey, openAISummarizer } from 'midfold';
 import { authenticate, clientTokens } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
 import { pricingOf } from './pricing.js';
+import { relayedHeaders, scrubbed } from './relay.js';
 import { durableObjectStore } from './session-store.js';
 
 export { SessionStore } from './session-store.js';
@@ -183,7 +188,13 @@ async function chatCompletions(request, env, scope) {
     return jsonError(502, `the upstream could not be reached: ${e.message}`, 'upstream_error');
   }
 
-  const response = new Response(upstream.body, upstream);
+  // The upstream's own hop and the operator's account stay here, and so does the key (relay.js).
+  const secret = env.UPSTREAM_KEY ? String(env.UPSTREAM_KEY) : '';
+  const response = new Response(secret && upstream.body ? scrubbed(upstream.body, secret) : upstream.body, {
+    status: upstream.status,
+    statusText: upstream.statusText,
+    headers: relayedHeaders(upstream.headers, { operatorKey: Boolean(secret), scrubbing: Boolean(secret && upstream.body) }),
+  });
   response.headers.set('x-midfold-tokens-before', String(report.tokensBefore));
   response.headers.set('x-midfold-tokens-after', String(report.tokensAfter));
   response.headers.set('x-midfold-compacted', String(report.compacted));
