@@ -706,8 +706,16 @@ export declare function compactHistory<M extends object = Message>(
      * the system prompt, tools and tool choice). A count this call records with the state is
      * recorded under it, and a later call uses a recorded count only under the same context.
      * The `usage` given are the caller's to choose by context. */
-    context?: string },
-): Promise<{ messages: M[]; report: HistoryReport }>;
+    context?: string;
+    /** Write nothing yet: when there is something to remember, the result holds `save()`, to
+     * call once the provider accepted the request (a proxy: on the upstream's 2xx status), so
+     * a refused request leaves no state. Until it resolves, a call on the same state that
+     * continues this one plans from what was saved. */
+    deferSave?: boolean },
+): Promise<{ messages: M[]; report: HistoryReport;
+  /** With deferSave, when there is something to remember: records it (once, however often it
+   * is called) and resolves to `report.session`, updated (`saved`, `unsaved`). */
+  save?: () => Promise<HistoryReport['session']> }>;
 
 /** A store in a Map, for one process. `initial` seeds it (key → JSON text). */
 export declare function memoryStateStore(initial?: Record<string, string> | Iterable<[string, string]>):

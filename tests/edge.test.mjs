@@ -29,6 +29,10 @@ const AUTH = { authorization: `Bearer ${TOKENS[0]}` };
 const SMALL_LIMIT = 64 * 1024;
 const SESSION_THRESHOLD = 8000;
 const SESSION_TOKEN = 'tok-session-5b1e';
+// Where micro-compaction alone clears a tool loop of 8 results of 3,000 characters under the threshold.
+const OPEN_THRESHOLD = 8000;
+const CAP_TOKENS = ['tok-cap-count-19aa', 'tok-cap-bytes-83f0'];
+const TTL_TOKEN = 'tok-ttl-60c4';
 // The worker's Compactor runs with the Compactor's default profile unless PROFILE says
 // otherwise; its x-midfold-tokens-* figures are in that profile's tokens.
 const SAFE = { profile: 'safe' };
@@ -187,6 +191,10 @@ const config :Workerd.Config = (
     (name = "edge-sse", worker = .edgeSse),
     (name = "edge-session", worker = .edgeSession),
     (name = "edge-stateless", worker = .edgeStateless),
+    (name = "edge-open-state", worker = .edgeOpenState),
+    (name = "edge-capped", worker = .edgeCapped),
+    (name = "edge-expiring", worker = .edgeExpiring),
+    (name = "edge-bad-state-limit", worker = .edgeBadStateLimit),
     (name = "readme", worker = .readme),
     (name = "explicit", worker = .explicit),
     (name = "loopback", network = (allow = ["127.0.0.1/32"])),
@@ -208,6 +216,10 @@ const config :Workerd.Config = (
     (name = "edge-sse", address = "127.0.0.1:0", http = (), service = "edge-sse"),
     (name = "edge-session", address = "127.0.0.1:0", http = (), service = "edge-session"),
     (name = "edge-stateless", address = "127.0.0.1:0", http = (), service = "edge-stateless"),
+    (name = "edge-open-state", address = "127.0.0.1:0", http = (), service = "edge-open-state"),
+    (name = "edge-capped", address = "127.0.0.1:0", http = (), service = "edge-capped"),
+    (name = "edge-expiring", address = "127.0.0.1:0", http = (), service = "edge-expiring"),
+    (name = "edge-bad-state-limit", address = "127.0.0.1:0", http = (), service = "edge-bad-state-limit"),
     (name = "readme", address = "127.0.0.1:0", http = (), service = "readme"),
     (name = "explicit", address = "127.0.0.1:0", http = (), service = "explicit"),
   ],
@@ -228,6 +240,12 @@ ${workerConfig('edgeBadLimit', WORKER, tmp, [...edgeBindings, ['MAX_BODY_BYTES',
 ${workerConfig('edgeSse', WORKER, tmp, [['UPSTREAM_URL', `http://127.0.0.1:${sse.server.address().port}/v1`], ...keyed])}
 ${workerConfig('edgeSession', WORKER, tmp, sessionBindings, [], { sessions: true })}
 ${workerConfig('edgeStateless', WORKER, tmp, sessionBindings)}
+${workerConfig('edgeOpenState', WORKER, tmp, [['UPSTREAM_URL', upstream], ['THRESHOLD', String(OPEN_THRESHOLD)]], [], { sessions: 'disk' })}
+${workerConfig('edgeCapped', WORKER, tmp, [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY], ['CLIENT_TOKEN', CAP_TOKENS.join(',')],
+    ['THRESHOLD', String(OPEN_THRESHOLD)], ['STATE_MAX_CONVERSATIONS', '3'], ['STATE_MAX_BYTES', String(128 * 1024)]], [], { sessions: 'disk' })}
+${workerConfig('edgeExpiring', WORKER, tmp, [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY], ['CLIENT_TOKEN', TTL_TOKEN],
+    ['THRESHOLD', String(OPEN_THRESHOLD)], ['STATE_TTL_SECONDS', '2']], [], { sessions: 'disk' })}
+${workerConfig('edgeBadStateLimit', WORKER, tmp, [...edgeBindings, ['STATE_MAX_CONVERSATIONS', 'lots']], [], { sessions: true })}
 ${workerConfig('readme', path.join(tmp, 'readme-worker.js'), tmp)}
 ${workerConfig('explicit', path.join(tmp, 'explicit-worker.js'), tmp, [],
     [`(name = "wasm-bytes.bin", data = embed ${capnpString(path.relative(tmp, WASM))})`])}
@@ -916,12 +934,14 @@ test('stateful proxy: state is scoped per client token, and what it stores holds
 });
 
 /**
- * Every value the edge worker's Durable Objects hold on disk (workerd's localDisk keeps each object in a SQLite
+ * Every value the Durable Objects of the edge worker `worker` (the id of its workerConfig) hold on disk (workerd's localDisk keeps each object in a SQLite
  * file, its values serialized as Cloudflare stores them), as {key, value: Buffer}: what Cloudflare's 128 KiB cap
  * of a key-value Durable Object's value applies to.
  */
-async function storedValues() {
-  const files = (await readdir(path.join(tmp, 'sessions'), { recursive: true, withFileTypes: true }))
+async function storedValues(worker = 'edge') {
+  const dir = path.join(tmp, 'sessions', `midfold-test-${worker}`);
+  if (!existsSync(dir)) return [];
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
     .filter((d) => d.isFile() && d.name.endsWith('.sqlite') && d.name !== 'metadata.sqlite');
   const values = [];
   for (const d of files) {
@@ -980,6 +1000,124 @@ test('stateful proxy: a state of Chinese and English under 120 KiB of UTF-8 is s
   await res.arrayBuffer();
   assert.equal(res.headers.get('x-midfold-state'), 'continued');
   assert.equal(res.headers.get('x-midfold-reused-messages'), String(messages.length));
+});
+
+/** A tool loop of 8 results of 3,000 characters (micro-compaction alone clears it under OPEN_THRESHOLD), opening with `task`. */
+function clearedLoop(task) {
+  const messages = toolLoop(8, 3000);
+  messages[1] = { role: 'user', content: task };
+  return messages;
+}
+
+/** The conversation keys a worker's Durable Objects hold state for (its index and other bookkeeping left out). */
+const storedConversations = async (worker) => (await storedValues(worker)).map(({ key }) => key).filter((k) => /^[0-9a-f]{64}$/.test(k));
+
+test('open mode: a request the upstream refuses (a junk key, 401) leaves no state; an accepted key\'s state is kept and continues', async () => {
+  const VALID = 'sk-client-live-2b7e';
+  llm.respondWith((req) => (req.headers.authorization === `Bearer ${VALID}` ? {}
+    : { status: 401, json: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }));
+  const url = `${wd.url('edge-open-state')}/v1/chat/completions`;
+  for (let i = 0; i < 12; i++) {
+    const res = await send(url, { model: 'gpt-test', messages: clearedLoop(`Scan the repository for leaked secrets, pass ${i}.`) },
+      { authorization: `Bearer sk-junk-${i}-${'x'.repeat(20)}` });
+    assert.equal(res.status, 401);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-midfold-state-saved'), 'not-accepted', `request ${i}`);
+  }
+  assert.deepEqual(await storedConversations('edgeOpenState'), [], 'nothing kept for 12 refused requests');
+
+  const messages = clearedLoop('Find why the date tests fail after the timezone refactor.');
+  let res = await send(url, { model: 'gpt-test', messages }, { authorization: `Bearer ${VALID}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state-saved'), 'true');
+  assert.equal((await storedConversations('edgeOpenState')).length, 1);
+  res = await send(url, { model: 'gpt-test', messages: [...messages, { role: 'assistant', content: 'Fixed.' }, { role: 'user', content: 'Thanks.' }] },
+    { authorization: `Bearer ${VALID}` });
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state'), 'continued');
+});
+
+test('open mode: requests without Authorization keep no state and share none (no anonymous scope)', async () => {
+  const url = `${wd.url('edge-open-state')}/v1/chat/completions`;
+  const messages = clearedLoop('Summarize the on-call handover notes.');
+  const before = await storedConversations('edgeOpenState');
+  for (const client of ['first', 'second']) {
+    const res = await send(url, { model: 'gpt-test', messages });
+    assert.equal(res.status, 200, client);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-midfold-state'), 'off', `${client} anonymous client`);
+    assert.equal(res.headers.get('x-midfold-reused-messages'), '0');
+  }
+  assert.deepEqual(await storedConversations('edgeOpenState'), before, 'nothing stored for them');
+  assert.equal(llm.requests.at(-1).headers.authorization, undefined);
+});
+
+test('per scope, at most STATE_MAX_CONVERSATIONS conversations are kept: the least recently saved goes first', async () => {
+  const url = `${wd.url('edge-capped')}/v1/chat/completions`;
+  const auth = { authorization: `Bearer ${CAP_TOKENS[0]}` };
+  const tasks = ['Fix the flaky login test.', 'Upgrade the logger to v3.', 'Profile the slow report query.', 'Translate the README to 中文.',
+    'Remove the dead feature flags.'];
+  for (const task of tasks) {
+    const res = await post(url, { model: 'gpt-test', messages: clearedLoop(task) }, auth);
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-midfold-state-saved'), 'true', task);
+  }
+  assert.equal((await storedConversations('edgeCapped')).length, 3);
+  const again = async (task) => {
+    const res = await post(url, { model: 'gpt-test', messages: [...clearedLoop(task), { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Next?' }] }, auth);
+    await res.arrayBuffer();
+    return res.headers.get('x-midfold-state');
+  };
+  assert.equal(await again(tasks[4]), 'continued', 'the newest is kept');
+  assert.equal(await again(tasks[2]), 'continued');
+  assert.equal(await again(tasks[0]), 'fresh', 'the oldest was evicted');
+});
+
+test('per scope, at most STATE_MAX_BYTES are kept: a large new state evicts the oldest', async () => {
+  const url = `${wd.url('edge-capped')}/v1/chat/completions`;
+  const auth = { authorization: `Bearer ${CAP_TOKENS[1]}` };
+  const summary = (n) => `Release ${n} checklist.\n${Array.from({ length: 900 }, (_, i) => `- item ${i}: verified migration ${n}.${i} on staging`).join('\n')}`;
+  const conversations = ['Prepare release 41.', 'Prepare release 42.', 'Prepare release 43.'].map((task) => {
+    const m = toolLoop(14, 12000); // its recent results alone are over OPEN_THRESHOLD: a fold
+    m[1] = { role: 'user', content: task };
+    return m;
+  });
+  for (const [i, messages] of conversations.entries()) {
+    llm.enqueue({ text: summary(41 + i) }); // about 45 KB each: two fit in 128 KiB, three do not
+    const res = await post(url, { model: 'gpt-test', messages }, auth);
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-midfold-compacted'), 'true', `${res.headers.get('x-midfold-reason')} ${res.headers.get('x-midfold-tokens-after')}`);
+    assert.equal(res.headers.get('x-midfold-state-saved'), 'true');
+  }
+  const values = (await storedValues('edgeCapped')).filter(({ value }) => holds(value, 'checklist'));
+  assert.deepEqual(values.map(({ value }) => [41, 42, 43].filter((n) => holds(value, `Release ${n} checklist`))).flat().sort(), [42, 43]);
+  assert.ok(values.reduce((n, { value }) => n + value.length, 0) <= 128 * 1024);
+});
+
+test('state expires STATE_TTL_SECONDS after it was last saved: a Durable Object alarm deletes it', async () => {
+  const url = `${wd.url('edge-expiring')}/v1/chat/completions`;
+  const auth = { authorization: `Bearer ${TTL_TOKEN}` };
+  const messages = clearedLoop('Rotate the staging database credentials.');
+  let res = await post(url, { model: 'gpt-test', messages }, auth);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state-saved'), 'true');
+  assert.equal((await storedConversations('edgeExpiring')).length, 1);
+  // The alarm is set for two seconds on: wait for it (up to 30 s on a loaded machine).
+  for (let i = 0; i < 300 && (await storedValues('edgeExpiring')).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(await storedValues('edgeExpiring'), [], 'the object\'s storage is empty');
+  res = await post(url, { model: 'gpt-test', messages: [...messages, { role: 'assistant', content: 'Rotated.' }, { role: 'user', content: 'Check the app.' }] }, auth);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state'), 'fresh');
+});
+
+test('a STATE_* setting that is no whole number in range is a 500 (misconfigured), and nothing reaches the upstream', async () => {
+  const res = await post(`${wd.url('edge-bad-state-limit')}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  assert.equal(res.status, 500);
+  assert.match((await res.json()).error.message, /misconfigured: STATE_MAX_CONVERSATIONS must be a whole number from 1 to 1000/);
+  assert.equal(llm.requests.length, 0);
 });
 
 // ---------------------------------------------------------------------------------------------------------

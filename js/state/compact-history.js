@@ -94,6 +94,13 @@ export function compactorSettings(compactor) {
  *
  * On a summarizer failure the messages are as the stateful Compactor would leave them
  * (the remembered compacted form plus the new messages) and the state is untouched.
+ *
+ * With `options.deferSave`, nothing is written yet: when there is something to remember, the
+ * result also holds `save()`, which records it and resolves to the report's `session`, updated
+ * (`saved`, `unsaved`); call it once the provider accepted the request (a proxy: after the
+ * upstream's 2xx status), so that a request it refuses (a bad key, a bad request) leaves no
+ * state. Without save() the state stays as it was. Until save() resolves, a call on the same
+ * state that continues this one does not see its result (it plans from what was saved).
  * @param {{compact: Function}} compactor a Compactor; its options are the plan's
  * @param {unknown[]} messages the whole history, as the host has it
  * `options.usage` ({inputTokens, count?, last?}) is the provider's input count for the
@@ -111,7 +118,7 @@ export function compactorSettings(compactor) {
  * given are the caller's to choose by context. `options.signal` aborts the summary, and a wait
  * for a call in flight on the same state (SessionState.begin).
  * @param {{state?: SessionState, force?: boolean, signal?: AbortSignal, instructions?: string,
- *   usage?: {inputTokens: number}, context?: string}} [options]
+ *   usage?: {inputTokens: number}, context?: string, deferSave?: boolean}} [options]
  */
 export async function compactHistory(compactor, messages, options = {}) {
   if (!compactor || typeof compactor.compact !== 'function')
@@ -129,9 +136,11 @@ export async function compactHistory(compactor, messages, options = {}) {
     throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?, last?} (whole numbers, last a string) or a list of them');
   if (options.context !== undefined && typeof options.context !== 'string')
     throw new MidfoldError('invalid-option', 'compactHistory: context must be a string');
+  if (options.deferSave !== undefined && typeof options.deferSave !== 'boolean')
+    throw new MidfoldError('invalid-option', 'compactHistory: deferSave must be a boolean');
   const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage,
     context: options.context };
-  return run(compactor, messages, compactOptions, state || null);
+  return run(compactor, messages, compactOptions, state || null, options.deferSave === true);
 }
 
 const isAnchor = (u) => isPlain(u) && Number.isInteger(u.inputTokens) && u.inputTokens >= 0
@@ -182,7 +191,7 @@ function carriedAnchor(snapshot, formLength, context) {
 const unchangedBy = (report) => report.reason === 'below-threshold'
   && !(report.micro && report.micro.cleared) && !report.thinkingRemoved;
 
-async function run(compactor, messages, compactOptions, state) {
+async function run(compactor, messages, compactOptions, state, deferSave) {
   const original = messages.slice(); // the host may change its array while a summary is written
   // The Compactor's estimate cache also keeps each original's canonical bytes, and its entries
   // serve the editable copies below: a history that grew by a turn is read for that turn.
@@ -193,14 +202,14 @@ async function run(compactor, messages, compactOptions, state) {
   // conversation under the key goes on while this one's summary is written.
   const { snapshot, flight } = state ? await state.begin(canonical, settings, compactOptions.signal) : { snapshot: null, flight: null };
   try {
-    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state });
+    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, deferSave });
   } finally {
     if (flight) state.end(flight);
   }
 }
 
 /** The rest of run(): rebuilds the working array from `snapshot`, compacts it and records the result. */
-async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state }) {
+async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, deferSave }) {
   // The array a stateful Compactor would hold: the remembered form, then what is new.
   const working = [];
   const origin = new Map(); // working object -> original index, or the remembered item
@@ -254,20 +263,27 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
     else items.push({ message: jsonCopy(m) }); // written by this compaction
   });
 
-  let saved = false;
-  let unsaved;
+  const session = { matched: snapshot ? snapshot.count : 0, changed: !identity, saved: false };
+  const result = { messages: working, report: { ...report, session } };
   // An identity result needs no memory: a fresh plan gives the same.
   if (state && SUCCESS.has(report.reason) && !identity) {
     const carried = anchor && unchangedBy(report)
       ? { anchor: { inputTokens: anchor.inputTokens, count: anchor.count, ...(context === undefined ? {} : { context }) } } : {};
-    const outcome = await state.finish({
+    const recorded = {
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0, ...carried,
-    }, snapshot);
-    saved = outcome === 'saved';
-    if (!saved) unsaved = outcome;
+    };
+    let saving = null;
+    const save = () => {
+      saving ??= state.finish(recorded, snapshot).then((outcome) => {
+        session.saved = outcome === 'saved';
+        if (!session.saved) session.unsaved = outcome;
+        return session;
+      });
+      return saving;
+    };
+    if (deferSave) result.save = save;
+    else await save();
   }
-  const session = { matched: snapshot ? snapshot.count : 0, changed: !identity, saved };
-  if (unsaved) session.unsaved = unsaved;
-  return { messages: working, report: { ...report, session } };
+  return result;
 }

@@ -9,10 +9,13 @@
 #
 # The worker's settings come from environment variables: UPSTREAM_URL (required),
 # CLIENT_TOKEN (required when UPSTREAM_KEY is set), UPSTREAM_KEY, MAX_BODY_BYTES,
-# THRESHOLD, PRICING, PROFILE (default safe), SUMMARY_MODEL (see worker.js).
+# THRESHOLD, PRICING, PROFILE (default safe), SUMMARY_MODEL, STATE_MAX_CONVERSATIONS,
+# STATE_MAX_BYTES, STATE_TTL_SECONDS (see worker.js).
 #
 # Compaction state lives in the SessionStore Durable Object (binding SESSIONS), one object
-# per client token (named by the token's SHA-256), one value per conversation. Here it is
+# per client (named by the SHA-256 of its token, or without CLIENT_TOKEN of its own
+# Authorization header; a request without one keeps no state), one value per conversation,
+# stored only after the upstream's 2xx answer, bounded per client and expiring by alarm. Here it is
 # kept in memory for the life of the process; to keep it across restarts, add a service
 #   (name = "session-disk", disk = (path = "/var/lib/midfold-edge", writable = true)),
 # and use `durableObjectStorage = (localDisk = "session-disk")` below.
@@ -90,6 +93,9 @@ const edgeWorker :Workerd.Worker = (
     (name = "PRICING", fromEnvironment = "PRICING"),
     (name = "PROFILE", fromEnvironment = "PROFILE"),
     (name = "SUMMARY_MODEL", fromEnvironment = "SUMMARY_MODEL"),
+    (name = "STATE_MAX_CONVERSATIONS", fromEnvironment = "STATE_MAX_CONVERSATIONS"),
+    (name = "STATE_MAX_BYTES", fromEnvironment = "STATE_MAX_BYTES"),
+    (name = "STATE_TTL_SECONDS", fromEnvironment = "STATE_TTL_SECONDS"),
     (name = "SESSIONS", durableObjectNamespace = "SessionStore"),
   ],
   durableObjectNamespaces = [
