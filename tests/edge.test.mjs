@@ -944,17 +944,29 @@ async function storedValues(worker = 'edge') {
   const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
     .filter((d) => d.isFile() && d.name.endsWith('.sqlite') && d.name !== 'metadata.sqlite');
   const values = [];
-  for (const d of files) {
-    const db = new DatabaseSync(path.join(d.parentPath ?? d.path, d.name), { readOnly: true });
+  for (const d of files) values.push(...await readValues(path.join(d.parentPath ?? d.path, d.name)));
+  return values;
+}
+
+/**
+ * The _cf_KV rows of one object's SQLite file. workerd may be writing it (an alarm deleting what expired): a
+ * read then waits for the lock (busy timeout), and a read that still finds it locked is tried again.
+ */
+async function readValues(file) {
+  for (let attempt = 1; ; attempt++) {
+    if (!existsSync(file)) return []; // (deleted with its object's storage meanwhile)
+    const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
     try {
       // (an object that was only read has a file, and no table yet)
       const kv = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_cf_KV'").get();
-      if (kv) for (const row of db.prepare('SELECT key, value FROM _cf_KV').all()) values.push({ key: row.key, value: Buffer.from(row.value) });
+      return kv ? db.prepare('SELECT key, value FROM _cf_KV').all().map((row) => ({ key: row.key, value: Buffer.from(row.value) })) : [];
+    } catch (e) {
+      if (!(e && e.errcode === 5) || attempt === 10) throw e; // SQLITE_BUSY
+      await new Promise((r) => setTimeout(r, 100));
     } finally {
       db.close();
     }
   }
-  return values;
 }
 
 /** Whether `bytes` holds `ascii`, as UTF-8 or as a UTF-16 string would store it. */
