@@ -38,8 +38,11 @@ export type Profile = 'bareagent' | 'o200k' | 'cl100k' | 'deepseek' | 'qwen' | '
 /** The one error type of the synchronous API. */
 export declare class MidfoldError extends Error {
   name: 'MidfoldError';
-  /** e.g. 'not-initialized', 'invalid-input', 'invalid-option', 'cycle', 'too-deep',
-   * 'unsupported-value', 'invalid-shape', 'unknown-format', 'read-only-input', 'out-of-memory' */
+  /** e.g. 'not-initialized', 'invalid-input', 'invalid-option', 'cycle', 'too-deep' (nesting
+   * past 512 levels), 'too-large' (over 1 GiB of input, or a list of more than 1,000,000
+   * messages: told from its length, before any message is read, by every function that takes
+   * messages), 'unsupported-value', 'invalid-shape', 'unknown-format', 'read-only-input',
+   * 'out-of-memory' */
   code: string;
   /** A byte offset for parse errors; a message index for 'invalid-shape'. */
   position?: number;
@@ -413,7 +416,9 @@ export interface MemoryTool {
   store: MemoryStore;
   limits: Required<Omit<MemoryToolOptions, 'store'>>;
   /** Runs one command (the input object or its JSON text). Commands whose paths overlap
-   * run one after another, in call order; errors are results, not exceptions (only a
+   * run one after another, in call order, whichever tool of this process runs them on the
+   * same store (the same store object; for localStorageStore and kvStore, the same Storage or
+   * namespace and prefix); errors are results, not exceptions (only a
    * failure to load the memory tool's wasm module, MidfoldError 'init-failed', throws). */
   execute(input: MemoryCommand | Record<string, unknown> | string): Promise<MemoryResult>;
   /** Executes an Anthropic tool_use block and gives the tool_result block answering it. */
@@ -686,8 +691,10 @@ export interface SessionStateOptions {
   /** Branches remembered (32): conversations that open alike and share the key, and the paths of
    * regenerated turns; the least recently extended branch is forgotten first. */
   maxBranches?: number;
-  /** Drop snapshots while the JSON is larger than this many UTF-8 bytes (0: no cap): each branch's
-   * earlier ones first, oldest first, then whole branches, least recently extended first. */
+  /** The most UTF-8 bytes of JSON the state ever writes (0: no cap; a key-value Durable Object
+   * takes 128 KiB a value): snapshots are dropped while it is larger, each branch's earlier
+   * ones first, oldest first, then whole branches, least recently extended first; a snapshot
+   * that alone is larger is not stored (the report's session.unsaved is 'too-large'). */
   maxBytes?: number;
   /** An unreadable stored value or a failing store is a warning and a fresh plan, never an error. */
   onWarn?: (message: string, error?: unknown) => void;
@@ -718,6 +725,9 @@ export interface HistoryReport extends CompactReport {
     changed: boolean;
     /** Whether the state was updated (never after a failed summary). */
     saved: boolean;
+    /** Why a result worth remembering was not saved: 'too-large' (its compacted form alone is
+     * over the state's maxBytes) or 'store-error' (the store failed to write). */
+    unsaved?: 'too-large' | 'store-error';
   };
 }
 
@@ -749,17 +759,28 @@ export declare function compactHistory<M extends object = Message>(
      * the system prompt, tools and tool choice). A count this call records with the state is
      * recorded under it, and a later call uses a recorded count only under the same context.
      * The `usage` given are the caller's to choose by context. */
-    context?: string },
-): Promise<{ messages: M[]; report: HistoryReport }>;
+    context?: string;
+    /** Write nothing yet: when there is something to remember, the result holds `save()`, to
+     * call once the provider accepted the request (a proxy: on the upstream's 2xx status), so
+     * a refused request leaves no state. Until it resolves, a call on the same state that
+     * continues this one plans from what was saved. */
+    deferSave?: boolean },
+): Promise<{ messages: M[]; report: HistoryReport;
+  /** With deferSave, when there is something to remember: records it (once, however often it
+   * is called) and resolves to `report.session`, updated (`saved`, `unsaved`). */
+  save?: () => Promise<HistoryReport['session']> }>;
 
 /** A store in a Map, for one process. `initial` seeds it (key → JSON text). */
 export declare function memoryStateStore(initial?: Record<string, string> | Iterable<[string, string]>):
   StateStore & { map: Map<string, string>; delete(key: string): Promise<void> };
 
 /** A store key from a conversation's content: SHA-256 (hex) of its messages up to and
- * including the first user message, which every later turn repeats. */
+ * including the first user message, which every later turn repeats. Rejects with
+ * MidfoldError('too-deep') for those nested deeper than the estimator reads (512 levels). */
 export declare function conversationKey(messages: readonly object[]): Promise<string>;
 
 /** The canonical JSON a message is hashed by: JSON.stringify's value with sorted keys, and
- * binary data (typed arrays, Buffers, DataViews, ArrayBuffers) as {"$bytes": base64}. */
+ * binary data (typed arrays, Buffers, DataViews, ArrayBuffers) as {"$bytes": base64}.
+ * Throws MidfoldError: 'too-deep' (naming the path) past 512 levels of nesting, as the
+ * estimator does; 'invalid-input' for a cycle or a BigInt. */
 export declare function canonicalJSON(value: unknown): string;

@@ -18,6 +18,10 @@
  * so a key another writer left in the store is never shown, read or changed. */
 bool mf_memory_is_key(const char *s, size_t len);
 
+/* True for a code point whose NFKC form holds ".", "/", "\\" or "%" (memory_lookalike_table.c,
+ * generated from Node's NFKC by tools/unicode/memory-lookalikes.mjs). */
+bool mf_memory_nfkc_lookalike(uint32_t cp);
+
 /* Writes a path for an error message: control and invisible characters and invalid
  * bytes escaped (\u001b, \xff), cut after about 160 bytes with "...". */
 void mf_memory_put_shown_path(mf_buf *b, const char *s, size_t len);

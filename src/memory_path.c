@@ -12,10 +12,12 @@
  * - control characters (C0, DEL, C1), line and paragraph separators, and invisible
  *   format characters (zero-width, bidi overrides, BOM, tags): a name must read as
  *   what it is;
- * - characters that fold to "." "/" "\" or "%" under NFKC or "best fit" code-page
- *   mappings (fullwidth and small forms, one/two dot leaders, the ellipsis, fraction
- *   and division slashes): a store on a file system that folds them would turn
- *   "／．．／" into "/../";
+ * - characters that fold to "." "/" "\" or "%" under NFKC (every one, from the generated
+ *   memory_lookalike_table.c: fullwidth and small forms, dot leaders, the ellipsis, the
+ *   vertical two-dot and ellipsis forms, ℀ ℁ ℅ ℆, ⒈ to ⒛, ㏂ ㏇ ㏘, 🄀) or look like them
+ *   under Windows "best fit" code-page mappings (fraction and division slashes, set minus,
+ *   the big and operator solidi): a store on a file system that folds them would turn
+ *   "／．．／" into "/../" and "︰" into "..";
  * - names that begin or end with white space or end with a dot (Windows drops those, so
  *   ".. " and "..." would become "..");
  * - invalid UTF-8 and U+FFFD (what an unpaired surrogate becomes on the way in);
@@ -49,18 +51,17 @@ static bool is_hidden_char(uint32_t cp)
            (cp >= 0xE0000 && cp <= 0xE0FFF);
 }
 
-/* Characters that a folding store could turn into ".", "/", "\" or "%". */
+/* Characters that a folding store could turn into ".", "/", "\" or "%": NFKC's, from the
+ * generated table, and the solidus look-alikes that NFKC leaves alone but code-page "best fit"
+ * conversions and readers take for "/" or "\". */
 static bool is_lookalike(uint32_t cp)
 {
     switch (cp) {
-    case 0x2024: case 0x2025: case 0x2026: /* one and two dot leaders, ellipsis */
-    case 0xFE52: case 0xFF0E:              /* small and fullwidth full stops */
-    case 0x2044: case 0x2215: case 0x29F8: case 0xFF0F: /* fraction, division, big and fullwidth solidi */
-    case 0x2216: case 0x29F5: case 0x29F9: case 0xFE68: case 0xFF3C: /* reverse solidus forms */
-    case 0xFE6A: case 0xFF05:              /* small and fullwidth percent signs */
+    case 0x2044: case 0x2215: case 0x29F8: /* fraction slash, division slash, big solidus */
+    case 0x2216: case 0x29F5: case 0x29F9: /* set minus, reverse solidus operator, big reverse solidus */
         return true;
     default:
-        return false;
+        return mf_memory_nfkc_lookalike(cp);
     }
 }
 

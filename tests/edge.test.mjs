@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import { defaultSummary, startMockLLM } from './helpers/mock-llm.mjs';
 import { COMPAT_DATE, ROOT, capnpString, localModules, startWorkerd, workerConfig, workerdBinary, workerdEntryFiles } from './helpers/workerd.mjs';
@@ -29,6 +30,10 @@ const AUTH = { authorization: `Bearer ${TOKENS[0]}` };
 const SMALL_LIMIT = 64 * 1024;
 const SESSION_THRESHOLD = 8000;
 const SESSION_TOKEN = 'tok-session-5b1e';
+// Where micro-compaction alone clears a tool loop of 8 results of 3,000 characters under the threshold.
+const OPEN_THRESHOLD = 8000;
+const CAP_TOKENS = ['tok-cap-count-19aa', 'tok-cap-bytes-83f0'];
+const TTL_TOKEN = 'tok-ttl-60c4';
 // The worker's Compactor runs with the Compactor's default profile unless PROFILE says
 // otherwise; its x-midfold-tokens-* figures are in that profile's tokens.
 const SAFE = { profile: 'safe' };
@@ -131,9 +136,10 @@ function startSSE() {
       const raw = Buffer.concat(chunks).toString('utf8');
       sse.requests.push({ headers: req.headers, raw, body: JSON.parse(raw) });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (let i = 0; i < SSE_CHUNKS.length; i++) {
+      const script = sse.script ?? SSE_CHUNKS; // a test may set its own chunks for one request
+      for (let i = 0; i < script.length; i++) {
         if (i > 0) await new Promise((resolve) => sse.release.push(resolve)); // the test lets the next one go
-        res.write(SSE_CHUNKS[i]);
+        res.write(script[i]);
         sse.sent = i + 1;
       }
       res.end();
@@ -181,6 +187,10 @@ const config :Workerd.Config = (
     (name = "edge-sse", worker = .edgeSse),
     (name = "edge-session", worker = .edgeSession),
     (name = "edge-stateless", worker = .edgeStateless),
+    (name = "edge-open-state", worker = .edgeOpenState),
+    (name = "edge-capped", worker = .edgeCapped),
+    (name = "edge-expiring", worker = .edgeExpiring),
+    (name = "edge-bad-state-limit", worker = .edgeBadStateLimit),
     (name = "readme", worker = .readme),
     (name = "explicit", worker = .explicit),
     (name = "loopback", network = (allow = ["127.0.0.1/32"])),
@@ -202,6 +212,10 @@ const config :Workerd.Config = (
     (name = "edge-sse", address = "127.0.0.1:0", http = (), service = "edge-sse"),
     (name = "edge-session", address = "127.0.0.1:0", http = (), service = "edge-session"),
     (name = "edge-stateless", address = "127.0.0.1:0", http = (), service = "edge-stateless"),
+    (name = "edge-open-state", address = "127.0.0.1:0", http = (), service = "edge-open-state"),
+    (name = "edge-capped", address = "127.0.0.1:0", http = (), service = "edge-capped"),
+    (name = "edge-expiring", address = "127.0.0.1:0", http = (), service = "edge-expiring"),
+    (name = "edge-bad-state-limit", address = "127.0.0.1:0", http = (), service = "edge-bad-state-limit"),
     (name = "readme", address = "127.0.0.1:0", http = (), service = "readme"),
     (name = "explicit", address = "127.0.0.1:0", http = (), service = "explicit"),
   ],
@@ -222,6 +236,12 @@ ${workerConfig('edgeBadLimit', WORKER, tmp, [...edgeBindings, ['MAX_BODY_BYTES',
 ${workerConfig('edgeSse', WORKER, tmp, [['UPSTREAM_URL', `http://127.0.0.1:${sse.server.address().port}/v1`], ...keyed])}
 ${workerConfig('edgeSession', WORKER, tmp, sessionBindings, [], { sessions: true })}
 ${workerConfig('edgeStateless', WORKER, tmp, sessionBindings)}
+${workerConfig('edgeOpenState', WORKER, tmp, [['UPSTREAM_URL', upstream], ['THRESHOLD', String(OPEN_THRESHOLD)]], [], { sessions: 'disk' })}
+${workerConfig('edgeCapped', WORKER, tmp, [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY], ['CLIENT_TOKEN', CAP_TOKENS.join(',')],
+    ['THRESHOLD', String(OPEN_THRESHOLD)], ['STATE_MAX_CONVERSATIONS', '3'], ['STATE_MAX_BYTES', String(128 * 1024)]], [], { sessions: 'disk' })}
+${workerConfig('edgeExpiring', WORKER, tmp, [['UPSTREAM_URL', upstream], ['UPSTREAM_KEY', UPSTREAM_KEY], ['CLIENT_TOKEN', TTL_TOKEN],
+    ['THRESHOLD', String(OPEN_THRESHOLD)], ['STATE_TTL_SECONDS', '2']], [], { sessions: 'disk' })}
+${workerConfig('edgeBadStateLimit', WORKER, tmp, [...edgeBindings, ['STATE_MAX_CONVERSATIONS', 'lots']], [], { sessions: true })}
 ${workerConfig('readme', path.join(tmp, 'readme-worker.js'), tmp)}
 ${workerConfig('explicit', path.join(tmp, 'explicit-worker.js'), tmp, [],
     [`(name = "wasm-bytes.bin", data = embed ${capnpString(path.relative(tmp, WASM))})`])}
@@ -481,6 +501,23 @@ test('bad requests get a 4xx JSON error and never reach the upstream', async () 
   assert.equal(llm.requests.length, 0);
 });
 
+test('messages nested 10,000 deep are a 400 naming where ("too-deep"), in the opening or later, and never reach the upstream', async () => {
+  // As a client's JSON arrives: text (JSON.stringify itself would overflow the stack here).
+  const deep = `${'['.repeat(10_000)}"leaf"${']'.repeat(10_000)}`;
+  const opening = `{"model":"gpt-test","messages":[{"role":"system","content":"You review pull requests."},` +
+    `{"role":"user","content":"Review the AST below.","metadata":{"ast":${deep}}}]}`;
+  const later = `{"model":"gpt-test","messages":${JSON.stringify(toolLoop(3, 400)).slice(0, -1)},` +
+    `{"role":"user","content":"And this one?","metadata":{"ast":${deep}}}]}`;
+  for (const text of [opening, later]) {
+    const res = await post(edgeURL(), text);
+    assert.equal(res.status, 400);
+    const { error } = await res.json();
+    assert.equal(error.type, 'invalid_request_error');
+    assert.match(error.message, /^'messages' cannot be read: nesting deeper than 512 levels at input\[\d+\]\.metadata\.ast\[0\]/);
+  }
+  assert.equal(llm.requests.length, 0);
+});
+
 test('workerd lets the worker reach 127.0.0.1 only: another address is refused before any connection', async () => {
   const res = await post(`${wd.url('edge-decoy')}/v1/chat/completions`,
     { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
@@ -723,6 +760,68 @@ test('stream: true passes the upstream\'s server-sent events through unchanged, 
   assert.equal(sse.requests.at(-1).headers.accept, 'text/event-stream');
 });
 
+test("the upstream's cookies, hop-by-hop headers and account headers are not relayed; its request id and rate limits are", async () => {
+  llm.enqueue({ text: 'The offset is applied twice.', headers: {
+    'set-cookie': ['__cf_bm=Qk3x.operator-session; path=/; expires=Sun, 06-Dec-26 22:30:00 GMT; domain=.api.openai.com; HttpOnly; Secure; SameSite=None',
+      '_cfuvid=operator.0.1-604800000; path=/; domain=.api.openai.com; HttpOnly; Secure; SameSite=None'],
+    'openai-organization': 'org-operator-7731', 'openai-project': 'proj_operator_4410', 'anthropic-organization-id': '6f0c7e2a-operator',
+    'alt-svc': 'h3=":443"; ma=86400', 'proxy-authenticate': 'Basic realm="egress"', 'connection': 'keep-alive, x-upstream-hop',
+    'x-upstream-hop': 'edge-lb-3', 'x-request-id': 'req_8f2c1d', 'x-ratelimit-remaining-requests': '499', 'openai-processing-ms': '412',
+  } });
+  const res = await post(edgeURL(), { model: 'gpt-test', messages: [{ role: 'user', content: 'Why do the date tests fail?' }] });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  for (const name of ['set-cookie', 'openai-organization', 'openai-project', 'anthropic-organization-id', 'alt-svc', 'proxy-authenticate', 'x-upstream-hop'])
+    assert.equal(res.headers.get(name), null, `${name} is not relayed`);
+  assert.deepEqual(res.headers.getSetCookie(), []);
+  assert.equal(res.headers.get('x-request-id'), 'req_8f2c1d');
+  assert.equal(res.headers.get('x-ratelimit-remaining-requests'), '499');
+  assert.equal(res.headers.get('openai-processing-ms'), '412');
+});
+
+test('an upstream error that echoes UPSTREAM_KEY reaches the client without it, still valid JSON', async () => {
+  const message = `Incorrect API key provided: ${UPSTREAM_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+  llm.enqueue({ status: 401, json: { error: { message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } });
+  const res = await post(edgeURL(), { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  assert.equal(res.status, 401);
+  const text = await res.text();
+  assert.equal(text.includes(UPSTREAM_KEY), false, text);
+  const { error } = JSON.parse(text);
+  assert.equal(error.code, 'invalid_api_key');
+  assert.equal(error.message, message.replace(UPSTREAM_KEY, '[redacted]'));
+});
+
+test('a streamed answer that echoes UPSTREAM_KEY, split across chunks, arrives without it and event by event', async () => {
+  const split = UPSTREAM_KEY.length >> 1;
+  const event = (delta) => `data: ${JSON.stringify({ id: 'chatcmpl-s2', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`;
+  const whole = event({ role: 'assistant', content: 'Your gateway logged the key ' }) + event({ content: `${UPSTREAM_KEY} — 请轮换它。` }) + 'data: [DONE]\n\n';
+  const at = whole.indexOf(UPSTREAM_KEY) + split;
+  sse.script = [whole.slice(0, at), whole.slice(at)]; // the key cut in two
+  try {
+    const body = { model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'What did the gateway log?' }] };
+    const res = await post(`${wd.url('edge-sse')}/v1/chat/completions`, body, { accept: 'text/event-stream' });
+    assert.equal(res.status, 200);
+    const reader = res.body.getReader();
+    const received = [];
+    const first = whole.slice(0, whole.indexOf(UPSTREAM_KEY)); // what can go before the key is known whole
+    while (Buffer.concat(received).toString('utf8').length < first.length) {
+      const { done, value } = await reader.read();
+      assert.equal(done, false);
+      received.push(value);
+      assert.equal(sse.sent, 1, 'the first event arrived while the upstream held the rest back');
+    }
+    await releaseNext();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received.push(value);
+    }
+    assert.equal(Buffer.concat(received).toString('utf8'), whole.replace(UPSTREAM_KEY, '[redacted]'));
+  } finally {
+    sse.script = undefined;
+  }
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // The stateful proxy: clients re-send their whole history every turn
 
@@ -828,6 +927,205 @@ test('stateful proxy: state is scoped per client token, and what it stores holds
   assert.ok(stored.includes('"snapshots"') && (stored.includes('[truncated:') || stored.includes('[Context Compressed]')), 'the state is stored there');
   for (const token of TOKENS) assert.equal(stored.includes(token), false, `${token} is not stored`);
   assert.equal(stored.includes(UPSTREAM_KEY), false);
+});
+
+/**
+ * Every value the Durable Objects of the edge worker `worker` (the id of its workerConfig) hold on disk (workerd's localDisk keeps each object in a SQLite
+ * file, its values serialized as Cloudflare stores them), as {key, value: Buffer}: what Cloudflare's 128 KiB cap
+ * of a key-value Durable Object's value applies to.
+ */
+async function storedValues(worker = 'edge') {
+  const dir = path.join(tmp, 'sessions', `midfold-test-${worker}`);
+  if (!existsSync(dir)) return [];
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((d) => d.isFile() && d.name.endsWith('.sqlite') && d.name !== 'metadata.sqlite');
+  const values = [];
+  for (const d of files) values.push(...await readValues(path.join(d.parentPath ?? d.path, d.name)));
+  return values;
+}
+
+/**
+ * The _cf_KV rows of one object's SQLite file. workerd may be writing it (an alarm deleting what expired): a
+ * read then waits for the lock (busy timeout), and a read that still finds it locked is tried again.
+ */
+async function readValues(file) {
+  for (let attempt = 1; ; attempt++) {
+    if (!existsSync(file)) return []; // (deleted with its object's storage meanwhile)
+    const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
+    try {
+      // (an object that was only read has a file, and no table yet)
+      const kv = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_cf_KV'").get();
+      return kv ? db.prepare('SELECT key, value FROM _cf_KV').all().map((row) => ({ key: row.key, value: Buffer.from(row.value) })) : [];
+    } catch (e) {
+      if (!(e && e.errcode === 5) || attempt === 10) throw e; // SQLITE_BUSY
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      db.close();
+    }
+  }
+}
+
+/** Whether `bytes` holds `ascii`, as UTF-8 or as a UTF-16 string would store it. */
+const holds = (bytes, ascii) => bytes.includes(Buffer.from(ascii, 'utf8')) || bytes.includes(Buffer.from(ascii, 'utf16le'));
+const DO_VALUE_LIMIT = 128 * 1024; // Cloudflare's limit of a key-value Durable Object's value
+
+test('stateful proxy: a fold whose state alone is over 120 KiB is forwarded but not stored, and says so; nothing on disk passes 128 KiB', async () => {
+  const marker = 'ROLLBACK-LOG-7731';
+  const summary = `${marker}\n${Array.from({ length: 3600 }, (_, i) => `- step ${i}: read src/module${i % 14}.js, the offset is applied twice`).join('\n')}`;
+  assert.ok(Buffer.byteLength(summary) > 200_000);
+  llm.enqueue({ text: summary });
+  const messages = [{ role: 'system', content: 'You are a release engineer rolling back a bad deploy.' }, ...toolLoop(14, 5000).slice(1)];
+  const res = await post(edgeURL(), { model: 'gpt-test', messages }, { authorization: `Bearer ${TOKENS[1]}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-compacted'), 'true');
+  assert.equal(res.headers.get('x-midfold-state-saved'), 'too-large');
+  assert.ok(llm.requests.at(-1).rawBody.includes(marker), 'the fold was forwarded');
+  const values = await storedValues();
+  for (const { key, value } of values) assert.ok(value.length <= DO_VALUE_LIMIT, `${key}: ${value.length} bytes stored`);
+  assert.equal(values.some(({ value }) => holds(value, marker)), false, 'the oversized state is not stored');
+});
+
+test('stateful proxy: a state of Chinese and English under 120 KiB of UTF-8 is stored within 128 KiB on disk, and continues', async () => {
+  const marker = 'REFUND-AUDIT-5120';
+  // 70,000 characters, one in ten Chinese: 84 KB of UTF-8, but 140 KB as a JavaScript string holding them.
+  const line = (i) => `- refund ${String(i).padStart(4, '0')}: amount rounds half-cent up, 退款已核对完 ok\n`;
+  const summary = `${marker}\n${Array.from({ length: 1400 }, (_, i) => line(i)).join('')}`;
+  assert.ok(Buffer.byteLength(summary) < 100_000 && 2 * summary.length > DO_VALUE_LIMIT);
+  llm.enqueue({ text: summary });
+  const messages = [{ role: 'system', content: 'You audit refunds in the payments service.' }, ...toolLoop(14, 5000).slice(1)];
+  let res = await post(edgeURL(), { model: 'gpt-test', messages }, { authorization: `Bearer ${TOKENS[1]}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-compacted'), 'true');
+  assert.equal(res.headers.get('x-midfold-state-saved'), 'true');
+  const mine = (await storedValues()).filter(({ value }) => holds(value, marker));
+  assert.equal(mine.length, 1);
+  assert.ok(mine[0].value.length <= DO_VALUE_LIMIT, `${mine[0].value.length} bytes stored`);
+  const next = [...messages, { role: 'assistant', content: 'Half-cent refunds now round to even.' }, { role: 'user', content: '好的，再跑一遍测试。' }];
+  res = await post(edgeURL(), { model: 'gpt-test', messages: next }, { authorization: `Bearer ${TOKENS[1]}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state'), 'continued');
+  assert.equal(res.headers.get('x-midfold-reused-messages'), String(messages.length));
+});
+
+/** A tool loop of 8 results of 3,000 characters (micro-compaction alone clears it under OPEN_THRESHOLD), opening with `task`. */
+function clearedLoop(task) {
+  const messages = toolLoop(8, 3000);
+  messages[1] = { role: 'user', content: task };
+  return messages;
+}
+
+/** The conversation keys a worker's Durable Objects hold state for (its index and other bookkeeping left out). */
+const storedConversations = async (worker) => (await storedValues(worker)).map(({ key }) => key).filter((k) => /^[0-9a-f]{64}$/.test(k));
+
+test('open mode: a request the upstream refuses (a junk key, 401) leaves no state; an accepted key\'s state is kept and continues', async () => {
+  const VALID = 'sk-client-live-2b7e';
+  llm.respondWith((req) => (req.headers.authorization === `Bearer ${VALID}` ? {}
+    : { status: 401, json: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }));
+  const url = `${wd.url('edge-open-state')}/v1/chat/completions`;
+  for (let i = 0; i < 12; i++) {
+    const res = await send(url, { model: 'gpt-test', messages: clearedLoop(`Scan the repository for leaked secrets, pass ${i}.`) },
+      { authorization: `Bearer sk-junk-${i}-${'x'.repeat(20)}` });
+    assert.equal(res.status, 401);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-midfold-state-saved'), 'not-accepted', `request ${i}`);
+  }
+  assert.deepEqual(await storedConversations('edgeOpenState'), [], 'nothing kept for 12 refused requests');
+
+  const messages = clearedLoop('Find why the date tests fail after the timezone refactor.');
+  let res = await send(url, { model: 'gpt-test', messages }, { authorization: `Bearer ${VALID}` });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state-saved'), 'true');
+  assert.equal((await storedConversations('edgeOpenState')).length, 1);
+  res = await send(url, { model: 'gpt-test', messages: [...messages, { role: 'assistant', content: 'Fixed.' }, { role: 'user', content: 'Thanks.' }] },
+    { authorization: `Bearer ${VALID}` });
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state'), 'continued');
+});
+
+test('open mode: requests without Authorization keep no state and share none (no anonymous scope)', async () => {
+  const url = `${wd.url('edge-open-state')}/v1/chat/completions`;
+  const messages = clearedLoop('Summarize the on-call handover notes.');
+  const before = await storedConversations('edgeOpenState');
+  for (const client of ['first', 'second']) {
+    const res = await send(url, { model: 'gpt-test', messages });
+    assert.equal(res.status, 200, client);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-midfold-state'), 'off', `${client} anonymous client`);
+    assert.equal(res.headers.get('x-midfold-reused-messages'), '0');
+  }
+  assert.deepEqual(await storedConversations('edgeOpenState'), before, 'nothing stored for them');
+  assert.equal(llm.requests.at(-1).headers.authorization, undefined);
+});
+
+test('per scope, at most STATE_MAX_CONVERSATIONS conversations are kept: the least recently saved goes first', async () => {
+  const url = `${wd.url('edge-capped')}/v1/chat/completions`;
+  const auth = { authorization: `Bearer ${CAP_TOKENS[0]}` };
+  const tasks = ['Fix the flaky login test.', 'Upgrade the logger to v3.', 'Profile the slow report query.', 'Translate the README to 中文.',
+    'Remove the dead feature flags.'];
+  for (const task of tasks) {
+    const res = await post(url, { model: 'gpt-test', messages: clearedLoop(task) }, auth);
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-midfold-state-saved'), 'true', task);
+  }
+  assert.equal((await storedConversations('edgeCapped')).length, 3);
+  const again = async (task) => {
+    const res = await post(url, { model: 'gpt-test', messages: [...clearedLoop(task), { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Next?' }] }, auth);
+    await res.arrayBuffer();
+    return res.headers.get('x-midfold-state');
+  };
+  assert.equal(await again(tasks[4]), 'continued', 'the newest is kept');
+  assert.equal(await again(tasks[2]), 'continued');
+  assert.equal(await again(tasks[0]), 'fresh', 'the oldest was evicted');
+});
+
+test('per scope, at most STATE_MAX_BYTES are kept: a large new state evicts the oldest', async () => {
+  const url = `${wd.url('edge-capped')}/v1/chat/completions`;
+  const auth = { authorization: `Bearer ${CAP_TOKENS[1]}` };
+  const summary = (n) => `Release ${n} checklist.\n${Array.from({ length: 900 }, (_, i) => `- item ${i}: verified migration ${n}.${i} on staging`).join('\n')}`;
+  const conversations = ['Prepare release 41.', 'Prepare release 42.', 'Prepare release 43.'].map((task) => {
+    const m = toolLoop(14, 12000); // its recent results alone are over OPEN_THRESHOLD: a fold
+    m[1] = { role: 'user', content: task };
+    return m;
+  });
+  for (const [i, messages] of conversations.entries()) {
+    llm.enqueue({ text: summary(41 + i) }); // about 45 KB each: two fit in 128 KiB, three do not
+    const res = await post(url, { model: 'gpt-test', messages }, auth);
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+    assert.equal(res.headers.get('x-midfold-compacted'), 'true', `${res.headers.get('x-midfold-reason')} ${res.headers.get('x-midfold-tokens-after')}`);
+    assert.equal(res.headers.get('x-midfold-state-saved'), 'true');
+  }
+  const values = (await storedValues('edgeCapped')).filter(({ value }) => holds(value, 'checklist'));
+  assert.deepEqual(values.map(({ value }) => [41, 42, 43].filter((n) => holds(value, `Release ${n} checklist`))).flat().sort(), [42, 43]);
+  assert.ok(values.reduce((n, { value }) => n + value.length, 0) <= 128 * 1024);
+});
+
+test('state expires STATE_TTL_SECONDS after it was last saved: a Durable Object alarm deletes it', async () => {
+  const url = `${wd.url('edge-expiring')}/v1/chat/completions`;
+  const auth = { authorization: `Bearer ${TTL_TOKEN}` };
+  const messages = clearedLoop('Rotate the staging database credentials.');
+  let res = await post(url, { model: 'gpt-test', messages }, auth);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state-saved'), 'true');
+  assert.equal((await storedConversations('edgeExpiring')).length, 1);
+  // The alarm is set for two seconds on: wait for it (up to 30 s on a loaded machine).
+  for (let i = 0; i < 300 && (await storedValues('edgeExpiring')).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(await storedValues('edgeExpiring'), [], 'the object\'s storage is empty');
+  res = await post(url, { model: 'gpt-test', messages: [...messages, { role: 'assistant', content: 'Rotated.' }, { role: 'user', content: 'Check the app.' }] }, auth);
+  await res.arrayBuffer();
+  assert.equal(res.headers.get('x-midfold-state'), 'fresh');
+});
+
+test('a STATE_* setting that is no whole number in range is a 500 (misconfigured), and nothing reaches the upstream', async () => {
+  const res = await post(`${wd.url('edge-bad-state-limit')}/v1/chat/completions`, { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  assert.equal(res.status, 500);
+  assert.match((await res.json()).error.message, /misconfigured: STATE_MAX_CONVERSATIONS must be a whole number from 1 to 1000/);
+  assert.equal(llm.requests.length, 0);
 });
 
 // ---------------------------------------------------------------------------------------------------------

@@ -10,10 +10,15 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
 import {
   init, estimateTokens, serialize, microCompact, planMicroCompact, validate, detectFormat, planCompaction, digest,
-  MidfoldError,
+  MidfoldError, Compactor, EstimateCache, SessionState, compactHistory, conversationKey, canonicalJSON, digestSummarizer,
+  memoryStateStore, simulate,
 } from '../js/hosts/node.js';
+import { compactionFilter } from '../js/integrations/openai-agents.js';
+import { compactStep, midfoldMiddleware } from '../js/integrations/ai-sdk.js';
+import { MAX_DEPTH, MAX_INPUT_BYTES, MAX_MESSAGES } from '../js/core/limits.js';
 import { loadFixture, textMilli, messagesMilli, marker } from './helpers/fixtures.mjs';
 import { SEED_TRANSCRIPT, assertStillWorks, expectAnswer, expectError } from './helpers/errors.mjs';
 
@@ -474,6 +479,121 @@ test.describe('nesting', () => {
   });
 });
 
+test.describe('10,000-deep nesting through the walkers in JavaScript (the session state, the simulator, the Agents filter)', () => {
+  const nestObjects = (depth) => { const root = {}; let at = root; for (let i = 0; i < depth; i++) { at.x = {}; at = at.x; } return root; };
+  const nestArrays = (depth) => { let v = 'leaf'; for (let i = 0; i < depth; i++) v = [v]; return v; };
+  /** A coding session whose read_file call carries a parsed AST 10,000 levels deep, at message `at`. */
+  const deepSession = (at, deep = nestObjects(10_000)) => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const call = msgs[at].content.find((b) => b.type === 'tool_use');
+    call.input.ast = deep;
+    return msgs;
+  };
+  const toolUseAt = (msgs) => msgs.findIndex((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use'));
+  async function expectRejection(promise, code) {
+    await assert.rejects(promise, (e) => {
+      assert.ok(e instanceof MidfoldError, `a MidfoldError, not ${e && e.name}: ${e && e.message}`);
+      assert.equal(e.code, code, e.message);
+      return true;
+    });
+  }
+
+  test('the limits in js/core/limits.js are the core\'s (src/midfold.h)', () => {
+    const header = readFileSync(new URL('../src/midfold.h', import.meta.url), 'utf8');
+    assert.equal(MAX_DEPTH, Number(/#define MF_MAX_DEPTH (\d+)/.exec(header)[1]));
+    assert.equal(MAX_MESSAGES, Number(/#define MF_MAX_MESSAGES (\d+)u/.exec(header)[1]));
+    assert.equal(MAX_INPUT_BYTES, 2 ** Number(/#define MF_MAX_INPUT_BYTES \(\(size_t\)1 << (\d+)\)/.exec(header)[1]));
+  });
+
+  test('canonicalJSON and conversationKey: "too-deep" naming the path, as the estimator does', async () => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const editor = nestArrays(10_000);
+    msgs[0] = { ...msgs[0], metadata: { editor } }; // in the opening, which the key hashes
+    const opening = msgs[0];
+    const fromEstimator = expectError(() => estimateTokens(msgs), 'too-deep');
+    const e = expectError(() => canonicalJSON(msgs), 'too-deep');
+    assert.equal(e.path, fromEstimator.path);
+    assert.match(e.path, /^input\[0\]\.metadata\.editor\[0\]\[0\]/);
+    await expectRejection(conversationKey(msgs), 'too-deep');
+    assert.equal(msgs[0], opening);
+    assert.deepEqual(Object.keys(opening.metadata), ['editor']);
+    assert.equal(opening.metadata.editor, editor);
+    assertStillWorks();
+  });
+
+  test('the state\'s canonical JSON refuses exactly what the estimator refuses: 510 levels in a message pass, 511 do not', async () => {
+    for (const [levels, ok] of [[510, true], [511, false]]) {
+      const msgs = [{ role: 'user', content: 'Summarize the parser output.', ast: nestArrays(levels) }];
+      let estimated = true;
+      try { estimateTokens(msgs); } catch (e) { assert.equal(e.code, 'too-deep'); estimated = false; }
+      assert.equal(estimated, ok, `${levels} levels through the estimator`);
+      if (ok) assert.match(await conversationKey(msgs), /^[0-9a-f]{64}$/);
+      else await expectRejection(conversationKey(msgs), 'too-deep');
+    }
+  });
+
+  test('compactHistory with a SessionState: "too-deep", in the opening or later in the history, nothing stored', async () => {
+    for (const at of [toolUseAt(loadFixture('coding-session.anthropic')), 1]) {
+      const msgs = at === 1 ? (() => { const m = loadFixture('coding-session.anthropic'); m[0] = { ...m[0], meta: nestObjects(10_000) }; return m; })()
+        : deepSession(at);
+      const store = memoryStateStore();
+      const state = new SessionState({ store, key: 'conversation' });
+      const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 200 });
+      await expectRejection(compactHistory(compactor, msgs, { state }), 'too-deep');
+      await expectRejection(compactHistory(compactor, msgs, { state: new SessionState() }), 'too-deep');
+      assert.equal(store.map.size, 0);
+    }
+  });
+
+  test('a compacted prefix still matches after a deep message was refused: the state is whole', async () => {
+    const msgs = loadFixture('coding-session.anthropic');
+    const state = new SessionState();
+    const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 200 });
+    const first = await compactHistory(compactor, msgs, { state, force: true });
+    assert.equal(first.report.session.saved, true);
+    const deeper = [...msgs, { role: 'assistant', content: [{ type: 'text', text: 'Done.', trace: nestObjects(10_000) }] }];
+    await expectRejection(compactHistory(compactor, deeper, { state }), 'too-deep');
+    const next = [...msgs, { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Thanks. Now run the tests.' }];
+    assert.equal((await compactHistory(compactor, next, { state })).report.session.matched, msgs.length);
+  });
+
+  test('SessionState.from: a stored message nested past the limit is "invalid-state", not a stack overflow later', () => {
+    const json = { version: 1, messages: [{ role: 'user', content: '[Context Compressed]\nThe tests pass.', trace: nestArrays(10_000) }],
+      snapshots: [{ settings: '[]', count: 2, prefix: 'a'.repeat(64), items: [{ ref: 0 }, [1, 2]] }] };
+    assert.throws(() => SessionState.from(json), (e) => e instanceof MidfoldError && e.code === 'invalid-state' && /nesting deeper than 512/.test(e.message));
+    // As a store gives it back: JSON text (written by hand: JSON.stringify itself overflows the stack there).
+    const text = `{"version":1,"messages":[{"role":"user","content":"done","trace":${'['.repeat(10_000)}${']'.repeat(10_000)}}],` +
+      `"snapshots":[{"settings":"[]","count":2,"prefix":"${'a'.repeat(64)}","items":[{"ref":0},[1,2]]}]}`;
+    assert.throws(() => SessionState.from(text), (e) => e instanceof MidfoldError && e.code === 'invalid-state');
+  });
+
+  test('EstimateCache: "too-deep" at the message, and the cache prices the next call', () => {
+    const cache = new EstimateCache();
+    const msgs = deepSession(toolUseAt(loadFixture('coding-session.anthropic')));
+    expectError(() => estimateTokens(msgs, { cache }), 'too-deep');
+    const clean = loadFixture('coding-session.anthropic');
+    assert.equal(estimateTokens(clean, { cache }), estimateTokens(clean));
+  });
+
+  test('simulate: a session with a message or a tool schema 10,000 deep -> "too-deep" naming its path', async () => {
+    const msgs = deepSession(toolUseAt(loadFixture('coding-session.anthropic')));
+    await expectRejection(simulate(msgs, { pricing: 'anthropic', policies: ['none'] }), 'too-deep');
+    const tools = [{ name: 'read_file', input_schema: { type: 'object', properties: nestObjects(10_000) } }];
+    await assert.rejects(simulate({ messages: loadFixture('coding-session.anthropic'), tools }, { pricing: 'anthropic', policies: ['none'] }),
+      (e) => e instanceof MidfoldError && e.code === 'too-deep' && /^input\.tools\[0\]\.input_schema/.test(e.path));
+  });
+
+  test('the Agents SDK filter: a tool output 10,000 deep -> "too-deep", not a RangeError', async () => {
+    const filter = compactionFilter({ summarize: digestSummarizer(), threshold: 200 });
+    const input = [
+      { type: 'message', role: 'user', content: 'Parse src/app.ts and list its exports.' },
+      { type: 'function_call', callId: 'call_ast', name: 'parse', arguments: '{"file":"src/app.ts"}', status: 'completed' },
+      { type: 'function_call_result', callId: 'call_ast', name: 'parse', status: 'completed', output: { type: 'ast', root: nestObjects(10_000) } },
+    ];
+    await expectRejection(filter({ modelData: { input, instructions: 'You are a code reviewer.' } }), 'too-deep');
+  });
+});
+
 test.describe('a million messages', () => {
   const N = 1_000_000;
   test('1e6 plain messages: exact estimate, transcript, validation, micro and compaction plans', () => {
@@ -524,5 +644,66 @@ test.describe('a million messages', () => {
     const msgs = Array.from({ length: N + 1 }, () => ({ role: 'user', content: 'x' }));
     expectError(() => serialize(msgs), 'too-large');
     expectError(() => microCompact(msgs), 'too-large');
+  });
+
+  /**
+   * A conversation of one real message whose array claims `length` items (a sparse array, as a
+   * bad `messages.length = n` or a hostile JSON-to-array mapper leaves it), seen through a Proxy that
+   * records every read of an item: the refusal must come from the length alone.
+   */
+  const sparseConversation = (length) => {
+    const target = [{ role: 'user', content: '请总结这份事故报告：数据库连接池在 14:02 耗尽。' }];
+    target.length = length;
+    const reads = [];
+    const item = (k) => typeof k === 'string' && /^\d+$/.test(k);
+    const list = new Proxy(target, {
+      get(t, k, r) { if (item(k)) reads.push(k); return Reflect.get(t, k, r); },
+      has(t, k) { if (item(k)) reads.push(k); return Reflect.has(t, k); },
+      getOwnPropertyDescriptor(t, k) { if (item(k)) reads.push(k); return Reflect.getOwnPropertyDescriptor(t, k); },
+    });
+    return { list, reads };
+  };
+  const tooMany = (e) => e instanceof MidfoldError && e.code === 'too-large' && /more than 1000000 messages/.test(e.message);
+  /** Every public entry that takes messages, each as the caller would use it. */
+  const ENTRIES = {
+    estimateTokens: (v) => estimateTokens(v),
+    'estimateTokens with a cache': (v) => estimateTokens(v, { cache: new EstimateCache() }),
+    'estimateTokens of a request body': (v) => estimateTokens({ model: 'gpt-5.4', messages: v }),
+    'estimateTokens of a Responses body': (v) => estimateTokens({ model: 'gpt-5.4', input: v }),
+    serialize: (v) => serialize(v),
+    microCompact: (v) => microCompact(v),
+    planMicroCompact: (v) => planMicroCompact(v),
+    planCompaction: (v) => planCompaction(v),
+    digest: (v) => digest(v),
+    validate: (v) => validate(v),
+    detectFormat: (v) => detectFormat(v),
+    'Compactor.compact': (v) => new Compactor({ summarize: digestSummarizer() }).compact(v, { force: true }),
+    compactHistory: (v) => compactHistory(new Compactor({ summarize: digestSummarizer() }), v),
+    'compactHistory with a SessionState': (v) => compactHistory(new Compactor({ summarize: digestSummarizer() }), v,
+      { state: new SessionState({ store: memoryStateStore(), key: 'incident' }) }),
+    conversationKey: (v) => conversationKey(v),
+    'EstimateCache.milli': (v) => new EstimateCache().milli(v),
+    simulate: (v) => simulate(v, { pricing: 'anthropic', policies: ['none'] }),
+    'the Agents SDK filter': (v) => compactionFilter({ summarize: digestSummarizer() })({ modelData: { input: v } }),
+    compactStep: (v) => compactStep({ summarize: digestSummarizer() })({ messages: v, steps: [] }),
+    midfoldMiddleware: (v) => midfoldMiddleware({ summarize: digestSummarizer() }).transformParams({ params: { prompt: v }, model: {} }),
+  };
+  for (const length of [3e7, 1e9]) {
+    for (const [name, fn] of Object.entries(ENTRIES)) {
+      test(`${name}: a sparse list of length ${length.toExponential()} -> "too-large" before any message is read`, async () => {
+        const { list, reads } = sparseConversation(length);
+        let outcome;
+        try { outcome = await fn(list); } catch (e) { outcome = e; }
+        assert.ok(tooMany(outcome), `a too-large MidfoldError, got ${outcome && outcome.code} ${outcome && outcome.message}`);
+        assert.deepEqual(reads, [], 'no message was read');
+        assert.equal(list.length, length, 'the caller\'s list is as it was');
+        assertStillWorks();
+      });
+    }
+  }
+  test('exactly 1e6 sparse messages are read as they always were (holes are not messages): "invalid-shape" at the first hole', () => {
+    const { list } = sparseConversation(N);
+    const e = expectError(() => serialize(list), 'invalid-shape');
+    assert.equal(e.position, 1);
   });
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 // midfold/memory's Node entry: the tool loads its own wasm module at its first command, no init().
 import { createMemoryTool, memoryStore } from '../js/memory/node.js';
+import { lookalikeRanges, tableSource } from '../tools/unicode/memory-lookalikes.mjs';
 
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/memory/hostile-paths.json', import.meta.url), 'utf8'));
 const HOSTILE = [
@@ -84,6 +85,36 @@ test('the refusal names the reason', async () => {
   assert.match(await reason('/memories/' + 'a'.repeat(256)), /: a name in it is longer than 255 bytes\./);
   assert.match(await reason('/memories' + '/d'.repeat(33)), /: it is nested more than 32 levels deep\./);
   assert.equal(await reason(''), 'Error: Parameter `path` is empty. Memory paths look like /memories/notes.md.');
+});
+
+test('every character whose NFKC form holds . / \\ or % is refused in a name (the ratio sign, account-of, ⒈–⒛, vertical forms)', async () => {
+  const { store, calls } = spyStore(SEED);
+  const tool = createMemoryTool({ store });
+  const folding = lookalikeRanges().flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, k) => String.fromCodePoint(a + k)));
+  assert.ok(folding.length >= 40, `${folding.length} characters`);
+  for (const ch of ['\ufe30', '\ufe19', '\u2100', '\u2101', '\u2105', '\u2106', '\u2488', '\u249b'])
+    assert.ok(folding.includes(ch), `U+${ch.codePointAt(0).toString(16)} is in the table`);
+  for (const ch of folding) {
+    const folded = ch.normalize('NFKC');
+    // As an attacker spells a climb out of the root with it, and as a plain file name that holds it.
+    for (const path of [`/memories/${ch}/${ch}/etc/passwd`, `/memories/notes${ch}md`, `/memories/${ch}`]) {
+      const r = await tool.execute({ command: 'create', path, file_text: 'root:x:0:0::/root:/bin/sh\n' });
+      assert.equal(r.isError, true, `${path} (NFKC ${JSON.stringify(folded)})`);
+      assert.match(r.content, /: it has a character that looks like \. \/ \\ or %\./, path);
+    }
+  }
+  assert.deepEqual(calls, [], 'the store was never called');
+});
+
+test('the committed lookalike table is what tools/unicode/memory-lookalikes.mjs writes with this Node\'s NFKC', (t) => {
+  const committed = readFileSync(new URL('../src/memory_lookalike_table.c', import.meta.url), 'utf8');
+  const unicode = /\(Unicode ([\d.]+),/.exec(committed);
+  assert.ok(unicode, 'the header names the Unicode version it was generated from');
+  if (unicode[1] !== process.versions.unicode) {
+    t.skip(`generated from Unicode ${unicode[1]}; this Node has ${process.versions.unicode}: regenerate with the pinned Node`);
+    return;
+  }
+  assert.equal(committed.replace(/Node v[\d.]+/, 'Node'), tableSource().replace(/Node v[\d.]+/, 'Node'));
 });
 
 test('control characters are escaped in the error text, and long paths cut', async () => {

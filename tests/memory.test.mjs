@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 // midfold/memory's Node entry: the tool loads its own wasm module at its first command, no init().
-import { createMemoryTool, memoryStore, MidfoldError } from '../js/memory/node.js';
+import { createMemoryTool, memoryStore, kvStore, localStorageStore, MidfoldError } from '../js/memory/node.js';
 
 const HEADER = (p) => `Here're the files and directories up to 2 levels deep in ${p}, excluding hidden items and node_modules:\n`;
 const CONTENT = (p) => `Here's the content of ${p} with line numbers:\n`;
@@ -344,5 +344,84 @@ test.describe('concurrent commands', () => {
     assert.equal(fast.content, CONTENT('/memories/fast.md') + '     1\tfast');
     unblock();
     assert.equal((await slow).content, CONTENT('/memories/slow.md') + '     1\tslow');
+  });
+});
+
+test.describe('two tools on one store (a chat route and a background agent, or a tool made per request)', () => {
+  /** A store whose reads and writes each take a few turns of the event loop, as a network store's do. */
+  const networkStore = (inner) => {
+    const later = () => new Promise((r) => setImmediate(r));
+    return {
+      async get(p) { await later(); return inner.get(p); },
+      async put(p, t) { await later(); return inner.put(p, t); },
+      async delete(p) { await later(); return inner.delete(p); },
+      async list(p) { await later(); return inner.list(p); },
+    };
+  };
+  const PROGRESS = '# Migration progress\n- [ ] users table\n- [ ] orders table\n- [ ] 索引重建\n';
+  const tick = (item) => ({ command: 'str_replace', path: '/memories/progress.md', old_str: `- [ ] ${item}`, new_str: `- [x] ${item}` });
+
+  test('edits of one file from two tools at once: neither is lost', async () => {
+    const store = networkStore(memoryStore({ '/memories/progress.md': PROGRESS }));
+    const chat = createMemoryTool({ store });
+    const agent = createMemoryTool({ store });
+    const results = await Promise.all([chat.execute(tick('users table')), agent.execute(tick('orders table')),
+      agent.execute(tick('索引重建'))]);
+    assert.deepEqual(results.map((r) => r.isError), [false, false, false]);
+    assert.equal(await store.get('/memories/progress.md'), '# Migration progress\n- [x] users table\n- [x] orders table\n- [x] 索引重建\n');
+  });
+
+  test('twenty inserts from two tools at once apply in call order', async () => {
+    const store = networkStore(memoryStore({ '/memories/log.md': '' }));
+    const tools = [createMemoryTool({ store }), createMemoryTool({ store })];
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      tools[i % 2].execute({ command: 'insert', path: '/memories/log.md', insert_line: i, insert_text: `entry ${i}` })));
+    assert.ok(results.every((r) => !r.isError));
+    assert.equal(await store.get('/memories/log.md'), Array.from({ length: 20 }, (_, i) => `entry ${i}\n`).join(''));
+  });
+
+  test('a Worker that builds kvStore(env.MEMORY) per request: tools on one namespace and prefix wait for each other', async () => {
+    const data = new Map([['/memories/progress.md', { value: PROGRESS, metadata: { size: Buffer.byteLength(PROGRESS) } }]]);
+    const later = () => new Promise((r) => setImmediate(r));
+    const namespace = {
+      async get(k) { await later(); return data.has(k) ? data.get(k).value : null; },
+      async put(k, value, o) { await later(); data.set(k, { value, metadata: o?.metadata }); },
+      async delete(k) { await later(); data.delete(k); },
+      async list({ prefix = '' } = {}) {
+        await later();
+        return { keys: [...data.keys()].filter((k) => k.startsWith(prefix)).sort().map((name) => ({ name, metadata: data.get(name).metadata })), list_complete: true };
+      },
+    };
+    const request = (item) => createMemoryTool({ store: kvStore(namespace) }).execute(tick(item));
+    const results = await Promise.all([request('users table'), request('orders table'), request('索引重建')]);
+    assert.deepEqual(results.map((r) => r.isError), [false, false, false]);
+    assert.equal(data.get('/memories/progress.md').value, PROGRESS.replaceAll('- [ ]', '- [x]'));
+  });
+
+  test('localStorageStore(localStorage) made by two parts of one page: tools on one storage and prefix wait for each other', async () => {
+    const map = new Map([['midfold:/memories/progress.md', PROGRESS]]);
+    const storage = { get length() { return map.size; }, key: (i) => [...map.keys()][i] ?? null,
+      getItem: (k) => (map.has(k) ? map.get(k) : null), setItem: (k, v) => map.set(k, String(v)), removeItem: (k) => map.delete(k) };
+    const part = (item) => createMemoryTool({ store: localStorageStore(storage) }).execute(tick(item));
+    const results = await Promise.all([part('users table'), part('orders table'), part('索引重建')]);
+    assert.deepEqual(results.map((r) => r.isError), [false, false, false]);
+    assert.equal(map.get('midfold:/memories/progress.md'), PROGRESS.replaceAll('- [ ]', '- [x]'));
+    // Another prefix is another set of files: its tools need not wait.
+    const other = await createMemoryTool({ store: localStorageStore(storage, { prefix: 'user:bob:' }) })
+      .execute({ command: 'create', path: '/memories/progress.md', file_text: 'bob' });
+    assert.equal(other.isError, false);
+  });
+
+  test('tools on different stores do not wait for each other', async () => {
+    let unblock;
+    const gate = new Promise((r) => { unblock = r; });
+    const slowInner = memoryStore({ '/memories/progress.md': PROGRESS });
+    const blocked = { ...slowInner, async get(p) { await gate; return slowInner.get(p); } };
+    const slow = createMemoryTool({ store: blocked }).execute({ command: 'view', path: '/memories/progress.md' });
+    const fast = await createMemoryTool({ store: memoryStore({ '/memories/progress.md': 'other' }) })
+      .execute({ command: 'view', path: '/memories/progress.md' });
+    assert.equal(fast.content, CONTENT('/memories/progress.md') + '     1\tother');
+    unblock();
+    assert.equal((await slow).isError, false);
   });
 });

@@ -14,7 +14,7 @@ import { summaryMessages } from './summary-messages.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
 import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
 import { EstimateCache } from '../core/estimate-cache.js';
-import { optionsObject, stringList } from '../core/options.js';
+import { checkMessageCount, optionsObject, stringList } from '../core/options.js';
 import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (docs/cost.md): clearing
@@ -199,6 +199,7 @@ export class Compactor {
    */
   compact(messages, options = {}) {
     if (!Array.isArray(messages)) return Promise.reject(new MidfoldError('invalid-input', 'compact: messages must be an array'));
+    try { checkMessageCount(messages, 'compact'); } catch (e) { return Promise.reject(e); }
     if (!options || typeof options !== 'object') return Promise.reject(optionError('compact: options must be an object'));
     try { optionsObject(options, 'compact', COMPACT_OPTIONS); } catch (e) { return Promise.reject(e); }
     if (options.instructions !== undefined && typeof options.instructions !== 'string')

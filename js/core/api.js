@@ -13,7 +13,7 @@ import { Wasm, instantiate } from './wasm.js';
 import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { applyEdits } from './apply.js';
 import { dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from './thinking.js';
-import { FORMAT_NAMES, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
+import { FORMAT_NAMES, checkConversationSize, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
 
@@ -185,6 +185,7 @@ function textMilli(w, text, profile) {
  */
 export function estimateTokens(input, options) {
   const o = optionsObject(options, 'estimateTokens', ['profile', 'format', 'cache']);
+  checkConversationSize(input, 'estimateTokens');
   if (o.cache !== undefined) {
     if (!o.cache || typeof o.cache.milli !== 'function') throw new MidfoldError('invalid-option', 'estimateTokens: cache must be an EstimateCache');
     if ((o.profile !== undefined && o.profile !== o.cache.profile) || (o.format !== undefined && o.format !== o.cache.format))
@@ -500,6 +501,7 @@ export function validate(messages, options) {
   const o = optionsObject(options, 'validate', SHARED_OPTIONS);
   const format = formatIndex(o.format);
   const value = isArray(messages) ? messages : messages === undefined ? null : messages;
+  checkConversationSize(value, 'validate');
   requireTier('validate', FULL);
   const report = withDoc(value, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_validate(doc, format, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))));
@@ -520,5 +522,6 @@ export function validate(messages, options) {
  */
 export function detectFormat(messages) {
   if (!isArray(messages)) return 'unknown';
+  checkConversationSize(messages, 'detectFormat');
   return /** @type {any} */ (withDoc(messages, (w, doc) => FORMAT_NAMES[w.x.mfw_doc_detect(doc)] || 'unknown'));
 }

@@ -15,9 +15,8 @@
  * there, and what the core needs is their size, never their bytes.
  */
 import { MidfoldError } from './errors.js';
+import { MAX_DEPTH, MAX_INPUT_BYTES } from './limits.js';
 
-const MAX_DEPTH = 512;
-const MAX_INPUT_BYTES = 2 ** 30; // MF_MAX_INPUT_BYTES in src/midfold.h
 const SHORT = 64; // strings shorter than this are copied by hand when they are ASCII
 const encoder = new TextEncoder();
 
@@ -135,7 +134,8 @@ function boxedKind(v) {
   }
 }
 
-function pathOf(keys) {
+/** The path of `keys` from the caller's input, as errors name it: input[3].content[0].input. */
+export function pathOf(keys) {
   let path = 'input';
   for (const k of keys) path += typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`;
   return path;

@@ -20,7 +20,7 @@
  */
 import { estimateEach, estimateMilli } from './api.js';
 import { matches, record } from './snapshot.js';
-import { formatIndex, optionsObject, profileIndex } from './options.js';
+import { checkMessageCount, formatIndex, optionsObject, profileIndex } from './options.js';
 
 /** Snapshot slots below which the store is never rebuilt. */
 const MIN_STORE = 1 << 16;
@@ -178,6 +178,7 @@ export class EstimateCache {
    * @returns {number}
    */
   milli(messages) {
+    checkMessageCount(messages, 'EstimateCache'); // (before the fallback below could read them whole)
     try {
       return this.figures(messages, 0).milli;
     } catch (error) {
@@ -211,6 +212,7 @@ export class EstimateCache {
    * @param {number} [maxFresh]
    */
   figures(messages, keepRecent, maxFresh = Infinity) {
+    checkMessageCount(messages, 'EstimateCache');
     const entries = this.entriesOf(messages, maxFresh);
     if (entries === null) return null;
     let kept = 0, clearable = 0, milli = 0;
@@ -275,6 +277,7 @@ export class EstimateCache {
    * @returns {T[]}
    */
   derivedEach(messages, compute) {
+    checkMessageCount(messages, 'EstimateCache');
     const list = this.derivedList;
     const n = messages.length;
     const values = new Array(n);

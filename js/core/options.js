@@ -2,6 +2,7 @@
  * options.js — checking the options callers pass, with MidfoldError('invalid-option').
  */
 import { MidfoldError } from './errors.js';
+import { MAX_MESSAGES } from './limits.js';
 
 // Indices match enum mf_profile (src/midfold.h).
 export const PROFILES = ['bareagent', 'o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'safe'];
@@ -74,9 +75,46 @@ export function isArray(value) {
   }
 }
 
-/** The messages argument: an array. */
+/** The messages argument: an array of at most MAX_MESSAGES (checkMessageCount). */
 export function messagesArray(messages, fn) {
   if (!isArray(messages))
     throw new MidfoldError('invalid-input', `${fn}: messages must be an array, got ${messages === null ? 'null' : typeof messages}`);
-  return messages;
+  return checkMessageCount(messages, fn);
+}
+
+/**
+ * Throws MidfoldError('too-large') when `list` claims more items than a conversation may hold
+ * (MF_MAX_MESSAGES), as the core would, but from its length alone: a sparse array of length
+ * 10^9 is refused at once instead of after seconds of holes read as nulls and an out-of-memory
+ * error. Returns `list`.
+ * @template {unknown[]} T
+ * @param {T} list
+ * @param {string} fn the function's name, for the message
+ * @returns {T}
+ */
+export function checkMessageCount(list, fn) {
+  if (list.length > MAX_MESSAGES)
+    throw new MidfoldError('too-large', `${fn}: more than ${MAX_MESSAGES} messages (the list's length is ${list.length})`);
+  return list;
+}
+
+/**
+ * checkMessageCount for any input: the list the core reads as the messages of `value`
+ * (src/doc.c: the value itself when it is a list, else its `messages` list, else its `input`
+ * list, a Responses body). Reading `value` may throw (a revoked proxy, a getter): then the
+ * encoder reports it, naming the path.
+ * @param {unknown} value
+ * @param {string} fn
+ */
+export function checkConversationSize(value, fn) {
+  let list;
+  try {
+    if (Array.isArray(value)) list = value;
+    else if (value !== null && typeof value === 'object') {
+      list = Array.isArray(value.messages) ? value.messages : Array.isArray(value.input) ? value.input : undefined;
+    }
+  } catch {
+    return;
+  }
+  if (list !== undefined) checkMessageCount(list, fn);
 }

@@ -10,8 +10,8 @@
  * a list right after encoding it, when the Compactor's first call asks it to.
  */
 import { binaryLength } from './encode.js';
+import { MAX_DEPTH } from './limits.js';
 
-const MAX_DEPTH = 512;
 /** The markers of an array and of an object in a snapshot. */
 export const ARRAY = Symbol('array');
 export const OBJECT = Symbol('object');

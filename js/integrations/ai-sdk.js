@@ -9,7 +9,7 @@
  * (LanguageModelV3 in ai 6, LanguageModelV4 in ai 7), so one entry serves both majors.
  */
 import { MidfoldError } from '../core/errors.js';
-import { optionsObject } from '../core/options.js';
+import { checkMessageCount, optionsObject } from '../core/options.js';
 import { Compactor, PRICING_NAMES } from '../compaction/compactor.js';
 import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { hex, sha256 } from '../state/hash.js';
@@ -242,6 +242,7 @@ export function compactStep(options) {
   const overrides = new WeakMap();
   return async function prepareStep(step) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
+    checkMessageCount(step.messages, 'compactStep');
     // The state is keyed by the original history, which the next generateText call sends.
     const { history, carried } = originalsOf(overrides, step.messages, step.steps);
     // The previous step's usage is the provider's count for the messages that step was sent.
@@ -319,6 +320,7 @@ export function midfoldMiddleware(options) {
     specificationVersion,
     async transformParams({ params, model }) {
       if (!params || !Array.isArray(params.prompt)) return params;
+      checkMessageCount(params.prompt, 'midfoldMiddleware');
       const context = await contextOf(params);
       const usage = context === undefined ? undefined : counts.list(context);
       const state = await stateOf(params.prompt);

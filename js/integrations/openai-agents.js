@@ -14,6 +14,8 @@ import { MidfoldError } from '../core/errors.js';
 import { Compactor } from '../compaction/compactor.js';
 import { compactHistory } from '../state/index.js';
 import { integrationStates } from '../state/conversation-states.js';
+import { checkDepth } from '../core/depth.js';
+import { checkMessageCount } from '../core/options.js';
 
 const isObject = (v) => v !== null && typeof v === 'object';
 
@@ -127,6 +129,8 @@ export function compactionFilter(options) {
   return async function callModelInputFilter({ modelData }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;
     const originals = modelData.input;
+    checkMessageCount(originals, 'compactionFilter');
+    originals.forEach((item, i) => checkDepth(item, [i], 1)); // before JSON.stringify could overflow the stack
     const read = originals.map(toResponses);
     const state = given || await states.of(read);
     const { messages, report } = await compactHistory(compactor, read, { state });

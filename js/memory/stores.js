@@ -32,6 +32,21 @@ export function utf8Length(text) {
   return n;
 }
 
+/** Where a shipped store keeps its files: see backingOf. */
+const BACKING = Symbol('midfold.memory.backing');
+
+/**
+ * What a store writes to, as the tool's locks tell stores apart (tool.js): for the stores of
+ * this file, the Storage or KV namespace and the key prefix, so that two stores made over one
+ * namespace (a Worker that builds kvStore(env.MEMORY) for each request) lock as one; any other
+ * store is its own.
+ * @param {object} store
+ * @returns {{target: object, prefix: string}}
+ */
+export function backingOf(store) {
+  return store[BACKING] ?? { target: store, prefix: '' };
+}
+
 function text(value, what) {
   if (typeof value !== 'string') throw new MidfoldError('invalid-option', `${what} must be a string`);
   return value;
@@ -81,6 +96,7 @@ export function localStorageStore(storage = globalThis.localStorage, options = {
   const prefix = text(options.prefix ?? 'midfold:', 'prefix');
   return {
     kind: 'localStorage',
+    [BACKING]: { target: storage, prefix },
     async get(path) { return storage.getItem(prefix + path); },
     async put(path, value) { storage.setItem(prefix + path, value); },
     async delete(path) { storage.removeItem(prefix + path); },
@@ -111,6 +127,7 @@ export function kvStore(namespace, options = {}) {
   const prefix = text(options.prefix ?? '', 'prefix');
   return {
     kind: 'kv',
+    [BACKING]: { target: namespace, prefix },
     async get(path) { return (await namespace.get(prefix + path)) ?? null; },
     async put(path, value) { await namespace.put(prefix + path, value, { metadata: { size: utf8Length(value) } }); },
     async delete(path) { await namespace.delete(prefix + path); },

@@ -7,7 +7,7 @@
  * either names what else it needs (file texts, listings, sizes) or gives the result text
  * and the store changes to make. This file fetches, makes the changes, and keeps
  * commands whose paths overlap (the same file, or a directory and anything in it) in the
- * order they were called. Tool-level failures, store failures included, come back as
+ * order they were called, across every tool on the same store in this process. Tool-level failures, store failures included, come back as
  * `{content, isError: true}`, never as exceptions.
  *
  * The C side is a wasm module of its own (wasm/midfold-memory.wasm, wasm/bridge_memory.c),
@@ -19,7 +19,7 @@
 import { MidfoldError } from '../core/errors.js';
 import { Wasm, instantiate } from '../core/wasm.js';
 import { Scratch, encodeValue } from '../core/encode.js';
-import { memoryStore, utf8Length } from './stores.js';
+import { backingOf, memoryStore, utf8Length } from './stores.js';
 import { optionsObject } from '../core/options.js';
 
 const MAX_ROUNDS = 8; // view of a directory takes three steps; nothing takes more than four
@@ -96,6 +96,19 @@ class PathLocks {
     const free = () => { this.held.delete(entry); release(); };
     return Promise.all(waits).then(() => free);
   }
+}
+
+/** The locks of each store's files, shared by every tool on it: target -> prefix -> PathLocks (backingOf). */
+const storeLocks = new WeakMap();
+
+/** The PathLocks of the files `store` writes to (one per backing store and prefix, for every tool). */
+function locksOf(store) {
+  const { target, prefix } = backingOf(store);
+  let byPrefix = storeLocks.get(target);
+  if (!byPrefix) storeLocks.set(target, (byPrefix = new Map()));
+  let locks = byPrefix.get(prefix);
+  if (!locks) byPrefix.set(prefix, (locks = new PathLocks()));
+  return locks;
 }
 
 /** @type {{wasm: Wasm, scratch: Scratch} | null} */
@@ -201,7 +214,10 @@ export function createMemoryToolWith(options = {}, load) {
     maxFiles: wholeNumber(options.maxFiles, 'maxFiles', 1000, 1, 0x7fffffff),
     maxViewBytes: wholeNumber(options.maxViewBytes, 'maxViewBytes', 32768, 256, 0x7fffffff),
   };
-  const locks = new PathLocks();
+  // Shared with every other tool on the same store: two tools (a chat route and a background
+  // agent, or one built per request) on one store would otherwise both read a file, and the
+  // second write would drop the first one's change.
+  const locks = locksOf(store);
 
   async function execute(input) {
     if (!runtime) await load(); // a MidfoldError('init-failed') is the host's to see

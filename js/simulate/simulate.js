@@ -11,7 +11,8 @@
 import { MidfoldError } from '../core/errors.js';
 import { applyEditsToCopy } from '../core/apply.js';
 import { COMPACT, detectFormat, ensureTier, estimateTokens } from '../core/api.js';
-import { optionsObject } from '../core/options.js';
+import { checkMessageCount, optionsObject } from '../core/options.js';
+import { checkDepth } from '../core/depth.js';
 import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compactor.js';
 import { PRICING } from '../pricing/index.js';
@@ -412,6 +413,11 @@ export async function simulate(session, options = {}) {
   optionsObject(options, 'simulate', ['pricing', 'model', 'ttl', 'profile', 'window', 'turnSeconds', 'policies', 'cacheMatch', 'onProgress']);
   const messages = sessionMessages(session);
   if (!messages) throw new MidfoldError('invalid-input', 'simulate: the session must be an array of messages, an object with messages or a Responses body with input');
+  checkMessageCount(messages, 'simulate');
+  // (JSON.stringify and structuredClone below would overflow the stack on absurd nesting first)
+  const listKey = Array.isArray(session) ? [] : [session.messages === messages ? 'messages' : 'input'];
+  messages.forEach((m, i) => checkDepth(m, [...listKey, i], 1));
+  if (!Array.isArray(session)) for (const key of ['system', 'instructions', 'tools']) checkDepth(session[key], [key], 1);
   const { pricing, modelName, model, ttl } = resolvePricing(options);
   const profile = options.profile === undefined ? pricing.profile : options.profile;
   const window = options.window === undefined ? 200000 : options.window;

@@ -7,6 +7,7 @@
  * So the summaries written, and the array forwarded, are the stateful Compactor's.
  */
 import { MidfoldError } from '../core/errors.js';
+import { checkMessageCount } from '../core/options.js';
 import { base64, bytesOf, canonicalJSON, historyBytes, prefixHash } from './hash.js';
 import { EstimateCache } from '../core/estimate-cache.js';
 import { SessionState } from './session-state.js';
@@ -85,12 +86,21 @@ export function compactorSettings(compactor) {
  * Resolves to `{messages, report}`: `messages` is what to send (untouched originals are
  * copies sharing the caller's nested values; messages midfold wrote or edited are JSON
  * copies of what was remembered, identical call after call), `report` the Compactor's
- * report plus `session: {matched, changed, saved}` — `matched` the original messages
+ * report plus `session: {matched, changed, saved, unsaved?}` — `matched` the original messages
  * whose compacted form was reused (0: a fresh plan), `changed` whether `messages`
- * differs from the input at all, `saved` whether the state was updated.
+ * differs from the input at all, `saved` whether the state was updated, and when a save was
+ * due but did not happen, `unsaved` says why: 'too-large' (the compacted form alone is over
+ * the state's maxBytes, so it is not stored) or 'store-error' (the store failed to write).
  *
  * On a summarizer failure the messages are as the stateful Compactor would leave them
  * (the remembered compacted form plus the new messages) and the state is untouched.
+ *
+ * With `options.deferSave`, nothing is written yet: when there is something to remember, the
+ * result also holds `save()`, which records it and resolves to the report's `session`, updated
+ * (`saved`, `unsaved`); call it once the provider accepted the request (a proxy: after the
+ * upstream's 2xx status), so that a request it refuses (a bad key, a bad request) leaves no
+ * state. Without save() the state stays as it was. Until save() resolves, a call on the same
+ * state that continues this one does not see its result (it plans from what was saved).
  * @param {{compact: Function}} compactor a Compactor; its options are the plan's
  * @param {unknown[]} messages the whole history, as the host has it
  * `options.usage` ({inputTokens, count?, last?}) is the provider's input count for the
@@ -108,12 +118,13 @@ export function compactorSettings(compactor) {
  * given are the caller's to choose by context. `options.signal` aborts the summary, and a wait
  * for a call in flight on the same state (SessionState.begin).
  * @param {{state?: SessionState, force?: boolean, signal?: AbortSignal, instructions?: string,
- *   usage?: {inputTokens: number}, context?: string}} [options]
+ *   usage?: {inputTokens: number}, context?: string, deferSave?: boolean}} [options]
  */
 export async function compactHistory(compactor, messages, options = {}) {
   if (!compactor || typeof compactor.compact !== 'function')
     throw new MidfoldError('invalid-option', 'compactHistory: the first argument must be a Compactor');
   if (!Array.isArray(messages)) throw new MidfoldError('invalid-input', 'compactHistory: messages must be an array');
+  checkMessageCount(messages, 'compactHistory');
   if (!isPlain(options)) throw new MidfoldError('invalid-option', 'compactHistory: options must be an object');
   const { state } = options;
   if (state !== undefined && !(state instanceof SessionState))
@@ -125,9 +136,11 @@ export async function compactHistory(compactor, messages, options = {}) {
     throw new MidfoldError('invalid-option', 'compactHistory: usage must be {inputTokens, count?, last?} (whole numbers, last a string) or a list of them');
   if (options.context !== undefined && typeof options.context !== 'string')
     throw new MidfoldError('invalid-option', 'compactHistory: context must be a string');
+  if (options.deferSave !== undefined && typeof options.deferSave !== 'boolean')
+    throw new MidfoldError('invalid-option', 'compactHistory: deferSave must be a boolean');
   const compactOptions = { force: options.force, signal: options.signal, instructions: options.instructions, usage: options.usage,
     context: options.context };
-  return run(compactor, messages, compactOptions, state || null);
+  return run(compactor, messages, compactOptions, state || null, options.deferSave === true);
 }
 
 const isAnchor = (u) => isPlain(u) && Number.isInteger(u.inputTokens) && u.inputTokens >= 0
@@ -178,7 +191,7 @@ function carriedAnchor(snapshot, formLength, context) {
 const unchangedBy = (report) => report.reason === 'below-threshold'
   && !(report.micro && report.micro.cleared) && !report.thinkingRemoved;
 
-async function run(compactor, messages, compactOptions, state) {
+async function run(compactor, messages, compactOptions, state, deferSave) {
   const original = messages.slice(); // the host may change its array while a summary is written
   // The Compactor's estimate cache also keeps each original's canonical bytes, and its entries
   // serve the editable copies below: a history that grew by a turn is read for that turn.
@@ -189,14 +202,14 @@ async function run(compactor, messages, compactOptions, state) {
   // conversation under the key goes on while this one's summary is written.
   const { snapshot, flight } = state ? await state.begin(canonical, settings, compactOptions.signal) : { snapshot: null, flight: null };
   try {
-    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state });
+    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, deferSave });
   } finally {
     if (flight) state.end(flight);
   }
 }
 
 /** The rest of run(): rebuilds the working array from `snapshot`, compacts it and records the result. */
-async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state }) {
+async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, deferSave }) {
   // The array a stateful Compactor would hold: the remembered form, then what is new.
   const working = [];
   const origin = new Map(); // working object -> original index, or the remembered item
@@ -250,18 +263,27 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
     else items.push({ message: jsonCopy(m) }); // written by this compaction
   });
 
-  let saved = false;
+  const session = { matched: snapshot ? snapshot.count : 0, changed: !identity, saved: false };
+  const result = { messages: working, report: { ...report, session } };
   // An identity result needs no memory: a fresh plan gives the same.
   if (state && SUCCESS.has(report.reason) && !identity) {
     const carried = anchor && unchangedBy(report)
       ? { anchor: { inputTokens: anchor.inputTokens, count: anchor.count, ...(context === undefined ? {} : { context }) } } : {};
-    saved = await state.finish({
+    const recorded = {
       settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0, ...carried,
-    }, snapshot);
+    };
+    let saving = null;
+    const save = () => {
+      saving ??= state.finish(recorded, snapshot).then((outcome) => {
+        session.saved = outcome === 'saved';
+        if (!session.saved) session.unsaved = outcome;
+        return session;
+      });
+      return saving;
+    };
+    if (deferSave) result.save = save;
+    else await save();
   }
-  return {
-    messages: working,
-    report: { ...report, session: { matched: snapshot ? snapshot.count : 0, changed: !identity, saved } },
-  };
+  return result;
 }

@@ -5,6 +5,9 @@
  * browsers, workerd), over a canonical JSON of the message.
  */
 import { MidfoldError } from '../core/errors.js';
+import { pathOf } from '../core/encode.js';
+import { MAX_DEPTH } from '../core/limits.js';
+import { checkMessageCount } from '../core/options.js';
 
 // Marked pure so that a bundle which uses nothing of this module drops it.
 const encoder = /* @__PURE__ */ new TextEncoder();
@@ -40,11 +43,22 @@ export function base64(bytes) {
  * keys of every object sorted, so key order and re-parsing do not change it. Binary data
  * is `{"$bytes":"<base64>"}`, not JSON.stringify's object of one key per byte: an image's
  * bytes in an AI SDK prompt (1 MiB) would be 11 MB of text and 1.5 s per call. Cycles are
- * a MidfoldError, as JSON.stringify would throw.
+ * a MidfoldError, as JSON.stringify would throw; so is nesting deeper than the core reads
+ * (512 levels: 'too-deep', naming the path, as the estimator does), before the walk could
+ * run out of stack.
  * @param {unknown} value
  * @returns {string}
  */
 export function canonicalJSON(value) {
+  return canonical(value, [], 0);
+}
+
+/**
+ * canonicalJSON of `value`, which sits `depth` arrays and objects down in the caller's input
+ * at the path `keys` (each message of a history is one level down its list, as the core
+ * counts it). Reads `keys` and leaves it as it was.
+ */
+function canonical(value, keys, depth) {
   const seen = new Set();
   const walk = (v, inArray) => {
     // Binary data before toJSON (a Buffer's toJSON would spell out every byte).
@@ -57,14 +71,26 @@ export function canonicalJSON(value) {
       return JSON.stringify(v);
     }
     if (seen.has(v)) throw new MidfoldError('invalid-input', 'a message refers to itself (a cycle), which JSON cannot carry');
+    if (depth + seen.size >= MAX_DEPTH) {
+      const path = pathOf(keys);
+      throw new MidfoldError('too-deep', `nesting deeper than ${MAX_DEPTH} levels at ${path}`, { path });
+    }
     seen.add(v);
     let out;
     if (Array.isArray(v)) {
-      out = `[${v.map((x) => walk(x, true)).join(',')}]`;
+      const items = [];
+      for (let i = 0; i < v.length; i++) {
+        keys.push(i);
+        items.push(walk(v[i], true));
+        keys.pop();
+      }
+      out = `[${items.join(',')}]`;
     } else {
       const parts = [];
       for (const key of Object.keys(v).sort()) {
+        keys.push(key);
         const text = walk(v[key], false);
+        keys.pop();
         if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
       }
       out = `{${parts.join(',')}}`;
@@ -95,7 +121,9 @@ export async function sha256(data) {
 }
 
 /** One message's piece of a history's canonical bytes: its canonical JSON and a newline. */
-const piece = (message) => encoder.encode(`${canonicalJSON(message)}\n`);
+const piece = (message) => encoder.encode(`${canonical(message, [], 1)}\n`);
+/** piece() of the message at `index` of its history, whose errors name that index. */
+const pieceAt = (message, index) => encoder.encode(`${canonical(message, [index], 1)}\n`);
 
 /**
  * The canonical bytes of a history, ready for hashing any of its prefixes: each
@@ -109,7 +137,14 @@ const piece = (message) => encoder.encode(`${canonicalJSON(message)}\n`);
  * @returns {{bytes: Uint8Array, ends: number[]}}
  */
 export function historyBytes(messages, cache) {
-  const pieces = cache ? cache.derivedEach(messages, piece) : messages.map(piece);
+  let pieces;
+  try {
+    pieces = cache ? cache.derivedEach(messages, piece) : messages.map(pieceAt);
+  } catch (e) {
+    // The cached pass cannot tell which message failed: read them again until one names its index.
+    if (cache) messages.forEach(pieceAt);
+    throw e;
+  }
   const ends = [];
   let total = 0;
   for (const p of pieces) { total += p.length; ends.push(total); }
@@ -141,6 +176,7 @@ export async function prefixHash(history, count) {
  */
 export async function conversationKey(messages) {
   if (!Array.isArray(messages)) throw new MidfoldError('invalid-input', 'conversationKey: messages must be an array');
+  checkMessageCount(messages, 'conversationKey');
   let end = messages.findIndex((m) => m !== null && typeof m === 'object' && m.role === 'user');
   end = end < 0 ? messages.length : end + 1;
   return prefixHash(historyBytes(messages.slice(0, end)), end);

@@ -21,6 +21,7 @@
  * them summarize afresh.
  */
 import { MidfoldError } from '../core/errors.js';
+import { checkDepth } from '../core/depth.js';
 import { prefixHash } from './hash.js';
 import { checkStore } from './stores.js';
 
@@ -83,6 +84,12 @@ function parseState(json) {
   if (!Array.isArray(data.snapshots)) throw stateError('the session state has no snapshots list');
   const messages = data.messages === undefined ? [] : data.messages;
   if (!Array.isArray(messages) || !messages.every(isObject)) throw stateError('the session state\'s messages must be a list of objects');
+  // (what midfold wrote passed the estimator: a message nested past its limit is not one of them)
+  try {
+    messages.forEach((m, i) => checkDepth(m, ['messages', i], 1));
+  } catch (e) {
+    throw stateError(`the session state's messages cannot be read: ${e.message}`);
+  }
   return data.snapshots.map((s, i) => readSnapshot(s, `snapshots[${i}]`, messages));
 }
 
@@ -106,6 +113,9 @@ function writeState(snapshots) {
     })),
   };
 }
+
+/** The UTF-8 bytes of the JSON text a store is given for `snapshots` (what maxBytes caps). */
+const stateBytes = (snapshots) => utf8Length(JSON.stringify(writeState(snapshots)));
 
 /** Whether the first `length` bytes of `a` and `b` are equal (four at a time where both are aligned). */
 function sameBytes(a, b, length) {
@@ -182,9 +192,11 @@ export class SessionState {
    *   maxSnapshots: prefixes remembered per branch (4: the latest, and a few earlier ones a
    *   regenerated or edited last turn can fall back to); maxBranches: branches remembered
    *   (32: conversations that open alike, and the paths of regenerated turns; the least
-   *   recently extended goes first); maxBytes: drop snapshots while the JSON is larger
-   *   (0: no cap; Durable Objects cap a value at 128 KiB) — first the earlier ones of each
-   *   branch, oldest first, then whole branches, least recently extended first
+   *   recently extended goes first); maxBytes: the most UTF-8 bytes of JSON ever written
+   *   (0: no cap; a key-value Durable Object caps a value at 128 KiB): snapshots are dropped
+   *   while the JSON is larger — first the earlier ones of each branch, oldest first, then
+   *   whole branches, least recently extended first — and a snapshot that alone is larger is
+   *   not recorded (the call's report says 'too-large')
    */
   constructor(options = {}) {
     if (!isObject(options)) throw new MidfoldError('invalid-option', 'SessionState: options must be an object');
@@ -285,11 +297,17 @@ export class SessionState {
     return null;
   }
 
-  /** Records `snapshot` (as record) and saves, one call at a time; resolves to whether it was written. */
+  /**
+   * Records `snapshot` (as record) and saves, one call at a time. Resolves to 'saved'; to
+   * 'too-large' when the snapshot alone is over maxBytes (nothing is recorded or written: the
+   * state stays as it was, and a warning says so); or to 'store-error' when the store failed to
+   * write (with a warning).
+   * @returns {Promise<'saved' | 'too-large' | 'store-error'>}
+   */
   finish(snapshot, from) {
-    return this.exclusive(() => {
-      this.record(snapshot, from);
-      return this.save();
+    return this.exclusive(async () => {
+      if (!this.record(snapshot, from)) return 'too-large';
+      return (await this.save()) ? 'saved' : 'store-error';
     });
   }
 
@@ -393,7 +411,9 @@ export class SessionState {
    * `match` returned, or null): when it is the newest of its branch made with its settings
    * (a conversation may alternate Compactors), the new snapshot extends that branch;
    * otherwise it starts one. Forgets a snapshot of the same prefix, and what maxSnapshots,
-   * maxBranches and maxBytes leave out (the newest always stays).
+   * maxBranches and maxBytes leave out (the newest always stays). Returns false, recording
+   * nothing, when the snapshot alone is over maxBytes: no store that caps a value there could
+   * hold it, whatever else were dropped for it.
    */
   record(snapshot, from = null) {
     const id = identity(snapshot);
@@ -404,18 +424,28 @@ export class SessionState {
     // A new branch is named after its first prefix: two calls that start branches at once
     // (for two conversations, in two isolates) name them apart, and a save keeps both.
     const branch = continues ? from.branch : Number.parseInt(snapshot.prefix.slice(0, 12), 16);
+    const recorded = { ...snapshot, branch };
+    if (this.maxBytes) {
+      const alone = stateBytes([recorded]);
+      if (alone > this.maxBytes) {
+        this.warn(`midfold: the compacted form of ${snapshot.count} messages is ${alone} bytes of session state, over maxBytes ` +
+          `(${this.maxBytes}); it is not stored, so a later call continues from what was stored before (or plans afresh)`);
+        return false;
+      }
+    }
     // A call that forked from an earlier snapshot (a regenerated turn) used its branch: that branch
     // becomes as recent as the fork, so turns regenerated again and again still find it.
     if (from && !continues) rest = [...rest.filter((s) => s.branch === from.branch), ...rest.filter((s) => s.branch !== from.branch)];
-    this.recorded = { ...snapshot, branch };
+    this.recorded = recorded;
     this.snapshots = retained([this.recorded, ...rest], this.maxSnapshots, this.maxBranches);
     if (this.maxBytes) this.fitBytes();
+    return true;
   }
 
   /** Drops snapshots until the JSON fits maxBytes: the earlier ones of each branch first
    * (oldest first), then the branches' newest (least recently extended first), never the newest. */
   fitBytes() {
-    const fits = () => utf8Length(JSON.stringify(this.toJSON())) <= this.maxBytes;
+    const fits = () => stateBytes(this.snapshots) <= this.maxBytes;
     while (this.snapshots.length > 1 && !fits()) {
       const heads = new Set();
       const branches = new Set();

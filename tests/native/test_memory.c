@@ -260,6 +260,13 @@ static void paths_refused(void)
         {"/memories/\xe2\x80\xa6", MF_PATH_LOOKALIKE},               /* ellipsis */
         {"/memories/a\xef\xbc\xbc" "b", MF_PATH_LOOKALIKE},          /* fullwidth reverse solidus */
         {"/memories/\xef\xbc\x85" "2e", MF_PATH_LOOKALIKE},          /* fullwidth percent */
+        {"/memories/\xef\xb8\xb0/\xef\xb8\xb0/etc/passwd", MF_PATH_LOOKALIKE}, /* U+FE30, NFKC ".." */
+        {"/memories/\xef\xb8\x99", MF_PATH_LOOKALIKE},               /* U+FE19, NFKC "..." */
+        {"/memories/c\xe2\x84\x85" "o", MF_PATH_LOOKALIKE},          /* U+2105 care of, NFKC "c/o" */
+        {"/memories/\xe2\x92\x88" "md", MF_PATH_LOOKALIKE},          /* U+2488 digit one full stop, NFKC "1." */
+        {"/memories/\xe2\x92\x9b", MF_PATH_LOOKALIKE},               /* U+249B number twenty full stop */
+        {"/memories/\xf0\x9f\x84\x80", MF_PATH_LOOKALIKE},          /* U+1F100 digit zero full stop */
+        {"/memories/\xe2\x88\x96", MF_PATH_LOOKALIKE},               /* U+2216 set minus (best fit, not NFKC) */
         {"/memories/.. ", MF_PATH_EDGE},
         {"/memories/ a", MF_PATH_EDGE},
         {"/memories/notes.", MF_PATH_EDGE},

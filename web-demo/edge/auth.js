@@ -7,6 +7,11 @@
  * check takes tells nothing about how much of a guess was right. The scope of a client
  * is the hex SHA-256 of its token: state is kept per client, and no token is stored.
  *
+ * Without CLIENT_TOKEN (open mode) the scope is the hex SHA-256 of the client's own
+ * Authorization header, which goes upstream; a request without one has no scope, so no state
+ * (clients without a credential cannot be told apart, and one would continue another's
+ * conversation).
+ *
  * With UPSTREAM_KEY set and no CLIENT_TOKEN the worker would be an open proxy on the
  * operator's key: it refuses every request instead (fails closed).
  */
@@ -44,7 +49,8 @@ function bearerToken(request) {
 
 /**
  * Decides whether `request` may go on. Resolves to `{scope}` (the key its session state
- * lives under) or `{status, message, type}` for the refusal.
+ * lives under; null for a request that carries no credential: it keeps no state) or
+ * `{status, message, type}` for the refusal.
  */
 export async function authenticate(request, env) {
   const tokens = clientTokens(env);
@@ -57,7 +63,7 @@ export async function authenticate(request, env) {
   if (tokens.length === 0) {
     // No tokens: the client's own key goes upstream, and scopes its state.
     const own = request.headers.get('authorization');
-    return { scope: own ? hex(await digest(own)) : 'anonymous' };
+    return { scope: own ? hex(await digest(own)) : null };
   }
   const presented = bearerToken(request);
   const mine = await digest(presented ?? '');

@@ -9,10 +9,13 @@
 #
 # The worker's settings come from environment variables: UPSTREAM_URL (required),
 # CLIENT_TOKEN (required when UPSTREAM_KEY is set), UPSTREAM_KEY, MAX_BODY_BYTES,
-# THRESHOLD, PRICING, PROFILE (default safe), SUMMARY_MODEL (see worker.js).
+# THRESHOLD, PRICING, PROFILE (default safe), SUMMARY_MODEL, STATE_MAX_CONVERSATIONS,
+# STATE_MAX_BYTES, STATE_TTL_SECONDS (see worker.js).
 #
 # Compaction state lives in the SessionStore Durable Object (binding SESSIONS), one object
-# per client token (named by the token's SHA-256), one value per conversation. Here it is
+# per client (named by the SHA-256 of its token, or without CLIENT_TOKEN of its own
+# Authorization header; a request without one keeps no state), one value per conversation,
+# stored only after the upstream's 2xx answer, bounded per client and expiring by alarm. Here it is
 # kept in memory for the life of the process; to keep it across restarts, add a service
 #   (name = "session-disk", disk = (path = "/var/lib/midfold-edge", writable = true)),
 # and use `durableObjectStorage = (localDisk = "session-disk")` below.
@@ -43,11 +46,14 @@ const edgeWorker :Workerd.Worker = (
     (name = "auth.js", esModule = embed "auth.js"),
     (name = "body.js", esModule = embed "body.js"),
     (name = "pricing.js", esModule = embed "pricing.js"),
+    (name = "relay.js", esModule = embed "relay.js"),
     (name = "session-store.js", esModule = embed "session-store.js"),
     (name = "midfold", esModule = "export * from 'midfold/js/hosts/workerd.js';"),
     (name = "midfold/js/hosts/workerd.js", esModule = embed "../../js/hosts/workerd.js"),
     (name = "midfold/js/core/api.js", esModule = embed "../../js/core/api.js"),
     (name = "midfold/js/core/errors.js", esModule = embed "../../js/core/errors.js"),
+    (name = "midfold/js/core/limits.js", esModule = embed "../../js/core/limits.js"),
+    (name = "midfold/js/core/depth.js", esModule = embed "../../js/core/depth.js"),
     (name = "midfold/js/core/wasm.js", esModule = embed "../../js/core/wasm.js"),
     (name = "midfold/js/core/encode.js", esModule = embed "../../js/core/encode.js"),
     (name = "midfold/js/core/snapshot.js", esModule = embed "../../js/core/snapshot.js"),
@@ -94,6 +100,9 @@ const edgeWorker :Workerd.Worker = (
     (name = "PRICING", fromEnvironment = "PRICING"),
     (name = "PROFILE", fromEnvironment = "PROFILE"),
     (name = "SUMMARY_MODEL", fromEnvironment = "SUMMARY_MODEL"),
+    (name = "STATE_MAX_CONVERSATIONS", fromEnvironment = "STATE_MAX_CONVERSATIONS"),
+    (name = "STATE_MAX_BYTES", fromEnvironment = "STATE_MAX_BYTES"),
+    (name = "STATE_TTL_SECONDS", fromEnvironment = "STATE_TTL_SECONDS"),
     (name = "SESSIONS", durableObjectNamespace = "SessionStore"),
   ],
   durableObjectNamespaces = [

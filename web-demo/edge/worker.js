@@ -5,13 +5,24 @@
  *                               estimate is still over THRESHOLD, compacted (the summary is
  *                               written by the same upstream); then the request goes to
  *                               `${UPSTREAM_URL}/chat/completions` and its answer comes back
- *                               as is (a `stream: true` answer as the upstream streams it),
- *                               plus x-midfold-* headers with the figures.
+ *                               as it comes (a `stream: true` answer as the upstream streams
+ *                               it), plus x-midfold-* headers with the figures, less what
+ *                               belongs to the worker's hop or the operator (relay.js: the
+ *                               upstream's cookies, hop-by-hop headers, Alt-Svc and, with
+ *                               UPSTREAM_KEY, its account headers; UPSTREAM_KEY itself is
+ *                               scrubbed from the body, streamed or not).
  *
  * Clients re-send their whole history every turn. With the SESSIONS binding (a Durable
  * Object namespace, see config.capnp) the proxy remembers, per client and conversation,
  * what that history was compacted to, so the next turn forwards the same compacted
  * prefix again and a summary is written only when a stateful Compactor would write one.
+ * A client is its CLIENT_TOKEN, or without CLIENT_TOKEN its own Authorization header; a
+ * request that carries none keeps no state. What a request was compacted to is stored only
+ * once the upstream answered it with a 2xx status (for a stream: its status, before the
+ * events), so a request it refuses (a junk key, a bad request) leaves nothing behind. Each
+ * client's state is bounded (session-store.js): STATE_MAX_CONVERSATIONS conversations and
+ * STATE_MAX_BYTES in all, the least recently saved evicted first, each expiring
+ * STATE_TTL_SECONDS after it was last saved (a Durable Object alarm deletes it).
  *
  * Environment (all strings):
  *   UPSTREAM_URL    the upstream's base URL, e.g. http://127.0.0.1:8080/v1 (required)
@@ -32,6 +43,11 @@
  *   PROFILE         the estimator profile: safe (default, the Compactor's), bareagent, o200k,
  *                   cl100k, deepseek, qwen or claude
  *   SUMMARY_MODEL   the model that writes summaries (default: the request's model)
+ *   STATE_MAX_CONVERSATIONS   conversations kept per client (256; 1 to 1000)
+ *   STATE_MAX_BYTES           bytes of state kept per client (16 MiB; at least 131072)
+ *   STATE_TTL_SECONDS         how long a conversation's state is kept after it was last
+ *                             saved (604800: 7 days). Each is a 500 (misconfigured) when it is
+ *                             no whole number in its range
  * Binding:
  *   SESSIONS        a Durable Object namespace of SessionStore (exported here); without it
  *                   the proxy keeps no state and plans every request afresh
@@ -43,25 +59,37 @@
  *                                                    plus the new messages)
  *   x-midfold-compacted                              "true" when a summary was written for this request
  *   x-midfold-reason                                 the compactor's reason (below-threshold, compacted, summarizer-error, …)
- *   x-midfold-state                                  "continued" (a remembered prefix was reused), "fresh" or "off"
+ *   x-midfold-state                                  "continued" (a remembered prefix was reused), "fresh", or
+ *                                                    "off" (no SESSIONS binding, or a request without credentials)
  *   x-midfold-reused-messages                        how many of the client's messages that prefix covered
+ *   x-midfold-state-saved                            "true" when this request's compacted form was stored;
+ *                                                    "false" when there was nothing new to store (or no
+ *                                                    state); "too-large" when it alone is over the 120 KiB
+ *                                                    the proxy stores a conversation in (a Durable Object
+ *                                                    value holds 128 KiB): the next turn continues from what
+ *                                                    was stored before, or plans afresh; "store-error"
+ *                                                    when the Durable Object failed to store it;
+ *                                                    "not-accepted" when the upstream's status was
+ *                                                    not 2xx (nothing is stored for such a request)
  *
  * A failed summary never fails the request: the conversation is then forwarded as it was
  * (with the remembered compacted prefix, if any). Bad requests get a 4xx JSON error in
- * OpenAI's shape; upstream errors pass through.
+ * OpenAI's shape; upstream errors pass through (relayed as above).
  */
 import { init, Compactor, MidfoldError, SessionState, compactHistory, conversationKey, openAISummarizer } from 'midfold';
 import { authenticate, clientTokens } from './auth.js';
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
 import { pricingOf } from './pricing.js';
-import { durableObjectStore } from './session-store.js';
+import { relayedHeaders, scrubbed } from './relay.js';
+import { durableObjectStore, stateLimits } from './session-store.js';
 
 export { SessionStore } from './session-store.js';
 
 const ROUTE = '/v1/chat/completions';
 const DEFAULT_PROFILE = 'safe'; // the Compactor's default: a compaction trigger must err high
 const SUMMARY_TIMEOUT_MS = 60000;
-// A Durable Object value holds at most 128 KiB: the state drops its oldest snapshots first.
+// A key-value Durable Object's value holds at most 128 KiB (session-store.js stores UTF-8 bytes):
+// the state drops its oldest snapshots first, and a fold too large on its own is not stored.
 const MAX_STATE_BYTES = 120 * 1024;
 
 function jsonError(status, message, type, headers = {}) {
@@ -94,6 +122,9 @@ async function chatCompletions(request, env, scope) {
   if (limit === null || limit === 0) {
     return jsonError(500, 'the worker is misconfigured: MAX_BODY_BYTES must be a whole number of bytes > 0', 'server_error');
   }
+  // (the state's bounds are checked even for a request that will keep none: a bad setting is found at once)
+  const bounds = env.SESSIONS ? stateLimits(env) : null;
+  if (bounds && bounds.error) return jsonError(500, `the worker is misconfigured: ${bounds.error}`, 'server_error');
   const raw = await readBody(request, limit);
   if (raw === null) return jsonError(413, `the request body is larger than ${limit} bytes`, 'invalid_request_error');
   let body;
@@ -146,12 +177,16 @@ async function chatCompletions(request, env, scope) {
 
   const messages = body.messages;
   let result;
+  let state;
   try {
-    const state = env.SESSIONS ? new SessionState({
-      store: durableObjectStore(env.SESSIONS, scope), key: await conversationKey(messages),
+    // A request without a credential (open mode, no Authorization) has no scope: no state.
+    state = env.SESSIONS && scope ? new SessionState({
+      store: durableObjectStore(env.SESSIONS, scope, bounds.limits), key: await conversationKey(messages),
       maxBytes: MAX_STATE_BYTES, onWarn: options.onWarn,
     }) : undefined;
-    result = await compactHistory(compactor, messages, { state });
+    // Saved only once the upstream accepted the request (below): in open mode a refused key
+    // (an attacker's, a typo) must leave nothing behind.
+    result = await compactHistory(compactor, messages, { state, deferSave: true });
   } catch (e) {
     if (e instanceof MidfoldError) return jsonError(400, `'messages' cannot be read: ${e.message}`, 'invalid_request_error');
     throw e;
@@ -175,13 +210,30 @@ async function chatCompletions(request, env, scope) {
     return jsonError(502, `the upstream could not be reached: ${e.message}`, 'upstream_error');
   }
 
-  const response = new Response(upstream.body, upstream);
+  // A 2xx status is the upstream's word that it took the request (a stream's later failure does not
+  // unmake what it was sent): only then is its compacted form remembered for the next turn.
+  let saved = 'false';
+  if (result.save) {
+    if (upstream.ok) {
+      const session = await result.save();
+      saved = session.saved ? 'true' : session.unsaved;
+    } else saved = 'not-accepted';
+  }
+
+  // The upstream's own hop and the operator's account stay here, and so does the key (relay.js).
+  const secret = env.UPSTREAM_KEY ? String(env.UPSTREAM_KEY) : '';
+  const response = new Response(secret && upstream.body ? scrubbed(upstream.body, secret) : upstream.body, {
+    status: upstream.status,
+    statusText: upstream.statusText,
+    headers: relayedHeaders(upstream.headers, { operatorKey: Boolean(secret), scrubbing: Boolean(secret && upstream.body) }),
+  });
   response.headers.set('x-midfold-tokens-before', String(report.tokensBefore));
   response.headers.set('x-midfold-tokens-after', String(report.tokensAfter));
   response.headers.set('x-midfold-compacted', String(report.compacted));
   response.headers.set('x-midfold-reason', report.reason);
-  response.headers.set('x-midfold-state', !env.SESSIONS ? 'off' : report.session.matched ? 'continued' : 'fresh');
+  response.headers.set('x-midfold-state', !state ? 'off' : report.session.matched ? 'continued' : 'fresh');
   response.headers.set('x-midfold-reused-messages', String(report.session.matched));
+  response.headers.set('x-midfold-state-saved', saved);
   return response;
 }
 
