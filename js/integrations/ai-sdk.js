@@ -76,8 +76,9 @@ function pricingOf(model) {
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
   const { state, onReport, specificationVersion, maxConversations, ...compactorOptions } = options;
-  // Without a state from the host, each conversation gets one of its own (found by content).
-  const states = integrationStates(state, maxConversations, fnName);
+  // Without a state from the host, each conversation gets one of its own (found by content), in the
+  // module's map: an instance built inside each call continues as one built once.
+  const states = integrationStates(state, maxConversations, fnName, options);
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${fnName}: onReport must be a function`);
   // Built now, so a bad option fails here and not on the first call.
   const compactor = new Compactor({ format, ...compactorOptions });
@@ -89,7 +90,11 @@ function setUp(options, format, fnName) {
     return compactors.get(pricing);
   };
   const stateOf = (messages) => (states ? states.of(messages) : state);
-  return { compactorFor, stateOf, onReport, specificationVersion };
+  // The provider's counts for recent prompts go with the states (a per-call instance needs the
+  // last call's to price its first step as one built once would), or with this instance.
+  const own = recentCounts();
+  const countsOf = () => (states ? states.memo('counts', recentCounts) : own);
+  return { compactorFor, stateOf, countsOf, onReport, specificationVersion };
 }
 
 /** A step's `response.messages`, or null. */
@@ -236,14 +241,15 @@ function report(onReport, value) {
  * @returns {(step: {messages: unknown[], abortSignal?: AbortSignal}) => Promise<{messages?: unknown[]}>}
  */
 export function compactStep(options) {
-  const { compactorFor, stateOf, onReport } = setUp(options, 'ai-sdk', 'compactStep');
-  const counts = recentCounts();
+  const { compactorFor, stateOf, countsOf, onReport } = setUp(options, 'ai-sdk', 'compactStep');
   /** @type {WeakMap<object, Override>} */
   const overrides = new WeakMap();
   return async function prepareStep(step) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
     // The state is keyed by the original history, which the next generateText call sends.
     const { history, carried } = originalsOf(overrides, step.messages, step.steps);
+    const state = await stateOf(history);
+    const counts = await countsOf();
     // The previous step's usage is the provider's count for the messages that step was sent.
     const last = Array.isArray(step.steps) && step.steps.length ? step.steps[step.steps.length - 1] : undefined;
     const counted = inputUsage(last && last.usage);
@@ -264,7 +270,6 @@ export function compactStep(options) {
       // since then carries its own count, in the state).
       counts.remember(step.messages, count, counted, context);
     }
-    const state = await stateOf(history);
     const { messages, report: r } = await compactHistory(compactorFor(step.model), history,
       { state, signal: step.abortSignal, usage: usage ?? counts.list(context), context });
     report(onReport, r);
@@ -294,24 +299,23 @@ export function compactStep(options) {
  * @param {object} options
  */
 export function midfoldMiddleware(options) {
-  const { compactorFor, stateOf, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
+  const { compactorFor, stateOf, countsOf, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
-  // The provider's counts for the prompts of recent answers: the call after an answer may
-  // belong to another conversation than that answer's.
-  const counts = recentCounts();
+  // The provider's counts for the prompts of recent answers (countsOf): the call after an answer
+  // may belong to another conversation than that answer's.
   // transformParams' result is the params the SDK hands wrapGenerate and wrapStream (ai 6 and
   // 7, wrapLanguageModel): its context is hashed once, and again only for params it never saw.
   const contexts = new WeakMap();
   /** The context under which `params` is counted, or undefined (no count then). */
   const contextOf = (params) => (params && Array.isArray(params.prompt)
     ? (contexts.has(params) ? contexts.get(params) : promptContext(params)) : undefined);
-  const remember = (params, counted, context) => {
-    if (context !== undefined) counts.remember(params.prompt, params.prompt.length, counted, context);
+  const remember = async (params, counted, context) => {
+    if (context !== undefined) (await countsOf()).remember(params.prompt, params.prompt.length, counted, context);
   };
   const watch = (stream, params, context) => stream.pipeThrough(new TransformStream({
-    transform(part, controller) {
-      if (part && part.type === 'finish') remember(params, inputUsage(part.usage), context);
+    async transform(part, controller) {
+      if (part && part.type === 'finish') await remember(params, inputUsage(part.usage), context);
       controller.enqueue(part);
     },
   }));
@@ -320,8 +324,8 @@ export function midfoldMiddleware(options) {
     async transformParams({ params, model }) {
       if (!params || !Array.isArray(params.prompt)) return params;
       const context = await contextOf(params);
-      const usage = context === undefined ? undefined : counts.list(context);
       const state = await stateOf(params.prompt);
+      const usage = context === undefined ? undefined : (await countsOf()).list(context);
       const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage, context });
       report(onReport, r);
       const out = r.session && r.session.changed ? { ...params, prompt: messages } : params;
@@ -330,7 +334,7 @@ export function midfoldMiddleware(options) {
     },
     async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
-      remember(params, inputUsage(result && result.usage), await contextOf(params));
+      await remember(params, inputUsage(result && result.usage), await contextOf(params));
       return result;
     },
     async wrapStream({ doStream, params }) {
@@ -400,3 +404,4 @@ export function languageModelSummarizer(model, options = {}) {
 }
 
 export { SessionState } from '../state/index.js';
+export { conversationStates } from '../state/conversation-states.js';
