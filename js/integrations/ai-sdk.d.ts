@@ -39,6 +39,10 @@ export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'>
   maxConversations?: number;
   /** Called with each call's report (the Compactor's, plus `session`). */
   onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;
+  /** Aborts a summary being written (the report says 'aborted', nothing changes). ai 6 and ai 7 hand `prepareStep` no
+   * abort signal: build `compactStep` inside the call with the call's own, `compactStep({ …, signal: abortSignal })`.
+   * A middleware also stops on each call's `params.abortSignal`. */
+  signal?: AbortSignal;
 }
 
 /**

@@ -75,7 +75,8 @@ function pricingOf(model) {
  */
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
-  const { state, onReport, specificationVersion, maxConversations, ...compactorOptions } = options;
+  const { state, onReport, specificationVersion, maxConversations, signal, ...compactorOptions } = options;
+  if (signal !== undefined && !isSignal(signal)) throw new MidfoldError('invalid-option', `${fnName}: signal must be an AbortSignal`);
   // Without a state from the host, each conversation gets one of its own (found by content), in the
   // module's map: an instance built inside each call continues as one built once.
   const states = integrationStates(state, maxConversations, fnName, options);
@@ -94,7 +95,15 @@ function setUp(options, format, fnName) {
   // last call's to price its first step as one built once would), or with this instance.
   const own = recentCounts();
   const countsOf = () => (states ? states.memo('counts', recentCounts) : own);
-  return { compactorFor, stateOf, countsOf, onReport, specificationVersion };
+  return { compactorFor, stateOf, countsOf, onReport, specificationVersion, signal };
+}
+
+const isSignal = (v) => v !== null && typeof v === 'object' && typeof v.aborted === 'boolean' && typeof v.addEventListener === 'function';
+
+/** The one signal that aborts when either does (`given` by the host, `own` by the SDK's call), or undefined. */
+function eitherSignal(given, own) {
+  if (!given || !isSignal(own) || own === given) return given || (isSignal(own) ? own : undefined);
+  return typeof AbortSignal.any === 'function' ? AbortSignal.any([given, own]) : given;
 }
 
 /** A step's `response.messages`, or null. */
@@ -232,8 +241,13 @@ function report(onReport, value) {
  * tokens included) anchors the estimate, so the threshold is compared with the provider's
  * count; a call's first step is anchored on an earlier step's count where its prompt still
  * begins the history, or on the count the state's record carries. Options are the
- * Compactor's, plus `state` (a SessionState; default: one in memory per conversation, found
- * by its content, the `maxConversations` (256) most recently used) and `onReport(report)`.
+ * Compactor's, plus `state` (a SessionState; default: one in memory per conversation, in the
+ * module's conversationStates: found by these options and the conversation's content, so an
+ * instance built inside each call continues as one built once; `maxConversations` (256) per
+ * options), `onReport(report)` and `signal`: the call's AbortSignal, which aborts a summary
+ * being written (neither ai 6 nor ai 7 hands prepareStep the call's `abortSignal`, so build
+ * compactStep inside the call with it: `compactStep({…, signal: abortSignal})`; a signal the
+ * SDK may pass as `step.abortSignal` counts too).
  *
  * Ownership: the returned function keeps the Compactor it builds and the state; it never
  * changes the SDK's messages (it returns new arrays).
@@ -241,7 +255,7 @@ function report(onReport, value) {
  * @returns {(step: {messages: unknown[], abortSignal?: AbortSignal}) => Promise<{messages?: unknown[]}>}
  */
 export function compactStep(options) {
-  const { compactorFor, stateOf, countsOf, onReport } = setUp(options, 'ai-sdk', 'compactStep');
+  const { compactorFor, stateOf, countsOf, onReport, signal } = setUp(options, 'ai-sdk', 'compactStep');
   /** @type {WeakMap<object, Override>} */
   const overrides = new WeakMap();
   return async function prepareStep(step) {
@@ -271,7 +285,7 @@ export function compactStep(options) {
       counts.remember(step.messages, count, counted, context);
     }
     const { messages, report: r } = await compactHistory(compactorFor(step.model), history,
-      { state, signal: step.abortSignal, usage: usage ?? counts.list(context), context });
+      { state, signal: eitherSignal(signal, step.abortSignal), usage: usage ?? counts.list(context), context });
     report(onReport, r);
     // (a carried override is replaced even by the history itself: what is sent is what was decided)
     if (!(r.session && r.session.changed) && !carried) return {};
@@ -284,8 +298,9 @@ export function compactStep(options) {
  * A language-model middleware for `wrapLanguageModel` whose `transformParams` compacts
  * `params.prompt` (the provider-level prompt: LanguageModelV3Prompt in ai 6, V4 in ai 7)
  * with the carried state. The summary and acknowledgement are written as arrays of text
- * parts, as those prompts require. Options are the Compactor's, plus `state`, `onReport`
- * and `specificationVersion` ('v3', the default, for ai 6; 'v4' for ai 7's types — ai 7
+ * parts, as those prompts require. Options are the Compactor's, plus `state`, `onReport`,
+ * `signal` (beside each call's own `params.abortSignal`, which already aborts a summary) and
+ * `specificationVersion` ('v3', the default, for ai 6; 'v4' for ai 7's types — ai 7
  * accepts either at run time).
  *
  * The provider's input count in each answer (`usage.inputTokens`, cached tokens included)
@@ -299,7 +314,7 @@ export function compactStep(options) {
  * @param {object} options
  */
 export function midfoldMiddleware(options) {
-  const { compactorFor, stateOf, countsOf, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
+  const { compactorFor, stateOf, countsOf, onReport, specificationVersion = 'v3', signal } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
   // The provider's counts for the prompts of recent answers (countsOf): the call after an answer
@@ -326,7 +341,8 @@ export function midfoldMiddleware(options) {
       const context = await contextOf(params);
       const state = await stateOf(params.prompt);
       const usage = context === undefined ? undefined : (await countsOf()).list(context);
-      const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage, context });
+      const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt,
+        { state, signal: eitherSignal(signal, params.abortSignal), usage, context });
       report(onReport, r);
       const out = r.session && r.session.changed ? { ...params, prompt: messages } : params;
       contexts.set(out, context); // (compaction keeps the leading system messages, tools untouched)
