@@ -67,8 +67,10 @@ test('anthropic-loop: the tool loop compacts through Anthropic\'s own compaction
   assert.equal(after.body.messages[0].content[0].type, 'compaction', 'the signed block goes first in the next request');
   assert.ok(compactions[0].body.messages.some((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking')),
     'the folded messages went with their thinking');
-  assert.ok(after.body.messages.slice(1).some((m) => m.role === 'assistant' && m.content.some((b) => b.type === 'thinking')),
+  // (the kept turns start with the loop's assistant message, which follows the block in its turn)
+  assert.ok(after.body.messages.some((m) => m.role === 'assistant' && m.content.some((b) => b.type === 'thinking')),
     'the kept turns keep theirs');
+  assert.ok(after.body.messages.every((m, i) => i === 0 || m.role !== after.body.messages[i - 1].role), 'roles alternate');
   assert.ok(requests.some((q) => q.body.messages.some((m) => Array.isArray(m.content)
     && m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === 'toolu_mem_3'))), 'the memory tool answered');
   assert.match(r.stdout, /compacted: \d+ -> \d+ tokens/);
