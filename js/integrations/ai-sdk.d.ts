@@ -64,13 +64,33 @@ export declare function midfoldMiddleware<V extends 'v3' | 'v4' = 'v3'>(options:
   wrapStream: <R extends { stream: ReadableStream<unknown> }>(options: { doGenerate: () => PromiseLike<unknown>; doStream: () => PromiseLike<R>; params: unknown; model: unknown }) => Promise<R>;
 };
 
-/** Compacts a chat route's UIMessage[]; the folded middle becomes one UIMessage marked `metadata.midfold.summary`. */
+/**
+ * A UI message stream data part telling the chat client of a fold (write it with the stream's writer before the
+ * answer): the AI SDK's chat client keeps it in the new assistant message's parts, and `convertToModelMessages`
+ * leaves it out of what the model reads.
+ */
+export interface SummaryDataPart {
+  type: 'data-midfold-summary';
+  /** The summary UIMessage's id (the client reconciles a part by it). */
+  id: string;
+  data: {
+    /** The summary (without the `[Context Compressed]` line the model reads before it). */
+    text: string;
+    /** The ids of the client's UIMessages the summary stands for. */
+    replaces: string[];
+    tokensBefore: number;
+    tokensAfter: number;
+  };
+}
+
+/** Compacts a chat route's UIMessage[]; the folded middle becomes one UIMessage marked `metadata.midfold.summary`, and a
+ * call that folded also resolves to `summaryPart`, the data part that tells the client. */
 export declare function compactUIMessages<M extends { id: string; role: string; parts: unknown[] }>(messages: M[], options: {
   compactor: Compactor | Omit<CompactorOptions, 'format'>;
   state?: SessionState;
   force?: boolean;
   signal?: AbortSignal;
-}): Promise<{ messages: M[]; report: CompactReport }>;
+}): Promise<{ messages: M[]; report: CompactReport; summaryPart?: SummaryDataPart }>;
 
 /** A Compactor `summarize` that writes the summary with an AI SDK language model object (V3 or V4). */
 export declare function languageModelSummarizer(

@@ -362,15 +362,23 @@ export function midfoldMiddleware(options) {
 
 /**
  * Compacts a chat UI's state (`UIMessage[]`, what `useChat` sends a route) with the carried
- * state: resolves to `{messages, report}`, where `messages` is a new UIMessage[] in which the
- * folded middle is one UIMessage (an `id`, a text part, `metadata.midfold.summary: true`) that
- * the client can show and persist, and unfinished parts (streaming, awaiting approval) are
- * untouched. Pass the result to `convertToModelMessages` and, as `originalMessages`, to
- * `toUIMessageStreamResponse`.
+ * state: resolves to `{messages, report, summaryPart?}`, where `messages` is a new UIMessage[]
+ * in which the folded middle is one UIMessage (an `id`, a text part, `metadata.midfold.summary:
+ * true`), and unfinished parts (streaming, awaiting approval) are untouched. Pass `messages` to
+ * `convertToModelMessages` and, as `originalMessages`, to the UI message stream.
+ *
+ * The client never sees `messages`: the stream carries only the new assistant message. So when
+ * this call folded, `summaryPart` is a data part for the stream, `{type: 'data-midfold-summary',
+ * id, data: {text, replaces, tokensBefore, tokensAfter}}` (`replaces`: the ids of the client's
+ * UIMessages the summary stands for): written with the UI message stream's writer before the
+ * answer, the AI SDK's chat client keeps it in the new assistant message's parts (and persists
+ * it with them), so a chat UI can show "earlier messages summarized" there; the model never
+ * reads it (`convertToModelMessages` leaves data parts out). A later call that continues the
+ * fold has none: the part was sent with the turn that folded.
  *
  * `options.compactor` is a Compactor (or its options, to build one per call) and
- * `options.state` the conversation's SessionState (keep one per chat id, or give it a
- * store and a key).
+ * `options.state` the conversation's SessionState (keep one per chat id, or give it a store
+ * and a key).
  * Ownership: never changes `messages` or its objects (untouched messages come back as copies
  * sharing their nested values); the state keeps what it remembers, as JSON, not the objects.
  * @param {unknown[]} messages
@@ -383,7 +391,23 @@ export async function compactUIMessages(messages, options) {
     : new Compactor({ format: 'ai-sdk-ui', ...(options.compactor || {}) });
   if (options.state !== undefined && !(options.state instanceof SessionState))
     throw new MidfoldError('invalid-option', 'compactUIMessages: state must be a SessionState');
-  return compactHistory(compactor, messages, { state: options.state, force: options.force, signal: options.signal });
+  const result = await compactHistory(compactor, messages, { state: options.state, force: options.force, signal: options.signal });
+  const summaryPart = result.report.compacted ? summaryDataPart(messages, result.messages, result.report) : undefined;
+  return summaryPart ? { ...result, summaryPart } : result;
+}
+
+/**
+ * The data part that tells a chat client of a fold: the summary UIMessage's id and text, the
+ * ids of the client's messages it stands for (those of `before` that `after` no longer holds),
+ * and the estimate before and after. Undefined when `after` holds no summary UIMessage.
+ */
+function summaryDataPart(before, after, report) {
+  const summary = after.find((m) => m && m.metadata && m.metadata.midfold && m.metadata.midfold.summary === true);
+  if (!summary) return undefined;
+  const kept = new Set(after.map((m) => m && m.id));
+  const replaces = before.filter((m) => m && typeof m.id === 'string' && !kept.has(m.id)).map((m) => m.id);
+  return { type: 'data-midfold-summary', id: summary.id,
+    data: { text: report.summary, replaces, tokensBefore: report.tokensBefore, tokensAfter: report.tokensAfter } };
 }
 
 /** The text of a model's generate result (V3 and V4: `content` parts of type text). */
