@@ -90,11 +90,13 @@ function setUp(options, format, fnName) {
     if (!compactors.has(pricing)) compactors.set(pricing, new Compactor({ format, ...compactorOptions, pricing }));
     return compactors.get(pricing);
   };
-  const stateOf = (messages) => (states ? states.of(messages) : state);
+  // A model's pricing chooses the plan's threshold: its conversations keep states of their own.
+  const variantOf = (model) => (byModel ? pricingOf(model) ?? '' : '');
+  const stateOf = (messages, model) => (states ? states.of(messages, variantOf(model)) : state);
   // The provider's counts for recent prompts go with the states (a per-call instance needs the
   // last call's to price its first step as one built once would), or with this instance.
   const own = recentCounts();
-  const countsOf = () => (states ? states.memo('counts', recentCounts) : own);
+  const countsOf = (model) => (states ? states.memo('counts', recentCounts, variantOf(model)) : own);
   return { compactorFor, stateOf, countsOf, onReport, specificationVersion, signal };
 }
 
@@ -262,8 +264,8 @@ export function compactStep(options) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
     // The state is keyed by the original history, which the next generateText call sends.
     const { history, carried } = originalsOf(overrides, step.messages, step.steps);
-    const state = await stateOf(history);
-    const counts = await countsOf();
+    const state = await stateOf(history, step.model);
+    const counts = await countsOf(step.model);
     // The previous step's usage is the provider's count for the messages that step was sent.
     const last = Array.isArray(step.steps) && step.steps.length ? step.steps[step.steps.length - 1] : undefined;
     const counted = inputUsage(last && last.usage);
@@ -325,12 +327,12 @@ export function midfoldMiddleware(options) {
   /** The context under which `params` is counted, or undefined (no count then). */
   const contextOf = (params) => (params && Array.isArray(params.prompt)
     ? (contexts.has(params) ? contexts.get(params) : promptContext(params)) : undefined);
-  const remember = async (params, counted, context) => {
-    if (context !== undefined) (await countsOf()).remember(params.prompt, params.prompt.length, counted, context);
+  const remember = async (params, model, counted, context) => {
+    if (context !== undefined) (await countsOf(model)).remember(params.prompt, params.prompt.length, counted, context);
   };
-  const watch = (stream, params, context) => stream.pipeThrough(new TransformStream({
+  const watch = (stream, params, model, context) => stream.pipeThrough(new TransformStream({
     async transform(part, controller) {
-      if (part && part.type === 'finish') await remember(params, inputUsage(part.usage), context);
+      if (part && part.type === 'finish') await remember(params, model, inputUsage(part.usage), context);
       controller.enqueue(part);
     },
   }));
@@ -339,8 +341,8 @@ export function midfoldMiddleware(options) {
     async transformParams({ params, model }) {
       if (!params || !Array.isArray(params.prompt)) return params;
       const context = await contextOf(params);
-      const state = await stateOf(params.prompt);
-      const usage = context === undefined ? undefined : (await countsOf()).list(context);
+      const state = await stateOf(params.prompt, model);
+      const usage = context === undefined ? undefined : (await countsOf(model)).list(context);
       const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt,
         { state, signal: eitherSignal(signal, params.abortSignal), usage, context });
       report(onReport, r);
@@ -348,14 +350,14 @@ export function midfoldMiddleware(options) {
       contexts.set(out, context); // (compaction keeps the leading system messages, tools untouched)
       return out;
     },
-    async wrapGenerate({ doGenerate, params }) {
+    async wrapGenerate({ doGenerate, params, model }) {
       const result = await doGenerate();
-      await remember(params, inputUsage(result && result.usage), await contextOf(params));
+      await remember(params, model, inputUsage(result && result.usage), await contextOf(params));
       return result;
     },
-    async wrapStream({ doStream, params }) {
+    async wrapStream({ doStream, params, model }) {
       const result = await doStream();
-      return result && result.stream ? { ...result, stream: watch(result.stream, params, await contextOf(params)) } : result;
+      return result && result.stream ? { ...result, stream: watch(result.stream, params, model, await contextOf(params)) } : result;
     },
   };
 }

@@ -257,7 +257,8 @@ function sortKeys(v) {
  * @param {number | undefined} maxConversations
  * @param {string} fnName
  * @param {object} options the integration's options, as the host wrote them
- * @returns {{of(messages: unknown[]): Promise<SessionState>, memo<T>(name: string, create: () => T): Promise<T>} | null}
+ * @returns {{of(messages: unknown[], variant?: string): Promise<SessionState>,
+ *   memo<T>(name: string, create: () => T, variant?: string): Promise<T>} | null}
  */
 export function integrationStates(state, maxConversations, fnName, options) {
   if (state !== undefined && !(state instanceof SessionState)) throw new MidfoldError('invalid-option', `${fnName}: state must be a SessionState`);
@@ -267,8 +268,10 @@ export function integrationStates(state, maxConversations, fnName, options) {
   const max = maxConversations === undefined ? MAX_CONVERSATIONS : wholeNumber(maxConversations, 'maxConversations', fnName, 1);
   let scope;
   const scopeId = () => (scope ??= scopeOf(fnName, options || {}));
+  // `variant` splits a scope where one instance plans two ways (the AI SDK hooks: a threshold per model's pricing).
+  const full = async (variant) => (variant ? `${await scopeId()}:${variant}` : scopeId());
   return {
-    async of(messages) { return conversationStates.of(messages, await scopeId(), max); },
-    async memo(name, create) { return conversationStates.memo(await scopeId(), name, create); },
+    async of(messages, variant = '') { return conversationStates.of(messages, await full(variant), max); },
+    async memo(name, create, variant = '') { return conversationStates.memo(await full(variant), name, create); },
   };
 }
