@@ -186,7 +186,10 @@ export interface Problem {
     | 'result-without-call' | 'result-not-first' | 'missing-id' | 'duplicate-id'
     /** Warning (Chat Completions): a tool-calling assistant message without the `reasoning_content`
      * other assistant messages carry; DeepSeek's thinking mode answers it with a 400. */
-    | 'missing-reasoning';
+    | 'missing-reasoning'
+    /** Warning (Anthropic, Chat Completions): a user or assistant message right after one of the same role.
+     * Anthropic combines the two into one turn; deepseek-reasoner refuses them (docs/provider-rules.md). */
+    | 'consecutive-role';
   /** The message's index. */
   index: number;
   /** The block's index in content (tool_calls for OpenAI calls), when it is about one. */

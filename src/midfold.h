@@ -262,8 +262,10 @@ typedef enum mf_problem_code {
     MF_PROBLEM_RESULT_NOT_FIRST = 7,    /* Anthropic: tool_result after other blocks */
     MF_PROBLEM_MISSING_ID = 8,          /* a tool call or result without its id */
     MF_PROBLEM_DUPLICATE_ID = 9,        /* two tool calls with the same id */
-    MF_PROBLEM_MISSING_REASONING = 10   /* Chat Completions: a tool-calling assistant message without
+    MF_PROBLEM_MISSING_REASONING = 10,  /* Chat Completions: a tool-calling assistant message without
                                            the reasoning_content others carry (DeepSeek thinking mode) */
+    MF_PROBLEM_CONSECUTIVE_ROLE = 11    /* a user or assistant message right after one of the same role
+                                           (Anthropic merges them; deepseek-reasoner refuses them) */
 } mf_problem_code;
 
 /* "not-a-message", "unknown-role", ... Static. */

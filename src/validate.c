@@ -29,6 +29,7 @@ const char *mf_problem_name(mf_problem_code code)
     case MF_PROBLEM_MISSING_ID: return "missing-id";
     case MF_PROBLEM_DUPLICATE_ID: return "duplicate-id";
     case MF_PROBLEM_MISSING_REASONING: return "missing-reasoning";
+    case MF_PROBLEM_CONSECUTIVE_ROLE: return "consecutive-role";
     }
     return "unknown";
 }
@@ -421,6 +422,28 @@ static void check_configuration_update(report_box *box, const mf_view *v, size_t
             "settings)%s", "", 0);
 }
 
+/* Two user or two assistant messages in a row. No provider midfold writes for refuses them as such,
+ * so a warning: Anthropic's Messages API combines consecutive turns into one (the SDK's `messages`
+ * doc; "Compaction and preserved thinking" relies on it), and the combined turn must then keep the
+ * rules of one message (thinking first, tool results first); in Chat Completions OpenAI takes them,
+ * while deepseek-reasoner answers a 400 ("does not support successive user or assistant messages")
+ * and so do chat templates that require alternating roles. A system or tool message between breaks
+ * the run. Responses items and AI SDK messages are left alone: items of one role are one turn there,
+ * and the AI SDK's providers group consecutive messages themselves. docs/provider-rules.md. */
+static void check_consecutive_role(report_box *box, const mf_view *v, size_t m)
+{
+    if (m == 0 || (v->format != MF_FORMAT_ANTHROPIC && v->format != MF_FORMAT_OPENAI)) return;
+    mf_role role = v->msgs[m].role;
+    if ((role != MF_ROLE_USER && role != MF_ROLE_ASSISTANT) || v->msgs[m - 1].role != role) return;
+    const char *name = role == MF_ROLE_USER ? "user" : "assistant";
+    if (v->format == MF_FORMAT_ANTHROPIC)
+        warn(box, MF_PROBLEM_CONSECUTIVE_ROLE, m, SIZE_MAX, "a second %s message in a row: Anthropic combines the two into "
+             "one turn, which must then keep one message's rules (thinking first, tool results first)", name, strlen(name));
+    else
+        warn(box, MF_PROBLEM_CONSECUTIVE_ROLE, m, SIZE_MAX, "a second %s message in a row: OpenAI takes it, deepseek-reasoner "
+             "and templates that require alternating roles refuse it", name, strlen(name));
+}
+
 void mf_validation_free(mf_validation *report)
 {
     if (!report) return;
@@ -468,6 +491,7 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             for (size_t m = 0; m < view.count && !box->failed; m++) {
                 check_shape(box, &view, m);
                 check_configuration_update(box, &view, m);
+                check_consecutive_role(box, &view, m);
                 if (reasoning) check_reasoning(box, &view, m);
                 if (items) mf_responses_check_item(&pairs, &view, m, report_sink, box);
                 /* A UIMessage tool part is its own call and result: no pairs across messages. */

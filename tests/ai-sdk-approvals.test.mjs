@@ -1,5 +1,5 @@
-// AI SDK tool approvals (ai 6 and ai 7): `needsApproval` makes generateText put a
-// tool-approval-request beside the call; the user answers with a tool message whose
+// AI SDK tool approvals (ai 6 and ai 7): `needsApproval` on the tool (ai 6) or `toolApproval` on the
+// call (ai 7) makes generateText put a tool-approval-request beside the call; the user answers with a tool message whose
 // first part is a tool-approval-response. midfold reads every stage of that flow, keeps
 // a request with its call and a response with its request, never folds an unanswered
 // one away, and never truncates an execution-denied output. Conversations are built by
@@ -67,6 +67,20 @@ for (const v of VERSIONS) {
       const req = find(messages, 'tool-approval-request');
       assert.ok(messages[req.i].content.some((p) => p.type === 'tool-call' && p.toolCallId === req.p.toolCallId), 'the request stays with its call');
       assert.ok(s.ai.modelMessageSchema.array().safeParse(messages).success);
+    });
+
+    test('a denied approval, once answered, is folded like any finished turn: the summarizer reads the decision and its reason whole', async () => {
+      const s = await codingSession(v, { approve: false });
+      const messages = [...structuredClone(s.done), { role: 'user', content: '好的，那先把页眉的间距改一下 (then fix the header spacing)' }];
+      let prompt;
+      const report = await new Compactor({ summarize: async (r) => { prompt = r.prompt; return 'The user kept src/login.old.css.'; }, keepTail: { tokens: 0 } })
+        .compact(messages, { force: true });
+      assert.equal(report.compacted, true);
+      // Nothing of the denial is left in the array: the request, the response and the execution-denied result went into the summary.
+      assert.ok(!parts(messages).some(({ p }) => p.type.startsWith('tool-approval') || (p.output && p.output.type === 'execution-denied')));
+      assert.match(prompt, /\[approval:delete_file\] denied: keep it, the marketing page still uses it/);
+      assert.match(prompt, /\[tool_result:delete_file\] \[execution denied\] keep it, the marketing page still uses it/);
+      assert.deepStrictEqual(validate(messages).problems, []);
     });
 
     test('after compaction the request and its response stay together and generateText accepts the result', async () => {

@@ -3,14 +3,14 @@
 // makes the summaries written match a stateful Compactor's (±1) instead of one per step; every prompt the model
 // receives pairs each tool call with its result and ends with the step's pending turn verbatim; between
 // compactions the prompt's prefix is identical step to step.
-import { test, describe, before } from 'node:test';
+import { test, describe, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { generateText, streamText, simulateReadableStream, tool, stepCountIs, modelMessageSchema, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { init, Compactor, digestSummarizer } from 'midfold';
-import { compactStep, midfoldMiddleware, languageModelSummarizer, SessionState } from 'midfold/ai-sdk';
+import { compactStep, midfoldMiddleware, languageModelSummarizer, SessionState, conversationStates } from 'midfold/ai-sdk';
 
 const FILES = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
@@ -19,6 +19,9 @@ const USAGE = { inputTokens: { total: undefined, noCache: undefined, cacheRead: 
 const OPTIONS = { threshold: 12000, keepTail: { tokens: 4000 }, keepRecent: 2 };
 
 before(() => init());
+// Hooks built with the same options share the module's states (a hook per call continues as one built once):
+// each test starts from none, as its hooks are meant to.
+beforeEach(() => conversationStates.clear());
 
 /** A model that reads `steps` files, one per step, then answers; it records every prompt it is sent. */
 function readingModel(steps) {

@@ -5,13 +5,13 @@
 // (tests/helpers/openrouter-claude.mjs) rejects a changed prefix under a signed entry with a 400; requests reach
 // it through the real `openai` client and through the AI SDK's OpenRouter provider (@openrouter/ai-sdk-provider
 // 2.10.0 with ai 6, and 3.1.0 with ai 7).
-import { test, before, after } from 'node:test';
+import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { init, estimateTokens, detectFormat, microCompact, Compactor, digestSummarizer } from '../js/hosts/node.js';
-import { midfoldMiddleware } from 'midfold/ai-sdk';
+import { midfoldMiddleware, conversationStates } from 'midfold/ai-sdk';
 import { startMockLLM } from './helpers/mock-llm.mjs';
 import { deepseekRejection } from './helpers/deepseek-rules.mjs';
 import { providerError, signedDetails, signedReasoningRejection } from './helpers/openrouter-claude.mjs';
@@ -58,6 +58,9 @@ before(async () => {
   });
 });
 after(() => llm.close());
+// Middlewares built with the same options share the module's states: the ai 6 and ai 7 runs of one test send the
+// same conversation, and each is meant to start from none.
+beforeEach(() => conversationStates.clear());
 
 /** One user turn of the agent: calls the model until it answers, the Compactor before each call. */
 async function agentTurn(client, messages, compactor, reports) {

@@ -207,9 +207,11 @@ describe('anthropicCompaction: Anthropic writes the signed summary, midfold pick
     assert.ok(!request.body.messages.some((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'thinking')));
     const first = messages[0];
     assert.equal(first.role, 'assistant');
-    assert.equal(first.content.length, 1);
     assert.equal(first.content[0].type, 'compaction');
     assert.equal(report.summary, first.content[0].content);
+    // (a tail that starts with the assistant's message follows the block in its turn: one assistant turn, as the
+    // API returns a compaction with what comes after it, not two assistant messages in a row)
+    assert.deepStrictEqual(validate(messages).problems, []);
     assert.deepStrictEqual(messages.at(-1), tailCopy.at(-1));
     const response = await send(messages);
     assert.equal(response.stop_reason, 'end_turn');
@@ -305,6 +307,38 @@ describe('anthropicCompaction with preservedThinking: the kept turns keep their 
     assert.equal(response.stop_reason, 'end_turn');
     messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: 'Thanks. Now the tests.' });
     await send(messages);
+  });
+
+  test('a fold with the tool loop in flight writes one assistant turn, the block then the loop\'s thinking and call, as the API returns a compaction', async () => {
+    // The tail is the loop in flight alone: [assistant: thinking, tool_use], [user: tool_result]. Written as two
+    // assistant messages ([compaction], then [thinking, tool_use]) the request asks the API to combine them and
+    // validate warns; the API's own answer is one message whose content starts with the block.
+    const messages = await session({ inFlight: true });
+    const [loop, results] = structuredClone(messages.slice(-2));
+    assert.ok(loop.role === 'assistant' && loop.content[0].type === 'thinking' && loop.content.some((b) => b.type === 'tool_use'));
+    const report = await new Compactor({ summarize: preserved(), keepTail: { tokens: 100 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true, report.reason);
+    assert.equal(messages.length, 2, messages.map((m) => `${m.role}: ${m.content.map((b) => b.type)}`).join(' | '));
+    assert.equal(messages[0].role, 'assistant');
+    assert.equal(messages[0].content[0].type, 'compaction');
+    assert.deepStrictEqual(messages[0].content.slice(1), loop.content, 'the loop\'s thinking and calls follow the block, byte for byte');
+    assert.deepStrictEqual(messages[1], results);
+    assert.deepStrictEqual(validate(messages).problems, []);
+    provider.reply = () => [{ type: 'thinking', thinking: 'The table doubles when it is half full.' }, { type: 'text', text: 'It doubles at half load.' }];
+    assert.equal((await send(messages)).stop_reason, 'end_turn');
+  });
+
+  test('the strict provider combines consecutive messages of one role as the API does, and refuses what the combined turn breaks', async () => {
+    const messages = await session({ inFlight: true });
+    const [loop, results] = messages.slice(-2);
+    // A text message between the loop's call and its results: the combined user turn starts with text.
+    await assert.rejects(send([...messages.slice(0, -1), { role: 'user', content: 'Take your time.' }, results]),
+      (e) => e.status === 400 && /tool_result/.test(e.message) && /combined into one turn/.test(e.message));
+    // The loop's message split in two: the combined turn is the one the model wrote, and it is accepted.
+    const split = [...messages.slice(0, -2), { role: 'assistant', content: loop.content.slice(0, 1) }, { role: 'assistant', content: loop.content.slice(1) }, results];
+    assert.deepStrictEqual(validate(split).problems.map((p) => [p.code, p.severity]), [['consecutive-role', 'warning']]);
+    provider.reply = () => [{ type: 'text', text: 'Done.' }];
+    assert.equal((await send(split)).stop_reason, 'end_turn');
   });
 
   test('without preservedThinking the same in-flight call waits, as before', async () => {

@@ -291,3 +291,87 @@ test('maxConversations sets an integration\'s budget: at 1, another conversation
     assert.throws(() => make({ summarize: digestSummarizer(), maxConversations: 8, state: new SessionState() }), (e) => e.code === 'invalid-option' && /maxConversations/.test(e.message));
   }
 });
+
+/** A provider-level prompt (what transformParams is given): `opening`, four files of the C core read, a question. */
+function readingPrompt(opening) {
+  const src = (name) => readFileSync(new URL(`../src/${name}`, import.meta.url), 'utf8');
+  const out = [{ role: 'system', content: 'You review the midfold C core.' }, { role: 'user', content: [{ type: 'text', text: opening }] }];
+  ['view.c', 'compact.c', 'micro.c', 'estimate.c'].forEach((file, i) => {
+    out.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: { path: `src/${file}` } }] });
+    out.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${i}`, toolName: 'read_file', output: { type: 'text', value: src(file) } }] });
+  });
+  out.push({ role: 'user', content: [{ type: 'text', text: 'Which of these folds the middle?' }] });
+  return out;
+}
+
+test('ConversationStates holds at most maxBytes of state: the least recently used conversations go first, never the one in use', async () => {
+  const states = new ConversationStates(1000, 'test', { maxBytes: 8000 });
+  const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 3000, format: 'ai-sdk' });
+  const openings = Array.from({ length: 12 }, (_, k) => `Review request #${k}: 帮我看一下 ${['view.c', 'compact.c', 'micro.c'][k % 3]}。`);
+  const sizes = [];
+  for (const opening of openings) {
+    const prompt = readingPrompt(opening);
+    const { report } = await compactHistory(compactor, prompt, { state: await states.of(prompt) });
+    assert.ok(report.compacted && report.session.saved, report.reason);
+    assert.ok(states.bytes <= 8000, `${states.bytes} bytes held`);
+    sizes.push(states.bytes);
+  }
+  assert.ok(states.states.size < openings.length, `${states.states.size} states kept of ${openings.length}: the budget forgot some`);
+  // The most recent conversation continues its fold; the first one was forgotten and plans afresh.
+  const last = readingPrompt(openings.at(-1));
+  assert.equal((await compactHistory(compactor, last, { state: await states.of(last) })).report.session.matched, last.length);
+  const first = readingPrompt(openings[0]);
+  assert.equal((await compactHistory(compactor, first, { state: await states.of(first) })).report.session.matched, 0);
+  // One conversation larger than the whole budget drops its earlier snapshots (its newest stays).
+  const tiny = new ConversationStates(10, 'test', { maxBytes: 1600 });
+  const state = await tiny.of(last);
+  await compactHistory(compactor, last, { state });
+  const longer = [...last, { role: 'assistant', content: [{ type: 'text', text: 'src/compact.c plans it.' }] }, { role: 'user', content: [{ type: 'text', text: '那微压缩呢？' }] }];
+  const { report } = await compactHistory(compactor, longer, { state: await tiny.of(longer) });
+  assert.ok(report.session.matched > 0 && report.session.saved);
+  assert.equal(tiny.states.size, 1, 'the state in use is never forgotten');
+  assert.equal(state.snapshots.length, 1, 'its earlier snapshot went');
+  assert.equal(state.snapshots[0].count, longer.length);
+});
+
+test('ConversationStates: each scope keeps its own budget, and all scopes together the map\'s', async () => {
+  const states = new ConversationStates(5, 'test');
+  const chat = (text) => [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: text }];
+  const a = [];
+  for (let k = 0; k < 4; k++) a.push(await states.of(chat(`A${k}`), 'scope-a', 2));
+  assert.equal(await states.of(chat('A3'), 'scope-a', 2), a[3]);
+  assert.notEqual(await states.of(chat('A0'), 'scope-a', 2), a[0], 'scope a keeps its 2 most recent');
+  for (let k = 0; k < 4; k++) await states.of(chat(`B${k}`), 'scope-b', 4);
+  assert.ok(states.conversations <= 5, `${states.conversations} conversations in all`);
+  // The same conversation in another scope is another state.
+  assert.notEqual(await states.of(chat('B3'), 'scope-a', 2), await states.of(chat('B3'), 'scope-b', 4));
+  states.clear();
+  assert.equal(states.conversations, 0);
+  assert.equal(states.bytes, 0);
+});
+
+test('a long-lived server: 300 conversations through a middleware built per call stay within the module\'s bounds', async () => {
+  const { midfoldMiddleware, conversationStates } = await import('../js/integrations/ai-sdk.js');
+  conversationStates.clear();
+  conversationStates.setLimits({ maxConversations: 40, maxBytes: 120_000 });
+  try {
+    const seen = [];
+    const call = async (opening) => {
+      const middleware = midfoldMiddleware({ summarize: digestSummarizer(), threshold: 3000, onReport: (r) => seen.push(r.session) });
+      await middleware.transformParams({ type: 'generate', params: { prompt: readingPrompt(opening) }, model: {} });
+      return seen.at(-1);
+    };
+    let peak = 0, peakBytes = 0;
+    for (let k = 0; k < 300; k++) {
+      assert.ok((await call(`Conversation ${k}: where is the fold planned?`)).saved);
+      peak = Math.max(peak, conversationStates.conversations);
+      peakBytes = Math.max(peakBytes, conversationStates.bytes);
+    }
+    assert.ok(peak <= 40 && peakBytes <= 120_000, `peak ${peak} conversations, ${peakBytes} bytes`);
+    assert.equal((await call('Conversation 299: where is the fold planned?')).matched, readingPrompt('x').length, 'the latest is remembered');
+    assert.equal((await call('Conversation 0: where is the fold planned?')).matched, 0, 'the oldest was forgotten');
+  } finally {
+    conversationStates.setLimits({ maxConversations: 4096, maxBytes: 64 * 1024 * 1024 });
+    conversationStates.clear();
+  }
+});

@@ -410,15 +410,23 @@ export class Compactor {
     const removed = dropped.length === 0 ? middle
       : [...plan.middle, ...dropped.map((d) => plan.head[d])].sort((a, b) => a - b).map((i) => snapshot[i]);
     let rebuilt;
+    let kept = tail;
     if (provided) {
       // The provider's signed block goes back unmodified, where the provider reads it.
       rebuilt = provided.first ? [...provided.messages, ...head] : [...head, ...provided.messages];
+      // A tail that starts in the block message's role joins it: one turn, the block first, as the API
+      // returns a compaction with what follows it (and as it would combine two messages of one role).
+      if (provided.first && head.length === 0 && tail.length && sameRole(rebuilt[rebuilt.length - 1], tail[0])) {
+        rebuilt[rebuilt.length - 1] = joinedTurn(rebuilt[rebuilt.length - 1], tail[0]);
+        kept = tail.slice(1);
+      }
     } else {
       const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
       rebuilt = [...head, ...summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })];
     }
-    const tailAt = rebuilt.length;
-    for (const m of tail) rebuilt.push(m);
+    // (a joined turn holds the tail's first message: its thinking is the kept turns')
+    const tailAt = rebuilt.length - (kept === tail ? 0 : 1);
+    for (const m of kept) rebuilt.push(m);
     for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
     messages.length = rebuilt.length;
     // The kept turns now follow a new prefix: their signed thinking would no longer verify, unless
@@ -480,6 +488,18 @@ export class Compactor {
       if (signal) signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** True when two messages are user or assistant messages of one role. */
+function sameRole(a, b) {
+  return !!a && !!b && (a.role === 'user' || a.role === 'assistant') && a.role === b.role;
+}
+
+/** `message` with the blocks of `lead` (the provider's compaction message) before its own: a new object, the
+ * blocks themselves shared (a signed block goes back byte for byte). */
+function joinedTurn(lead, message) {
+  const blocks = (m) => (Array.isArray(m.content) ? m.content : typeof m.content === 'string' && m.content ? [{ type: 'text', text: m.content }] : []);
+  return { ...message, content: [...blocks(lead), ...blocks(message)] };
 }
 
 /**

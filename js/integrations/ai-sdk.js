@@ -75,9 +75,11 @@ function pricingOf(model) {
  */
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
-  const { state, onReport, specificationVersion, maxConversations, ...compactorOptions } = options;
-  // Without a state from the host, each conversation gets one of its own (found by content).
-  const states = integrationStates(state, maxConversations, fnName);
+  const { state, onReport, specificationVersion, maxConversations, signal, ...compactorOptions } = options;
+  if (signal !== undefined && !isSignal(signal)) throw new MidfoldError('invalid-option', `${fnName}: signal must be an AbortSignal`);
+  // Without a state from the host, each conversation gets one of its own (found by content), in the
+  // module's map: an instance built inside each call continues as one built once.
+  const states = integrationStates(state, maxConversations, fnName, options);
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${fnName}: onReport must be a function`);
   // Built now, so a bad option fails here and not on the first call.
   const compactor = new Compactor({ format, ...compactorOptions });
@@ -88,8 +90,22 @@ function setUp(options, format, fnName) {
     if (!compactors.has(pricing)) compactors.set(pricing, new Compactor({ format, ...compactorOptions, pricing }));
     return compactors.get(pricing);
   };
-  const stateOf = (messages) => (states ? states.of(messages) : state);
-  return { compactorFor, stateOf, onReport, specificationVersion };
+  // A model's pricing chooses the plan's threshold: its conversations keep states of their own.
+  const variantOf = (model) => (byModel ? pricingOf(model) ?? '' : '');
+  const stateOf = (messages, model) => (states ? states.of(messages, variantOf(model)) : state);
+  // The provider's counts for recent prompts go with the states (a per-call instance needs the
+  // last call's to price its first step as one built once would), or with this instance.
+  const own = recentCounts();
+  const countsOf = (model) => (states ? states.memo('counts', recentCounts, variantOf(model)) : own);
+  return { compactorFor, stateOf, countsOf, onReport, specificationVersion, signal };
+}
+
+const isSignal = (v) => v !== null && typeof v === 'object' && typeof v.aborted === 'boolean' && typeof v.addEventListener === 'function';
+
+/** The one signal that aborts when either does (`given` by the host, `own` by the SDK's call), or undefined. */
+function eitherSignal(given, own) {
+  if (!given || !isSignal(own) || own === given) return given || (isSignal(own) ? own : undefined);
+  return typeof AbortSignal.any === 'function' ? AbortSignal.any([given, own]) : given;
 }
 
 /** A step's `response.messages`, or null. */
@@ -227,8 +243,13 @@ function report(onReport, value) {
  * tokens included) anchors the estimate, so the threshold is compared with the provider's
  * count; a call's first step is anchored on an earlier step's count where its prompt still
  * begins the history, or on the count the state's record carries. Options are the
- * Compactor's, plus `state` (a SessionState; default: one in memory per conversation, found
- * by its content, the `maxConversations` (256) most recently used) and `onReport(report)`.
+ * Compactor's, plus `state` (a SessionState; default: one in memory per conversation, in the
+ * module's conversationStates: found by these options and the conversation's content, so an
+ * instance built inside each call continues as one built once; `maxConversations` (256) per
+ * options), `onReport(report)` and `signal`: the call's AbortSignal, which aborts a summary
+ * being written (neither ai 6 nor ai 7 hands prepareStep the call's `abortSignal`, so build
+ * compactStep inside the call with it: `compactStep({…, signal: abortSignal})`; a signal the
+ * SDK may pass as `step.abortSignal` counts too).
  *
  * Ownership: the returned function keeps the Compactor it builds and the state; it never
  * changes the SDK's messages (it returns new arrays).
@@ -236,8 +257,7 @@ function report(onReport, value) {
  * @returns {(step: {messages: unknown[], abortSignal?: AbortSignal}) => Promise<{messages?: unknown[]}>}
  */
 export function compactStep(options) {
-  const { compactorFor, stateOf, onReport } = setUp(options, 'ai-sdk', 'compactStep');
-  const counts = recentCounts();
+  const { compactorFor, stateOf, countsOf, onReport, signal } = setUp(options, 'ai-sdk', 'compactStep');
   /** @type {WeakMap<object, Override>} */
   const overrides = new WeakMap();
   return async function prepareStep(step) {
@@ -245,6 +265,8 @@ export function compactStep(options) {
     checkMessageCount(step.messages, 'compactStep');
     // The state is keyed by the original history, which the next generateText call sends.
     const { history, carried } = originalsOf(overrides, step.messages, step.steps);
+    const state = await stateOf(history, step.model);
+    const counts = await countsOf(step.model);
     // The previous step's usage is the provider's count for the messages that step was sent.
     const last = Array.isArray(step.steps) && step.steps.length ? step.steps[step.steps.length - 1] : undefined;
     const counted = inputUsage(last && last.usage);
@@ -265,9 +287,8 @@ export function compactStep(options) {
       // since then carries its own count, in the state).
       counts.remember(step.messages, count, counted, context);
     }
-    const state = await stateOf(history);
     const { messages, report: r } = await compactHistory(compactorFor(step.model), history,
-      { state, signal: step.abortSignal, usage: usage ?? counts.list(context), context });
+      { state, signal: eitherSignal(signal, step.abortSignal), usage: usage ?? counts.list(context), context });
     report(onReport, r);
     // (a carried override is replaced even by the history itself: what is sent is what was decided)
     if (!(r.session && r.session.changed) && !carried) return {};
@@ -280,8 +301,9 @@ export function compactStep(options) {
  * A language-model middleware for `wrapLanguageModel` whose `transformParams` compacts
  * `params.prompt` (the provider-level prompt: LanguageModelV3Prompt in ai 6, V4 in ai 7)
  * with the carried state. The summary and acknowledgement are written as arrays of text
- * parts, as those prompts require. Options are the Compactor's, plus `state`, `onReport`
- * and `specificationVersion` ('v3', the default, for ai 6; 'v4' for ai 7's types — ai 7
+ * parts, as those prompts require. Options are the Compactor's, plus `state`, `onReport`,
+ * `signal` (beside each call's own `params.abortSignal`, which already aborts a summary) and
+ * `specificationVersion` ('v3', the default, for ai 6; 'v4' for ai 7's types — ai 7
  * accepts either at run time).
  *
  * The provider's input count in each answer (`usage.inputTokens`, cached tokens included)
@@ -295,24 +317,23 @@ export function compactStep(options) {
  * @param {object} options
  */
 export function midfoldMiddleware(options) {
-  const { compactorFor, stateOf, onReport, specificationVersion = 'v3' } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
+  const { compactorFor, stateOf, countsOf, onReport, specificationVersion = 'v3', signal } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
-  // The provider's counts for the prompts of recent answers: the call after an answer may
-  // belong to another conversation than that answer's.
-  const counts = recentCounts();
+  // The provider's counts for the prompts of recent answers (countsOf): the call after an answer
+  // may belong to another conversation than that answer's.
   // transformParams' result is the params the SDK hands wrapGenerate and wrapStream (ai 6 and
   // 7, wrapLanguageModel): its context is hashed once, and again only for params it never saw.
   const contexts = new WeakMap();
   /** The context under which `params` is counted, or undefined (no count then). */
   const contextOf = (params) => (params && Array.isArray(params.prompt)
     ? (contexts.has(params) ? contexts.get(params) : promptContext(params)) : undefined);
-  const remember = (params, counted, context) => {
-    if (context !== undefined) counts.remember(params.prompt, params.prompt.length, counted, context);
+  const remember = async (params, model, counted, context) => {
+    if (context !== undefined) (await countsOf(model)).remember(params.prompt, params.prompt.length, counted, context);
   };
-  const watch = (stream, params, context) => stream.pipeThrough(new TransformStream({
-    transform(part, controller) {
-      if (part && part.type === 'finish') remember(params, inputUsage(part.usage), context);
+  const watch = (stream, params, model, context) => stream.pipeThrough(new TransformStream({
+    async transform(part, controller) {
+      if (part && part.type === 'finish') await remember(params, model, inputUsage(part.usage), context);
       controller.enqueue(part);
     },
   }));
@@ -322,37 +343,46 @@ export function midfoldMiddleware(options) {
       if (!params || !Array.isArray(params.prompt)) return params;
       checkMessageCount(params.prompt, 'midfoldMiddleware');
       const context = await contextOf(params);
-      const usage = context === undefined ? undefined : counts.list(context);
-      const state = await stateOf(params.prompt);
-      const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt, { state, signal: params.abortSignal, usage, context });
+      const state = await stateOf(params.prompt, model);
+      const usage = context === undefined ? undefined : (await countsOf(model)).list(context);
+      const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt,
+        { state, signal: eitherSignal(signal, params.abortSignal), usage, context });
       report(onReport, r);
       const out = r.session && r.session.changed ? { ...params, prompt: messages } : params;
       contexts.set(out, context); // (compaction keeps the leading system messages, tools untouched)
       return out;
     },
-    async wrapGenerate({ doGenerate, params }) {
+    async wrapGenerate({ doGenerate, params, model }) {
       const result = await doGenerate();
-      remember(params, inputUsage(result && result.usage), await contextOf(params));
+      await remember(params, model, inputUsage(result && result.usage), await contextOf(params));
       return result;
     },
-    async wrapStream({ doStream, params }) {
+    async wrapStream({ doStream, params, model }) {
       const result = await doStream();
-      return result && result.stream ? { ...result, stream: watch(result.stream, params, await contextOf(params)) } : result;
+      return result && result.stream ? { ...result, stream: watch(result.stream, params, model, await contextOf(params)) } : result;
     },
   };
 }
 
 /**
  * Compacts a chat UI's state (`UIMessage[]`, what `useChat` sends a route) with the carried
- * state: resolves to `{messages, report}`, where `messages` is a new UIMessage[] in which the
- * folded middle is one UIMessage (an `id`, a text part, `metadata.midfold.summary: true`) that
- * the client can show and persist, and unfinished parts (streaming, awaiting approval) are
- * untouched. Pass the result to `convertToModelMessages` and, as `originalMessages`, to
- * `toUIMessageStreamResponse`.
+ * state: resolves to `{messages, report, summaryPart?}`, where `messages` is a new UIMessage[]
+ * in which the folded middle is one UIMessage (an `id`, a text part, `metadata.midfold.summary:
+ * true`), and unfinished parts (streaming, awaiting approval) are untouched. Pass `messages` to
+ * `convertToModelMessages` and, as `originalMessages`, to the UI message stream.
+ *
+ * The client never sees `messages`: the stream carries only the new assistant message. So when
+ * this call folded, `summaryPart` is a data part for the stream, `{type: 'data-midfold-summary',
+ * id, data: {text, replaces, tokensBefore, tokensAfter}}` (`replaces`: the ids of the client's
+ * UIMessages the summary stands for): written with the UI message stream's writer before the
+ * answer, the AI SDK's chat client keeps it in the new assistant message's parts (and persists
+ * it with them), so a chat UI can show "earlier messages summarized" there; the model never
+ * reads it (`convertToModelMessages` leaves data parts out). A later call that continues the
+ * fold has none: the part was sent with the turn that folded.
  *
  * `options.compactor` is a Compactor (or its options, to build one per call) and
- * `options.state` the conversation's SessionState (keep one per chat id, or give it a
- * store and a key).
+ * `options.state` the conversation's SessionState (keep one per chat id, or give it a store
+ * and a key).
  * Ownership: never changes `messages` or its objects (untouched messages come back as copies
  * sharing their nested values); the state keeps what it remembers, as JSON, not the objects.
  * @param {unknown[]} messages
@@ -365,7 +395,23 @@ export async function compactUIMessages(messages, options) {
     : new Compactor({ format: 'ai-sdk-ui', ...(options.compactor || {}) });
   if (options.state !== undefined && !(options.state instanceof SessionState))
     throw new MidfoldError('invalid-option', 'compactUIMessages: state must be a SessionState');
-  return compactHistory(compactor, messages, { state: options.state, force: options.force, signal: options.signal });
+  const result = await compactHistory(compactor, messages, { state: options.state, force: options.force, signal: options.signal });
+  const summaryPart = result.report.compacted ? summaryDataPart(messages, result.messages, result.report) : undefined;
+  return summaryPart ? { ...result, summaryPart } : result;
+}
+
+/**
+ * The data part that tells a chat client of a fold: the summary UIMessage's id and text, the
+ * ids of the client's messages it stands for (those of `before` that `after` no longer holds),
+ * and the estimate before and after. Undefined when `after` holds no summary UIMessage.
+ */
+function summaryDataPart(before, after, report) {
+  const summary = after.find((m) => m && m.metadata && m.metadata.midfold && m.metadata.midfold.summary === true);
+  if (!summary) return undefined;
+  const kept = new Set(after.map((m) => m && m.id));
+  const replaces = before.filter((m) => m && typeof m.id === 'string' && !kept.has(m.id)).map((m) => m.id);
+  return { type: 'data-midfold-summary', id: summary.id,
+    data: { text: report.summary, replaces, tokensBefore: report.tokensBefore, tokensAfter: report.tokensAfter } };
 }
 
 /** The text of a model's generate result (V3 and V4: `content` parts of type text). */
@@ -402,3 +448,4 @@ export function languageModelSummarizer(model, options = {}) {
 }
 
 export { SessionState } from '../state/index.js';
+export { conversationStates } from '../state/conversation-states.js';

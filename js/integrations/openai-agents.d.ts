@@ -3,12 +3,16 @@
 import type { CompactorOptions, CompactReport, SessionState } from '../index.js';
 
 export { SessionState } from '../index.js';
+/** The module's map of default states, shared with midfold/ai-sdk (see its ConversationStates). */
+export { conversationStates, type ConversationStates } from './ai-sdk.js';
 
 export interface AgentsCompactionOptions extends Omit<CompactorOptions, 'format'> {
-  /** The state carried across the run's model calls (default: one in memory per conversation, found by its content; 256 conversations in all, the least recently used forgotten first). */
+  /** The state carried across the run's model calls (default: one in memory per conversation, in the module's
+   * `conversationStates`, found by these options and the conversation's content, so a filter built inside each
+   * run() continues as one built once). Pass one to give it a store or to keep it apart. */
   state?: SessionState;
-  /** Without `state`: how many conversations the states kept in memory remember in all (256), however many open
-   * alike; the least recently used state is forgotten first. */
+  /** Without `state`: how many conversations the module keeps for these options (256), however many open alike;
+   * the least recently used state is forgotten first. */
   maxConversations?: number;
   /** Called with each call's report (the Compactor's, plus `session`). */
   onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;

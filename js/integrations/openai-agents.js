@@ -123,8 +123,9 @@ function fromResponses(outputItems, read, originals) {
 export function compactionFilter(options) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactionFilter: options with a summarize function are required');
   const { state: given, onReport, maxConversations, ...compactorOptions } = options;
-  // Without a state from the host, each conversation gets one of its own (found by content).
-  const states = integrationStates(given, maxConversations, 'compactionFilter');
+  // Without a state from the host, each conversation gets one of its own (found by content), in the
+  // module's map: a filter built inside each run() continues as one built once.
+  const states = integrationStates(given, maxConversations, 'compactionFilter', options);
   const compactor = new Compactor({ ...compactorOptions, format: 'openai-responses' });
   return async function callModelInputFilter({ modelData }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;
@@ -141,3 +142,4 @@ export function compactionFilter(options) {
 }
 
 export { SessionState } from '../state/index.js';
+export { conversationStates } from '../state/conversation-states.js';

@@ -224,6 +224,8 @@ export class SessionState {
     this.tail = Promise.resolve();
     /** Calls between their match and their end (begin() to end()), each {history, done, land}. */
     this.flights = new Set();
+    /** Told after each record() (the module's conversationStates measures its states so); null for none. */
+    this.onRecord = null;
   }
 
   /**
@@ -439,6 +441,7 @@ export class SessionState {
     this.recorded = recorded;
     this.snapshots = retained([this.recorded, ...rest], this.maxSnapshots, this.maxBranches);
     if (this.maxBytes) this.fitBytes();
+    if (this.onRecord) this.onRecord(this);
     return true;
   }
 

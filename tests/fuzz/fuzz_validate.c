@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else if (conversation) CHECK(v->format == mf_doc_detect(doc), "report format %d, detected %d", v->format, mf_doc_detect(doc));
     for (size_t i = 0; i < v->count; i++) {
         const mf_problem *p = &v->problems[i];
-        CHECK(p->code >= MF_PROBLEM_NOT_A_MESSAGE && p->code <= MF_PROBLEM_MISSING_REASONING, "code %d", p->code);
+        CHECK(p->code >= MF_PROBLEM_NOT_A_MESSAGE && p->code <= MF_PROBLEM_CONSECUTIVE_ROLE, "code %d", p->code);
         CHECK(strcmp(mf_problem_name(p->code), "unknown") != 0, "unnamed code %d", p->code);
         CHECK(p->text && p->text[0], "problem %zu has no text", i);
         CHECK(fuzz_utf8_valid(p->text, strlen(p->text)), "problem text not UTF-8: %s", p->text);

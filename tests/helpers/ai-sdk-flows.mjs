@@ -1,7 +1,9 @@
 // Realistic AI SDK conversations built by the real packages: `generateText` with the
 // mock language models of `ai/test` (LanguageModelV3, ai 6) and `ai-v7/test`
-// (LanguageModelV4, ai 7) producing tool calls, approvals (`needsApproval`) and media
-// tool outputs (`toModelOutput`). The models are scripted: each call answers the next
+// (LanguageModelV4, ai 7) producing tool calls, approvals and media tool outputs
+// (`toModelOutput`), each in its major's current spelling: ai 6's tool-level `needsApproval` and
+// `image-data` content, ai 7's call-level `toolApproval` and `file` content with `{type: 'data'}`
+// (ai 7 deprecates the other two and warns). The models are scripted: each call answers the next
 // step of a coding session; every prompt they receive is recorded.
 import { z } from 'zod';
 
@@ -72,8 +74,18 @@ function scripted(Mock, steps, prompts) {
   });
 }
 
+/** Whether `v` is ai 7, whose names are toolApproval (at the call) and `file` content; ai 6's are needsApproval and `image-data`. */
+const isV7 = (v) => v.name === 'ai 7';
+
+/** An image in a tool's content output, as the major spells it. */
+const imageContent = (v7, base64) => (v7 ? { type: 'file', mediaType: 'image/png', data: { type: 'data', data: base64 } }
+  : { type: 'image-data', data: base64, mediaType: 'image/png' });
+
+/** The generateText / streamText settings that make `delete_file` ask the user first (ai 7), or none (ai 6: on the tool). */
+const approvals = (v7) => (v7 ? { toolApproval: { delete_file: 'user-approval' } } : {});
+
 /** The coding session's tools: a screenshot tool whose output is an image for the model. */
-function tools(ai, screenshot) {
+function tools(ai, screenshot, v7) {
   return {
     read_file: ai.tool({
       description: 'Read a file of the repository',
@@ -88,13 +100,13 @@ function tools(ai, screenshot) {
       execute: async ({ url }) => ({ url, png: b64(screenshot) }),
       toModelOutput: ({ output }) => ({ type: 'content', value: [
         { type: 'text', text: `Screenshot of ${output.url}` },
-        { type: 'image-data', data: output.png, mediaType: 'image/png' },
+        imageContent(v7, output.png),
       ] }),
     }),
     delete_file: ai.tool({
       description: 'Delete a file (asks the user first)',
       inputSchema: z.object({ path: z.string() }),
-      needsApproval: true,
+      ...(v7 ? {} : { needsApproval: true }),
       execute: async ({ path }) => `deleted ${path}`,
     }),
   };
@@ -119,15 +131,16 @@ export async function codingSession(v, o = {}) {
       call('call_del_1', 'delete_file', { path: 'src/login.old.css' })],
     [{ type: 'text', text: o.approve === false ? 'Understood, I kept src/login.old.css.' : 'Removed the stale stylesheet; the form is centred again.' }],
   ], prompts);
-  const t = tools(ai, screenshot);
+  const v7 = isV7(v);
+  const t = tools(ai, screenshot, v7);
   const user = { role: 'user', content: '登录页面的布局坏了，请修复 (the login page layout is broken, please fix it)' };
-  const first = await ai.generateText({ model, tools: t, messages: [user], stopWhen: ai.stepCountIs(5) });
+  const first = await ai.generateText({ model, tools: t, messages: [user], stopWhen: ai.stepCountIs(5), ...approvals(v7) });
   const awaiting = [user, ...(first.responseMessages ?? first.response.messages)];
   const request = awaiting.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((p) => p.type === 'tool-approval-request');
   const response = { type: 'tool-approval-response', approvalId: request.approvalId, approved: o.approve !== false,
     ...(o.approve === false ? { reason: 'keep it, the marketing page still uses it' } : {}) };
   const answered = [...awaiting, { role: 'tool', content: [response] }];
-  const second = await ai.generateText({ model, tools: t, messages: answered, stopWhen: ai.stepCountIs(5) });
+  const second = await ai.generateText({ model, tools: t, messages: answered, stopWhen: ai.stepCountIs(5), ...approvals(v7) });
   const done = [...answered, ...(second.responseMessages ?? second.response.messages)];
   return { awaiting, answered, done, prompts, ai, screenshot };
 }
@@ -178,8 +191,8 @@ export async function chatSession(v) {
   const tools = {
     read_file: ai.tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }),
       execute: async ({ path }) => ({ path, content: SOURCE[path] ?? `ENOENT: ${path}` }) }),
-    delete_file: ai.tool({ description: 'Delete a file (asks first)', inputSchema: z.object({ path: z.string() }), needsApproval: true,
-      execute: async ({ path }) => `deleted ${path}` }),
+    delete_file: ai.tool({ description: 'Delete a file (asks first)', inputSchema: z.object({ path: z.string() }),
+      ...(isV7(v) ? {} : { needsApproval: true }), execute: async ({ path }) => `deleted ${path}` }),
   };
   const messages = [];
   let snapshots = [];
@@ -194,7 +207,7 @@ export async function chatSession(v) {
       [...textChunks(`t${n}`, answer), ...(last ? toolChunks('call_del_1', 'delete_file', { path: 'src/login.old.css' }) : [])],
     ];
     const model = streamed(Mock, ai, steps, prompts);
-    const result = ai.streamText({ model, tools, messages: await ai.convertToModelMessages(messages), stopWhen: ai.stepCountIs(3) });
+    const result = ai.streamText({ model, tools, messages: await ai.convertToModelMessages(messages), stopWhen: ai.stepCountIs(3), ...approvals(isV7(v)) });
     snapshots = [];
     let final;
     for await (const m of ai.readUIMessageStream({ stream: result.toUIMessageStream({ generateMessageId: () => `a${n}` }) })) {

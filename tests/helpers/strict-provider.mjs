@@ -4,12 +4,17 @@
 // midfold's fetch adapters; it answers 400 with the provider's error shape where the real API would.
 //
 // The rules it enforces, with their sources, are listed in docs/provider-rules.md. In short:
-// - Anthropic: every client tool_use has its tool_result first in the next user message, and every
+// - Anthropic: consecutive user or assistant messages are combined into one turn before anything is checked, as
+//   the API does ("Consecutive user or assistant turns in your request will be combined into a single turn", the
+//   SDK's `messages` doc), so a request is refused where the combined turn breaks a rule (a tool_result after
+//   text, thinking after a tool_use in a loop in flight), and the refusal names the messages combined; every
+//   client tool_use has its tool_result first in the next user message, and every
 //   tool_result answers a tool_use of the message before; server_tool_use / mcp_tool_use get their result in
 //   the same assistant message; thinking and redacted_thinking blocks come back unmodified (their signature
 //   is an HMAC over the text); with `prefixBinding` (the newer models' default) a thinking block whose
 //   conversation before it changed is rejected (or dropped when thinking.block_binding asks for it); with
-//   thinking on, an assistant message whose tool loop is in flight starts with a thinking block; at most one
+//   thinking on, an assistant message whose tool loop is in flight starts with a thinking block (after the
+//   compaction block that may lead it, as a response of threshold compaction holds them); at most one
 //   `compaction` block with content, and only as the first block of the conversation, with its signature
 //   intact; a compaction request (`compaction: {type: 'summarize'}`) needs the beta header, a finished last
 //   turn and something to summarize, and answers one signed compaction block with stop_reason "compaction".
@@ -45,6 +50,24 @@ function blocksOf(message) {
   if (!message) return [];
   if (typeof message.content === 'string') return [{ type: 'text', text: message.content }];
   return Array.isArray(message.content) ? message.content : [];
+}
+
+/**
+ * The turns the Messages API reads: each run of consecutive user (or assistant) messages combined into one, their
+ * blocks in order. `from` and `to` name the messages a turn was made of.
+ */
+function combinedTurns(messages) {
+  const turns = [];
+  messages.forEach((m, i) => {
+    const last = turns[turns.length - 1];
+    if (last && m && (m.role === 'user' || m.role === 'assistant') && last.role === m.role) {
+      last.content = [...last.content, ...blocksOf(m)];
+      last.to = i;
+    } else {
+      turns.push({ role: m && m.role, content: blocksOf(m), from: i, to: i });
+    }
+  });
+  return turns;
 }
 
 class Reject extends Error {
@@ -95,9 +118,16 @@ export async function startStrictProvider(options = {}) {
     const first = blocksOf(messages[0])[0];
     const record = first && first.type === 'compaction' ? compactions.get(first.signature) : undefined;
     if (!record || canonical(record.system) !== canonical(system) || canonical(record.tools) !== canonical(tools)) return [];
-    const kept = messages[1];
-    if (kept && record.messages.length && kept.role === record.messages[record.messages.length - 1].role) return [];
-    return [record.messages, ...originalsOf(record.messages, system, tools).map((o) => [...o, ...record.messages.slice(1)])];
+    const kept = keptAfterBlock(messages);
+    if (kept.length && record.messages.length && kept[0].role === record.messages[record.messages.length - 1].role) return [];
+    return [record.messages, ...originalsOf(record.messages, system, tools).map((o) => [...o, ...keptAfterBlock(record.messages)])];
+  };
+  /** The kept messages before turn `i` of a list led by a compaction block (none inside the block's own turn). */
+  const keptBefore = (messages, i) => (i === 0 ? [] : keptAfterBlock(messages).slice(0, blocksOf(messages[0]).length > 1 ? i : i - 1));
+  /** The messages kept after the compaction block that leads `messages`: what follows it in its own turn, then the rest. */
+  const keptAfterBlock = (messages) => {
+    const rest = blocksOf(messages[0]).slice(1);
+    return [...(rest.length ? [{ role: messages[0].role, content: rest }] : []), ...messages.slice(1)];
   };
   function checkAnthropicPairs(messages) {
     messages.forEach((m, i) => {
@@ -172,8 +202,10 @@ export async function startStrictProvider(options = {}) {
           if (!state.prefixBinding && i !== lastAssistant) return;
           throw invalid(`messages.${i}.content.${j}: \`${b.type}\` blocks must be passed back unmodified, as the API returned them`);
         }
+        // After a leading compaction block, the conversation before a block is what the block replaced, then the
+        // kept messages before it (those of the block's own turn included).
         const bound = prefix === prefixHash(body, messages.slice(0, i))
-          || (i > 0 && originals.some((o) => prefix === prefixHash(body, [...o, ...messages.slice(1, i)])));
+          || ((i > 0 || j > 0) && originals.some((o) => prefix === prefixHash(body, [...o, ...keptBefore(messages, i)])));
         if (state.prefixBinding && !bound) {
           if (drop) { transformations.push({ type: 'thinking_dropped', path: `messages.${i}.content.${j}`, reason: 'prefix_binding_mismatch' }); return; }
           throw invalid(`messages.${i}.content.${j}: the conversation before this \`${b.type}\` block differs from the one it was created in (prefix_binding_mismatch)`);
@@ -184,9 +216,10 @@ export async function startStrictProvider(options = {}) {
     const last = messages[messages.length - 1];
     const inToolLoop = last && last.role === 'user' && blocksOf(last).some((b) => b && b.type === 'tool_result');
     if (thinkingOn && inToolLoop && lastAssistant >= 0) {
-      const first = blocksOf(messages[lastAssistant])[0];
+      const blocks = blocksOf(messages[lastAssistant]);
+      const first = blocks[0] && blocks[0].type === 'compaction' ? blocks[1] : blocks[0];
       if (!first || (first.type !== 'thinking' && first.type !== 'redacted_thinking'))
-        throw invalid(`messages.${lastAssistant}.content.0: with thinking enabled, the assistant message of a tool loop in flight must start with a \`thinking\` or \`redacted_thinking\` block, found \`${first ? first.type : 'nothing'}\``);
+        throw invalid(`messages.${lastAssistant}.content.${first === blocks[0] ? 0 : 1}: with thinking enabled, the assistant message of a tool loop in flight must start with a \`thinking\` or \`redacted_thinking\` block, found \`${first ? first.type : 'nothing'}\``);
     }
     return transformations;
   }
@@ -214,23 +247,35 @@ export async function startStrictProvider(options = {}) {
     };
   }
 
-  function anthropicAnswer(body, headers) {
-    if (!Array.isArray(body.messages) || body.messages.length === 0) throw invalid('messages: at least one message is required');
-    if (typeof body.model !== 'string') throw invalid('model: field required');
-    checkAnthropicPairs(body.messages);
-    checkAnthropicCompaction(body, headers);
-    const inputTransformations = checkAnthropicThinking(body);
+  function anthropicAnswer(sent, headers) {
+    if (!Array.isArray(sent.messages) || sent.messages.length === 0) throw invalid('messages: at least one message is required');
+    if (typeof sent.model !== 'string') throw invalid('model: field required');
+    // The API reads combined turns: every rule is checked, and every signature issued, on them.
+    const turns = combinedTurns(sent.messages);
+    const body = { ...sent, messages: turns.map(({ role, content }) => ({ role, content })) };
+    let inputTransformations;
+    try {
+      checkAnthropicPairs(body.messages);
+      checkAnthropicCompaction(body, headers);
+      inputTransformations = checkAnthropicThinking(body);
+    } catch (e) {
+      const combined = turns.filter((t) => t.to > t.from);
+      if (!(e instanceof Reject) || !combined.length) throw e;
+      // Name the turns by the messages they were combined from.
+      e.message = `${e.message} (the request's consecutive messages ${combined.map((t) => `${t.from}–${t.to} (${t.role})`).join(', ')} were combined into one turn each; the indices above are turns)`;
+      throw e;
+    }
     let content; let stopReason = 'end_turn';
     if (body.compaction) ({ content, stop_reason: stopReason } = anthropicCompact(body));
     else {
-      content = state.reply ? state.reply({ api: 'anthropic', body }) : [{ type: 'text', text: 'ok' }];
+      content = state.reply ? state.reply({ api: 'anthropic', body: sent }) : [{ type: 'text', text: 'ok' }];
       const prefix = prefixHash(body, body.messages);
       content = content.map((b) => b.type === 'thinking' ? { ...b, signature: thinkingSignature(b.thinking, prefix) }
         : b.type === 'redacted_thinking' ? { ...b, data: `${prefix}.${sign('redacted', prefix)}` } : b);
       if (content.some((b) => b.type === 'tool_use')) stopReason = 'tool_use';
     }
-    const inputTokens = Math.ceil(JSON.stringify(body.messages).length / 4);
-    const out = { id: `msg_${randomBytes(6).toString('hex')}`, type: 'message', role: 'assistant', model: body.model,
+    const inputTokens = Math.ceil(JSON.stringify(sent.messages).length / 4);
+    const out = { id: `msg_${randomBytes(6).toString('hex')}`, type: 'message', role: 'assistant', model: sent.model,
       content, stop_reason: stopReason, stop_sequence: null,
       usage: { input_tokens: inputTokens, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } };
     if (inputTransformations.length) out.input_transformations = inputTransformations;

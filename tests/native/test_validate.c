@@ -30,6 +30,15 @@ static int only_problem(const char *json, mf_format format, mf_problem_code code
     return ok;
 }
 
+/* True when the report holds no problem at all. */
+static int no_problem(const char *json, mf_format format)
+{
+    mf_validation *v = validate(json, format);
+    int ok = v && v->count == 0;
+    mf_validation_free(v);
+    return ok;
+}
+
 static int has_problem(const mf_validation *v, mf_problem_code code, size_t message, size_t part)
 {
     for (size_t i = 0; v && i < v->count; i++)
@@ -121,9 +130,9 @@ static void pairing(void)
                        MF_FORMAT_ANTHROPIC, MF_PROBLEM_RESULT_WITHOUT_CALL, 1, 1));
     mf_validation *v = validate("[" ASSISTANT(TOOL_USE("t1", "ls")) ", " USER("wait") ", " USER_BLOCKS(TOOL_RESULT("t1", "a.txt")) "]",
                                 MF_FORMAT_ANTHROPIC);
-    CHECK("a result two messages after its call: the call has no result and the result no call",
-          v && v->count == 2 && has_problem(v, MF_PROBLEM_CALL_WITHOUT_RESULT, 0, 0) &&
-              has_problem(v, MF_PROBLEM_RESULT_WITHOUT_CALL, 2, 0));
+    CHECK("a result two messages after its call: the call has no result and the result no call (and two user messages in a row)",
+          v && v->count == 3 && has_problem(v, MF_PROBLEM_CALL_WITHOUT_RESULT, 0, 0) &&
+              has_problem(v, MF_PROBLEM_RESULT_WITHOUT_CALL, 2, 0) && has_problem(v, MF_PROBLEM_CONSECUTIVE_ROLE, 2, NO_PART));
     mf_validation_free(v);
     CHECK("an Anthropic tool_result after a text block is not first",
           only_problem("[" ASSISTANT(TOOL_USE("t1", "ls")) ", " USER_BLOCKS("{\"type\": \"text\", \"text\": \"Here:\"}, " TOOL_RESULT("t1", "a.txt")) "]",
@@ -195,10 +204,43 @@ static void mixed_and_errors(void)
     mf_doc_free(doc);
 }
 
+/* Two user or two assistant messages in a row: Anthropic combines them, deepseek-reasoner refuses them. */
+static void consecutive_roles(void)
+{
+#define COMPACTION "{\"type\": \"compaction\", \"content\": \"摘要：读了 src/compact.c。\", \"signature\": \"cmp.x\"}"
+    mf_validation *v = validate("[" ASSISTANT(COMPACTION) ", " ASSISTANT(TOOL_USE("t1", "ls")) ", "
+                                USER_BLOCKS(TOOL_RESULT("t1", "a.txt")) "]", MF_FORMAT_ANTHROPIC);
+    CHECK("Anthropic: an assistant message right after another is a warning at the second",
+          v && v->count == 1 && has_problem(v, MF_PROBLEM_CONSECUTIVE_ROLE, 1, NO_PART) &&
+          v->problems[0].severity == MF_SEVERITY_WARNING);
+    mf_validation_free(v);
+    CHECK("Anthropic: the compaction block leading the assistant turn it belongs to is no problem",
+          no_problem("[" ASSISTANT(COMPACTION ", " TOOL_USE("t1", "ls")) ", " USER_BLOCKS(TOOL_RESULT("t1", "a.txt")) "]",
+                     MF_FORMAT_ANTHROPIC));
+    v = validate("[" USER("列出文件") ", " USER("再列一次") "]", MF_FORMAT_OPENAI);
+    CHECK("OpenAI: a user message right after another is a warning",
+          v && v->count == 1 && has_problem(v, MF_PROBLEM_CONSECUTIVE_ROLE, 1, NO_PART) &&
+          v->problems[0].severity == MF_SEVERITY_WARNING);
+    mf_validation_free(v);
+    CHECK("OpenAI: tool messages in a row (the answers to parallel calls) are no run of one role",
+          no_problem("[{\"role\": \"assistant\", \"content\": null, \"tool_calls\": ["
+                     "{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"ls\", \"arguments\": \"{}\"}}, "
+                     "{\"id\": \"c2\", \"type\": \"function\", \"function\": {\"name\": \"pwd\", \"arguments\": \"{}\"}}]}, "
+                     "{\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"a.txt\"}, "
+                     "{\"role\": \"tool\", \"tool_call_id\": \"c2\", \"content\": \"/src\"}, " USER("thanks") "]",
+                     MF_FORMAT_OPENAI));
+    CHECK("a system message between two user messages breaks the run",
+          no_problem("[" USER("a") ", {\"role\": \"system\", \"content\": \"Be brief.\"}, " USER("b") "]", MF_FORMAT_ANTHROPIC));
+    CHECK("AI SDK messages are left to the providers, which group them",
+          no_problem("[" USER("a") ", " USER("b") "]", MF_FORMAT_AISDK));
+#undef COMPACTION
+}
+
 void test_validate(void)
 {
     valid();
     shapes();
     pairing();
+    consecutive_roles();
     mixed_and_errors();
 }
