@@ -132,7 +132,11 @@ describe('scripts/serve.mjs', () => {
     assert.equal((await rawGet('/')).status, 302);
   });
 
-  test('serves nothing outside web-demo/, js/ and wasm/', async () => {
+  test('serves nothing outside web-demo/, js/, wasm/ and docs/', async () => {
+    const doc = await fetch(new URL('/docs/cost.md', server.url));
+    assert.equal(doc.status, 200);
+    assert.match(doc.headers.get('content-type'), /^text\/plain/);
+    await doc.text();
     for (const p of ['/package.json', '/node_modules/playwright-core/package.json', '/js/%2e%2e/package.json',
       '/js/../package.json', '/web-demo/..%2fpackage.json', '/wasm/%00', '/src/', '/.git/config']) {
       assert.equal((await rawGet(p)).status, 404, p);
