@@ -599,8 +599,12 @@ export declare function simulate<M = Message>(
 ): Promise<SimulateReport>;
 
 /** A simulate() report as a standalone SVG document: context per turn (and the window) and
- * cumulative cost per turn, a line per policy. No <style> element (CSP-safe inline). */
-export declare function simulationChart(report: SimulateReport, options?: { width?: number; title?: string }): string;
+ * cumulative cost per turn, a line per policy, each in its own colour (Okabe and Ito's
+ * palette), dash pattern and marker; a policy's cost stops at its first turn over the window,
+ * marked with a cross. Its text is 11 px at `width` (760): draw it at the width it is shown
+ * at. `title: ''` draws no title; `legend: false` leaves the legend to the page. No <style>
+ * element (CSP-safe inline). */
+export declare function simulationChart(report: SimulateReport, options?: { width?: number; title?: string; legend?: boolean }): string;
 
 // ---------------------------------------------------------------- agent logs (js/logs/, docs/agent-logs.md)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Serves the demo page on 127.0.0.1 — only web-demo/, js/ and wasm/ of this repository,
-// read-only, with exact MIME types (application/wasm for streaming compilation) and a
-// strict Content-Security-Policy (no 'unsafe-eval', no inline scripts or styles).
+// Serves the demo page on 127.0.0.1 — only web-demo/, js/, wasm/ and docs/ (which the page
+// links to) of this repository, read-only, with exact MIME types (application/wasm for
+// streaming compilation) and a strict Content-Security-Policy (no 'unsafe-eval', no inline
+// scripts or styles).
 //
 //   node scripts/serve.mjs [--port N]     N = 0 picks a free port (default 8765)
 //
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SERVED = ['web-demo', 'js', 'wasm'];
+const SERVED = ['web-demo', 'js', 'wasm', 'docs'];
 const HOST = '127.0.0.1';
 
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "

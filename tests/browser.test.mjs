@@ -9,7 +9,7 @@ import http from 'node:http';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH, ROOT, launchChromium, startDemoServer } from './helpers/chromium.mjs';
-import { init, estimateTokens, simulate } from '../js/hosts/node.js';
+import { init, estimateTokens, simulate, validate } from '../js/hosts/node.js';
 import { docSnippet } from './helpers/doc-snippets.mjs';
 
 const OUTPUT = path.join(ROOT, 'tests/output');
@@ -133,7 +133,11 @@ describe('scripts/serve.mjs', () => {
     assert.equal((await rawGet('/')).status, 302);
   });
 
-  test('serves nothing outside web-demo/, js/ and wasm/', async () => {
+  test('serves nothing outside web-demo/, js/, wasm/ and docs/', async () => {
+    const doc = await fetch(new URL('/docs/cost.md', server.url));
+    assert.equal(doc.status, 200);
+    assert.match(doc.headers.get('content-type'), /^text\/plain/);
+    await doc.text();
     for (const p of ['/package.json', '/node_modules/playwright-core/package.json', '/js/%2e%2e/package.json',
       '/js/../package.json', '/web-demo/..%2fpackage.json', '/wasm/%00', '/src/', '/.git/config']) {
       assert.equal((await rawGet(p)).status, 404, p);
@@ -236,6 +240,8 @@ describe('the demo page in Chromium', () => {
     assert.equal(await page.locator('#meter.over').count(), 0, 'under a 20,000 threshold');
     await page.fill('#threshold', '6000');
     await page.waitForSelector('#meter.over');
+    // (the plan comes from the page's worker: the rows follow once it has answered)
+    await page.waitForSelector('body[data-state="ready"]');
     const folding = await page.locator('#messages li.zone-middle').count();
     await page.fill('#keep-tail', '4000');
     await page.waitForFunction((n) => document.querySelectorAll('#messages li.zone-middle').length < n, folding);
@@ -302,10 +308,61 @@ describe('the demo page in Chromium', () => {
     };
     await page.fill('#paste', JSON.stringify(pasted));
     await page.click('#load-paste');
-    await page.waitForSelector('body[data-loaded="pasted"]');
+    // (the rows follow the plan, which the page's worker works out)
+    await page.waitForSelector('body[data-state="ready"][data-loaded="pasted"]');
     assert.equal(await page.locator('#messages > li').count(), 4);
     assert.deepEqual((await conversation(page))[0], { role: 'system', content: 'You are terse.' });
     assert.match(await page.textContent('#badges'), /openai/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('validation problems are a list that opens from the keyboard, and each leads to its message', async () => {
+    const { page, problems } = await openDemo();
+    assert.ok(await page.isHidden('#problems'), 'a valid sample has no problem list');
+    // A session cut off mid-tool-loop: one of three parallel results never came back, and a
+    // result answers a call id nobody made.
+    const broken = JSON.parse(readFileSync(path.join(ROOT, 'web-demo/samples/coding-session.anthropic.json'), 'utf8'));
+    broken[6].content = broken[6].content.slice(0, 2);
+    broken[4].content[0].tool_use_id = 'toolu_01Hq7ZxV3kT99mN8pR2sLwY';
+    const check = validate(broken);
+    assert.ok(check.problems.length >= 2);
+    await page.click('#own summary');
+    await page.fill('#paste', JSON.stringify(broken));
+    await page.click('#load-paste');
+    await page.waitForSelector('body[data-state="ready"][data-loaded="pasted"]');
+    assert.ok(await page.isVisible('#problems'));
+    assert.equal(await page.getAttribute('#problems', 'open'), null, 'closed at first');
+    assert.equal(await page.textContent('#problems-summary'), `${check.problems.length} problems the provider would refuse`);
+    assert.ok(await page.isHidden('#problem-list'));
+    // No tooltip: the list is in the page, and Enter or Space on its summary opens and closes it.
+    assert.equal(await page.locator('#badges [title]').count(), 0);
+    await page.focus('#problems-summary');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#problem-list li', { state: 'visible' });
+    const items = await page.$$eval('#problem-list li', (lis) => lis.map((li) => li.textContent));
+    assert.deepEqual(items, check.problems.map((p) => `message ${p.index}${p.code}${p.message}`));
+    await page.keyboard.press('Space');
+    await page.waitForSelector('#problem-list', { state: 'hidden' });
+    await page.keyboard.press('Space');
+    // Each problem leads to its message: the row opens, in view.
+    await page.locator('#problem-list li').first().getByRole('button').press('Enter');
+    const row = page.locator(`#messages > li[data-index="${check.problems[0].index}"]`);
+    await row.locator('pre.msg-json').waitFor();
+    assert.equal(await row.locator('.msg-row').getAttribute('aria-expanded'), 'true');
+    assert.ok(await row.isVisible());
+    assert.deepEqual(JSON.parse(await row.locator('pre.msg-json').textContent()), broken[check.problems[0].index]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the page says its profile is the Compactor's default, how far an estimate may be off, and where to read more", async () => {
+    const { page, problems } = await openDemo();
+    assert.equal(await page.inputValue('#profile'), 'safe');
+    const note = (await page.textContent('#profile-note')).replace(/\s+/g, ' ');
+    assert.match(note, /^The default profile, safe, is the Compactor's/);
+    assert.match(note, /Estimates err high: on real agent sessions the o200k profile counts 1\.21× the exact total \(under it on 0\.5 % of long strings\)/);
+    assert.equal(await page.$eval('#profile-note a', (a) => new URL(a.href).pathname), '/docs/estimator.md');
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -503,7 +560,9 @@ describe('the demo page in Chromium', () => {
     // The demo loaded midfold before these listeners: a fresh page load is watched from its start.
     await page.reload();
     await page.waitForSelector('body[data-state="ready"]');
-    assert.deepEqual(wasm, ['/wasm/midfold.wasm'], 'loading the page fetches the main module only');
+    await page.waitForSelector('#cost[data-state="ready"]', { timeout: 30000 });
+    // The page, and each of its two workers (the analysis and the cost replay), load the full module.
+    assert.deepEqual(wasm, ['/wasm/midfold.wasm', '/wasm/midfold.wasm', '/wasm/midfold.wasm'], 'loading the page fetches the main module only');
     const result = await page.evaluate(async () => {
       const midfold = await import('/js/hosts/browser.js');
       const tool = midfold.createMemoryTool({ store: midfold.memoryStore() });
@@ -514,7 +573,7 @@ describe('the demo page in Chromium', () => {
     assert.deepEqual(result.created, { content: 'File created successfully at: /memories/plan.md', isError: false });
     assert.equal(result.viewed.isError, false);
     assert.match(result.viewed.content, /\/memories\/plan\.md/);
-    assert.deepEqual(wasm, ['/wasm/midfold.wasm', '/wasm/midfold-memory.wasm'], 'the memory module, once, at its first command');
+    assert.deepEqual(wasm, ['/wasm/midfold.wasm', '/wasm/midfold.wasm', '/wasm/midfold.wasm', '/wasm/midfold-memory.wasm'], 'the memory module, once, at its first command');
     assert.deepEqual(problems, []);
     await page.close();
   });

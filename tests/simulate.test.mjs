@@ -354,6 +354,27 @@ describe('CLI and chart', () => {
     assert.match(r.stderr, /unknown pricing "acme"/);
   });
 
+  test('the chart tells coinciding lines apart and stops a policy\'s cost at its first turn over the window', async () => {
+    // Two policies that manage nothing draw the same line; a small window is passed at turn 12.
+    const report = await simulate(agentSession(30, 3), { window: 20000, policies: ['none', { name: 'also-none', label: 'also nothing' }, 'compactor:threshold=12k'] });
+    const over = report.results[0].perTurn.findIndex((p) => p.context > 20000);
+    assert.ok(over > 0 && report.results[0].firstTurnOverWindow === over);
+    const svg = simulationChart(report);
+    assertWellFormed(svg);
+    const lines = [...svg.matchAll(/<polyline ([^>]*)>/g)].map((m) => ({
+      style: `${/stroke="([^"]+)"/.exec(m[1])[1]} ${(/stroke-dasharray="([^"]+)"/.exec(m[1]) || [])[1] || ''}`,
+      points: /points="([^"]*)"/.exec(m[1])[1].split(' ').filter(Boolean).length,
+    }));
+    assert.equal(new Set(lines.slice(0, 3).map((l) => l.style)).size, 3, 'a colour and a dash pattern per policy');
+    assert.deepEqual(lines.slice(3).map((l) => l.points), [over, over, report.turns], 'cost lines stop at the first turn over the window');
+    assert.match(svg, /no management \(impossible: turn \d+ is over the window\)/);
+    assert.equal((svg.match(/stroke-width="2"\/>/g) || []).length >= 2, true, 'a cross where each stops');
+    // Drawn narrow, every title still fits: it is wrapped.
+    const narrow = simulationChart(report, { width: 320 });
+    assertWellFormed(narrow);
+    for (const [, text] of narrow.matchAll(/<text [^>]*>([^<]*)<\/text>/g)) assert.ok(text.length * 6.4 <= 320, text);
+  });
+
   test('labels are escaped in the SVG', () => {
     const svg = simulationChart({ turns: 2, window: 10, provider: 'p', model: 'm<&>', results: [{ label: 'a "b" <c> & d', perTurn: [{ context: 1, cumulativeUsd: 0 }, { context: 2, cumulativeUsd: 1 }] }] });
     assertWellFormed(svg);

@@ -1,12 +1,14 @@
 // The midfold demo page: loads a conversation, shows what the estimator, the serializer and
 // the planner see, and runs micro-compaction and compaction on it — all in this tab, on the
-// WebAssembly core. No build step, no inline code (the page runs under a strict CSP).
+// WebAssembly core (the passes over a whole conversation in two workers: analysis-worker.js
+// and cost-worker.js). No build step, no inline code (the page runs under a strict CSP).
 
 import {
-  initFull, estimateTokens, serialize, microCompact, validate, detectFormat, planCompaction,
+  initFull, estimateTokens, EstimateCache, microCompact, detectFormat,
   Compactor, digestSummarizer, openAISummarizer, anthropicSummarizer,
 } from '../js/hosts/browser.js';
 import { showCost } from './cost-chart.js';
+import { analyse, setConversation } from './analysis.js';
 
 const SAMPLES = [
   {
@@ -37,6 +39,9 @@ const PROFILE_NOTES = {
   claude: 'fitted to the legacy public Claude vocabulary, plus a margin',
 };
 const PREVIEW_CHARS = 220;
+/** A paste this long is kept out of the textarea (HOLD), which shows its first PASTE_PREVIEW characters. */
+const HOLD_PASTE_CHARS = 64 * 1024;
+const PASTE_PREVIEW_CHARS = 2000;
 const ENDPOINT_DEFAULTS = {
   openai: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
   anthropic: { baseURL: 'https://api.anthropic.com', model: 'claude-3-5-haiku-latest' },
@@ -45,6 +50,7 @@ const ENDPOINT_DEFAULTS = {
 const $ = (id) => document.getElementById(id);
 const fmt = new Intl.NumberFormat('en-US');
 const num = (n) => fmt.format(n);
+const sizeText = (chars) => (chars >= 1e6 ? `${(chars / 1e6).toFixed(1)} million characters` : `${num(chars)} characters`);
 
 const state = {
   messages: [],      // the live conversation; the library edits it in place
@@ -56,6 +62,9 @@ const state = {
   controller: null,
   before: null,      // the estimate before the last operation, for the meter's outline
   openRows: new Set(),
+  heldPaste: null,   // a long paste, kept out of the textarea
+  page: 0,           // of the Messages list, PAGE_ROWS a page
+  rows: null,        // what the rows of the last render need (rowContext)
 };
 
 // ---------------------------------------------------------------- small DOM helpers
@@ -172,9 +181,12 @@ function partsOf(message, names) {
 }
 
 function oneLine(text, max = PREVIEW_CHARS) {
-  const flat = String(text).replace(/\s+/g, ' ').trim();
+  const full = String(text);
+  // (a tool result can be megabytes: only its start is read)
+  const head = full.length > max * 8 ? full.slice(0, max * 8) : full;
+  const flat = head.replace(/\s+/g, ' ').trim();
   const chars = [...flat];
-  return chars.length > max ? `${chars.slice(0, max).join('')}…` : flat;
+  return chars.length > max || head !== full ? `${chars.slice(0, max).join('')}…` : flat;
 }
 
 function isSummary(message) {
@@ -200,20 +212,27 @@ function intField(id, { fallback, min = 0, optional = false }) {
   return { value };
 }
 
+/** The format option for midfold's calls: the detected one, or none (auto) while it is unknown. */
+function formatOption() {
+  return state.format && state.format !== 'unknown' ? state.format : undefined;
+}
+
 function readSettings() {
   const threshold = intField('threshold', { fallback: 50000, min: 1 });
   const keepRecent = intField('keep-recent', { fallback: 3 });
   const keepTail = intField('keep-tail', { optional: true });
-  const error = threshold.error || keepRecent.error || keepTail.error;
+  const modelWindow = intField('window', { fallback: 200000, min: 1 });
+  const error = threshold.error || keepRecent.error || keepTail.error || modelWindow.error;
   if (error) return { error };
   return {
     threshold: threshold.value,
     keepRecent: keepRecent.value,
     keepTail: keepTail.value ?? Math.floor(threshold.value / 5),
+    window: modelWindow.value,
     // One profile for everything: the meter, the plan, micro-compaction and the Compactor.
     profile: $('profile').value || DEFAULT_PROFILE,
     language: $('language').value,
-    format: state.format === 'unknown' ? undefined : state.format,
+    format: formatOption(),
   };
 }
 
@@ -261,14 +280,9 @@ function makeSummarizer() {
 
 // ---------------------------------------------------------------- rendering
 
-function classify(messages, settings) {
+/** Each message's zone (head, middle, kept, tail, summary) under `plan` (null: all kept as the tail). */
+function zonesOf(messages, plan) {
   const zones = new Array(messages.length).fill('tail');
-  let plan = null;
-  try {
-    plan = planCompaction(messages, {
-      keepTailTokens: settings.keepTail, language: settings.language, profile: settings.profile, format: settings.format,
-    });
-  } catch { /* shown as all kept */ }
   if (plan) {
     for (let i = 0; i < messages.length; i++) zones[i] = i >= plan.tailStart ? 'tail' : 'kept';
     for (const i of plan.head) zones[i] = 'head';
@@ -280,26 +294,77 @@ function classify(messages, settings) {
     if (m && m.role === 'system') zones[i] = 'head';
     else if (isSummary(m) && zones[i] !== 'middle') zones[i] = 'summary';
   });
-  return { zones, plan };
+  return zones;
 }
 
-function estimateEach(messages, settings) {
+// One EstimateCache per profile and format: a render after a settings change, or after an
+// edit to a few messages, estimates only what changed.
+const estimateCaches = new Map();
+function estimateCache(settings) {
+  const key = `${settings.profile} ${settings.format ?? ''}`;
+  if (!estimateCaches.has(key)) estimateCaches.set(key, new EstimateCache({ profile: settings.profile, format: settings.format }));
+  return estimateCaches.get(key);
+}
+
+function estimateEach(messages, settings, cache) {
   return messages.map((m) => {
-    try { return estimateTokens(m, { profile: settings.profile, format: settings.format }); } catch { return 0; }
+    try { return estimateTokens([m], { profile: settings.profile, format: settings.format, cache }); } catch { return 0; }
   });
 }
 
-function renderBadges(settings) {
+/** Most problems listed; a conversation with more says how many it leaves out. */
+const PROBLEMS_SHOWN = 200;
+
+/** The badges, from the worker's {value: validate()'s answer} or {error}. */
+function renderBadges(answer) {
   const badges = $('badges');
   badges.replaceChildren();
-  if (!state.messages.length) return;
+  if (!state.messages.length) { $('problems').hidden = true; return; }
   badges.append(el('span', { class: 'badge', text: state.format }));
-  let check;
-  try { check = validate(state.messages, { format: settings.format }); } catch (error) { check = { ok: false, problems: [{ message: describeError(error) }] }; }
+  const check = answer.error
+    ? { ok: false, problems: [{ code: answer.error.code || 'error', message: describeError(answer.error), severity: 'error' }] }
+    : answer.value;
+  const errors = check.problems.filter((p) => p.severity !== 'warning').length;
   badges.append(check.ok
     ? el('span', { class: 'badge ok', text: 'valid' })
-    : el('span', { class: 'badge warn', title: check.problems.slice(0, 5).map((p) => p.message).join('\n'), text: `${check.problems.length} problem${check.problems.length === 1 ? '' : 's'}` }));
-  badges.append(el('span', { class: 'badge', text: `${state.messages.length} messages` }));
+    : el('span', { class: 'badge warn', text: `${num(errors)} problem${errors === 1 ? '' : 's'}` }));
+  badges.append(el('span', { class: 'badge', text: `${num(state.messages.length)} messages` }));
+  renderProblems(check.problems, errors);
+}
+
+/**
+ * What validate() found, as a list that opens with a click, a tap, Enter or Space (a
+ * <details>, not a tooltip); each problem names its message and can jump to it.
+ */
+function renderProblems(problems, errors) {
+  const box = $('problems');
+  box.hidden = problems.length === 0;
+  if (!problems.length) { box.open = false; return; }
+  const warnings = problems.length - errors;
+  const counts = [errors && `${num(errors)} problem${errors === 1 ? '' : 's'} the provider would refuse`,
+    warnings && `${num(warnings)} warning${warnings === 1 ? '' : 's'}`].filter(Boolean).join(' and ');
+  $('problems-summary').textContent = counts;
+  box.classList.toggle('only-warnings', errors === 0);
+  const items = problems.slice(0, PROBLEMS_SHOWN).map((p) => el('li', { class: `problem ${p.severity === 'warning' ? 'warning' : 'error'}` },
+    Number.isInteger(p.index)
+      ? el('button', { type: 'button', class: 'problem-at', onclick: () => showMessage(p.index) }, `message ${p.index}`)
+      : null,
+    p.code ? el('code', { text: p.code }) : null,
+    el('span', { text: p.message })));
+  if (problems.length > PROBLEMS_SHOWN) items.push(el('li', { class: 'problem more', text: `and ${num(problems.length - PROBLEMS_SHOWN)} more` }));
+  $('problem-list').replaceChildren(...items);
+}
+
+/** Opens message `index` in the Messages tab and brings it into view. */
+async function showMessage(index) {
+  selectTab('tab-messages');
+  const page = Math.floor(index / PAGE_ROWS);
+  if (page !== state.page) await showPage(page);
+  const row = document.querySelector(`#messages > li[data-index="${index}"]`);
+  if (!row) return;
+  openRow(row, true);
+  row.scrollIntoView({ block: 'center' });
+  row.querySelector('.msg-row').focus({ preventScroll: true });
 }
 
 function renderMeter(total, perMessage, zones, settings) {
@@ -336,13 +401,21 @@ function renderMeter(total, perMessage, zones, settings) {
   $('of').textContent = `of ${num(threshold)} · ${pct}% of the threshold${over ? ' — over' : ''} · ${settings.profile} profile`;
 }
 
-function renderMessages(perMessage, zones) {
-  const list = $('messages');
-  const names = toolNames(state.messages);
-  const max = Math.max(1, ...perMessage);
+/** What every message row needs to know of the others. */
+function rowContext(perMessage, zones) {
+  let max = 1;
+  for (const t of perMessage) if (t > max) max = t;
   let lastUser = -1;
   state.messages.forEach((m, i) => { if (isUserSide(m)) lastUser = i; });
-  const rows = state.messages.map((message, i) => {
+  return { names: toolNames(state.messages), perMessage, zones, max, lastUser };
+}
+
+/** Rows `from` to `to` of the Messages list; the first batch replaces what the list showed. */
+function renderMessages(from, to, { names, perMessage, zones, max, lastUser }) {
+  const list = $('messages');
+  const rows = [];
+  for (let i = from; i < to; i++) {
+    const message = state.messages[i];
     const parts = partsOf(message, names);
     const role = message && typeof message.role === 'string' ? message.role : '?';
     const zone = zones[i];
@@ -368,60 +441,205 @@ function renderMessages(perMessage, zones) {
     if (truncated) tags.push(el('span', { class: 'tag tag-truncated', text: 'truncated' }));
     const bar = el('span', { class: 'tok-bar' });
     bar.style.width = `${Math.max(2, (perMessage[i] / max) * 100).toFixed(1)}%`;
-    const details = el('details', { class: 'msg-details', ontoggle: (event) => toggleRow(event.currentTarget, i) });
-    if (state.openRows.has(i)) details.open = true;
-    details.append(
-      el('summary', { class: 'msg-row' },
+    // A button, not a <details>: each <details> brings a shadow root with its own style sheet,
+    // which thousands of rows make the browser's style engine pay for on every frame.
+    const row = el('li', { class: `msg zone-${zone}`, dataset: { index: String(i), role, tokens: String(perMessage[i]) } },
+      el('button', { type: 'button', class: 'msg-row', 'aria-expanded': 'false' },
         el('span', { class: 'idx', text: String(i) }),
         el('span', { class: `role role-${role.replace(/[^a-z-]/gi, '')}`, text: role }),
         el('span', { class: 'msg-body' },
           (chips.length || tags.length) ? el('span', { class: 'chips' }, chips, tags) : null,
           el('span', { class: `preview${preview.trim() ? '' : ' empty'}`, text: preview.trim() ? oneLine(preview) : '(no text)' })),
-        el('span', { class: 'tok' }, el('span', { class: 'tok-num', text: num(perMessage[i]) }), el('span', { class: 'tok-track' }, bar))),
-    );
-    return el('li', { class: `msg zone-${zone}`, dataset: { index: String(i), role, tokens: String(perMessage[i]) } }, details);
-  });
-  list.replaceChildren(...rows);
+        el('span', { class: 'tok' }, el('span', { class: 'tok-num', text: num(perMessage[i]) }), el('span', { class: 'tok-track' }, bar))));
+    if (state.openRows.has(i)) openRow(row, true);
+    rows.push(row);
+  }
+  if (from === state.page * PAGE_ROWS) list.replaceChildren(...rows);
+  else list.append(...rows);
   $('count').textContent = String(state.messages.length);
 }
 
-function toggleRow(details, index) {
-  if (details.open) {
+/** The steps that show the Messages list's current page. */
+function pageSteps(rows) {
+  const count = state.messages.length;
+  const pages = Math.max(1, Math.ceil(count / PAGE_ROWS));
+  state.page = Math.min(state.page, pages - 1);
+  const first = state.page * PAGE_ROWS;
+  const end = Math.min(count, first + PAGE_ROWS);
+  const steps = [];
+  for (let from = first; from < Math.max(first + 1, end); from += ROWS_PER_STEP) {
+    steps.push(() => renderMessages(from, Math.min(from + ROWS_PER_STEP, end), rows));
+  }
+  steps.push(() => {
+    $('pager').hidden = pages === 1;
+    $('page-info').textContent = `Messages ${num(first)}–${num(end - 1)} of ${num(count)}`;
+    $('page-prev').disabled = state.page === 0;
+    $('page-next').disabled = state.page === pages - 1;
+  });
+  return steps;
+}
+
+let pageJob = 0;
+/** Shows page `page` of the Messages list (the rows of the last render); resolves once shown. */
+function showPage(page) {
+  if (!state.rows) return Promise.resolve();
+  state.page = page;
+  const job = ++pageJob;
+  const render = renderJob;
+  return runSteps(pageSteps(state.rows), () => job === pageJob && render === renderJob);
+}
+
+/** Opens (or closes) a message row: its JSON below it, written when it is first opened. */
+function openRow(row, open) {
+  const index = Number(row.dataset.index);
+  row.querySelector('.msg-row').setAttribute('aria-expanded', String(open));
+  let pre = row.querySelector('pre');
+  if (open) {
     state.openRows.add(index);
-    if (!details.querySelector('pre')) {
+    if (!pre) {
       let text;
       try { text = JSON.stringify(state.messages[index], null, 2); } catch { text = String(state.messages[index]); }
-      details.append(el('pre', { class: 'code msg-json', text }));
+      pre = el('pre', { class: 'code msg-json', text });
+      row.append(pre);
     }
+    pre.hidden = false;
   } else {
     state.openRows.delete(index);
+    if (pre) pre.hidden = true;
   }
 }
 
-function renderTexts(settings) {
-  let transcript = '';
-  try { transcript = serialize(state.messages, { format: settings.format }); } catch (error) { transcript = `(cannot serialize: ${describeError(error)})`; }
-  $('transcript').textContent = transcript;
-  let tokens = 0;
-  try { tokens = estimateTokens(transcript, { profile: settings.profile }); } catch { /* shown as 0 */ }
-  $('transcript-info').textContent = `What a summarizer reads: ${num([...transcript].length)} characters, about ${num(tokens)} tokens.`;
-  $('json').textContent = JSON.stringify(state.messages, null, 2);
+function codePoints(text) {
+  let n = text.length;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n--; i++; }
+  }
+  return n;
 }
 
-/** Everything that depends on the conversation or the settings. */
-function render({ texts = false } = {}) {
+/** The transcript pane, from the worker's {value: {text, tokens}} or {error}. */
+function renderTranscript(answer) {
+  if (answer.error) {
+    $('transcript').textContent = `(cannot serialize: ${describeError(answer.error)})`;
+    $('transcript-info').textContent = '';
+    return;
+  }
+  const { text, tokens } = answer.value;
+  $('transcript').textContent = text;
+  $('transcript-info').textContent = `What a summarizer reads: ${num(codePoints(text))} characters, about ${num(tokens)} tokens.`;
+}
+
+// A render is spread over tasks, so that a long conversation never stops the page for long:
+// the estimates on this thread in slices (an EstimateCache keeps them, so the next render
+// after a settings change or an edit reads only what changed), the plan, the problems, the
+// transcript and the JSON in analysis-worker.js, the rows in batches; each task runs steps
+// for at most TASK_BUDGET_MS.
+const TASK_BUDGET_MS = 12;
+const ROWS_PER_STEP = 25;
+// A page of the Messages list: a conversation of thousands keeps a few hundred rows in the
+// page, so that each frame's style, layout and paint stay small.
+const PAGE_ROWS = 200;
+const MESSAGES_PER_ESTIMATE = 100;
+let renderJob = 0;
+let rendering = false;
+let lastZones = [];
+
+/** The body's state for the page and its tests: busy (an operation), rendering (a render under way), ready. */
+function showState() {
+  document.body.dataset.state = state.busy ? 'busy' : rendering ? 'rendering' : 'ready';
+}
+
+/**
+ * Just after the next frame (or soon, in a tab that draws none), in a task of its own: each
+ * batch of steps is drawn before the next runs, so a frame lays out one batch of rows, never
+ * all of them at once, and never in the same task as the batch's own work.
+ */
+function nextFrame(fn) {
+  if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(fn, 0)); else setTimeout(fn, 0);
+}
+
+/**
+ * Runs `steps` in order, TASK_BUDGET_MS of them a frame, from the next frame on (the task
+ * that asked has done its own share); resolves when done, or once `live()` turns false.
+ */
+function runSteps(steps, live) {
+  return new Promise((resolve) => {
+    let i = 0;
+    const work = () => {
+      if (!live()) { resolve(); return; }
+      const start = performance.now();
+      while (i < steps.length && (performance.now() - start < TASK_BUDGET_MS)) steps[i++]();
+      if (i < steps.length) nextFrame(work); else resolve();
+    };
+    nextFrame(work);
+  });
+}
+
+/** The conversation changed on the page (an operation, a reset): the worker is given its new JSON. */
+function conversationChanged() {
+  setConversation(JSON.stringify(state.messages));
+}
+
+/** Everything that depends on the conversation or the settings; resolves when it is all shown (or a newer render took over). */
+async function render({ texts = false } = {}) {
   const settings = readSettings();
   if (settings.error) { setStatus('error', settings.error); return; }
-  let total = 0;
-  try { total = estimateTokens(state.messages, { profile: settings.profile, format: settings.format }); } catch (error) {
-    setStatus('error', `Cannot estimate this conversation: ${describeError(error)}`);
+  const job = ++renderJob;
+  const live = () => job === renderJob;
+  rendering = true;
+  showState();
+  if (state.format === null) {
+    // (a pass over the whole conversation in wasm: a task of its own)
+    await runSteps([() => { try { state.format = detectFormat(state.messages); } catch { state.format = 'unknown'; } }], live);
+    if (!live()) return;
   }
-  const perMessage = estimateEach(state.messages, settings);
-  const { zones } = classify(state.messages, settings);
+  settings.format = formatOption();
+  const answers = analyse({ keepTail: settings.keepTail, language: settings.language, profile: settings.profile, format: settings.format },
+    texts ? ['plan', 'problems', 'transcript', 'json'] : ['plan', 'problems']);
+  const cache = estimateCache(settings);
+  const messages = state.messages;
+  let total = 0;
+  let perMessage = [];
+  let failed = false;
+  const estimate = (list) => {
+    if (failed) return 0;
+    try { return estimateTokens(list, { profile: settings.profile, format: settings.format, cache }); } catch (error) {
+      failed = true;
+      setStatus('error', `Cannot estimate this conversation: ${describeError(error)}`);
+      return 0;
+    }
+  };
+  const steps = [];
+  for (let from = 0; from < messages.length; from += MESSAGES_PER_ESTIMATE) steps.push(() => estimate(messages.slice(from, from + MESSAGES_PER_ESTIMATE)));
+  steps.push(() => { total = estimate(messages); });
+  steps.push(() => {
+    perMessage = estimateEach(messages, settings, cache);
+    // Until the plan comes, the zones of the last render stand in, when they fit.
+    renderMeter(total, perMessage, lastZones.length === messages.length ? lastZones : messages.map(() => 'tail'), settings);
+  });
+  await runSteps(steps, live);
+  const planned = await answers.plan;
+  if (!live() || planned === undefined) return;
+  const zones = zonesOf(messages, planned.value ?? null);
+  lastZones = zones;
   renderMeter(total, perMessage, zones, settings);
-  renderBadges(settings);
-  renderMessages(perMessage, zones);
-  if (texts) renderTexts(settings);
+  state.rows = rowContext(perMessage, zones);
+  ++pageJob;
+  await runSteps(pageSteps(state.rows), live);
+  const problems = await answers.problems;
+  if (!live() || problems === undefined) return;
+  renderBadges(problems);
+  if (texts) {
+    const transcript = await answers.transcript;
+    if (!live() || transcript === undefined) return;
+    renderTranscript(transcript);
+    const json = await answers.json;
+    if (!live() || json === undefined) return;
+    $('json').textContent = json.error ? `(cannot show the JSON: ${describeError(json.error)})` : json.value;
+  }
+  rendering = false;
+  showState();
 }
 
 // ---------------------------------------------------------------- the result card
@@ -486,7 +704,7 @@ function showResult({ title, kind, figures, summary, summaryTitle, warnings }) {
 
 function setBusy(busy, label) {
   state.busy = busy;
-  document.body.dataset.state = busy ? 'busy' : 'ready';
+  showState();
   const has = state.messages.length > 0;
   $('micro').disabled = busy || !has;
   $('reset').disabled = busy || state.original === null;
@@ -499,26 +717,51 @@ function setBusy(busy, label) {
   if (label) setStatus('info', label);
 }
 
-function load(messages, source, note) {
+/** Shows `messages`; `text` is their JSON when the caller has it (a paste of the array itself). */
+function load(messages, source, note, text) {
   state.messages = messages;
-  state.original = JSON.stringify(messages);
+  state.original = text ?? JSON.stringify(messages);
   state.source = source;
   state.openRows.clear();
   state.before = null;
-  try { state.format = detectFormat(messages); } catch { state.format = 'unknown'; }
+  state.page = 0;
+  state.format = null; // (detected by the render)
   document.body.dataset.loaded = source;
   for (const b of document.querySelectorAll('#samples button')) b.setAttribute('aria-pressed', String(b.dataset.sample === source));
   $('result').hidden = true;
+  setConversation(state.original);
   render({ texts: true });
   setBusy(false);
   setStatus(note ? 'warn' : '', note || '');
-  showCost(messages);
+  updateCost();
 }
 
-/** A JSON text to a messages array: an array, or an object with `messages` (a top-level `system` joins the list). */
+/** The cost card replays the conversation as loaded, with the settings as they stand. */
+function updateCost() {
+  const settings = readSettings();
+  if (settings.error || state.original === null) return;
+  const { threshold, keepRecent, keepTail, profile, language } = settings;
+  showCost(state.original, { threshold, keepRecent, keepTail, profile, language, window: settings.window });
+}
+
+// Agent logs as people have them on disk are JSON Lines, not JSON: Claude Code's session
+// .jsonl, Codex CLI's rollout .jsonl. A reader for them plugs in here, one call:
+// `(text) => readAgentLog(text)` (its {format, messages}); while there is none, a log gets
+// the JSON error.
+const readLog = null;
+
+/**
+ * A pasted or uploaded text to {messages, note}: JSON (an array, or an object with `messages`,
+ * whose top-level `system` joins the list), else an agent log read by `readLog`.
+ */
 function parseConversation(text) {
   let value;
-  try { value = JSON.parse(text); } catch (error) { throw new Error(`not valid JSON: ${error.message}`); }
+  try { value = JSON.parse(text); } catch (error) {
+    if (readLog) return { messages: readLog(text).messages, note: '' };
+    throw new Error(`not valid JSON: ${error.message}`);
+  }
+  const conversation = Array.isArray(value) || (value && typeof value === 'object' && Array.isArray(value.messages));
+  if (!conversation && readLog) return { messages: readLog(text).messages, note: '' };
   let note = '';
   if (value && !Array.isArray(value) && typeof value === 'object' && Array.isArray(value.messages)) {
     const { system } = value;
@@ -527,10 +770,12 @@ function parseConversation(text) {
       value.unshift({ role: 'system', content: system });
       note = 'The top-level "system" was added to the list as a system message.';
     }
+    if (!value.length) throw new Error('the conversation is empty');
+    return { messages: value, note };
   }
   if (!Array.isArray(value)) throw new Error('expected a JSON array of messages, or an object with "messages"');
   if (!value.length) throw new Error('the conversation is empty');
-  return { messages: value, note };
+  return { messages: value, note, text };
 }
 
 async function loadSample(id) {
@@ -540,8 +785,8 @@ async function loadSample(id) {
   try {
     const response = await fetch(new URL(`samples/${sample.file}`, import.meta.url));
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const { messages } = parseConversation(await response.text());
-    load(messages, id);
+    const { messages, text } = parseConversation(await response.text());
+    load(messages, id, '', text);
   } catch (error) {
     setBusy(false);
     setStatus('error', `Cannot load the sample: ${describeError(error)}`);
@@ -550,14 +795,14 @@ async function loadSample(id) {
 
 function loadText(text, source) {
   try {
-    const { messages, note } = parseConversation(text);
-    load(messages, source, note);
+    const { messages, note, text: json } = parseConversation(text);
+    load(messages, source, note, json);
   } catch (error) {
     setStatus('error', `Cannot load that conversation: ${describeError(error)}`);
   }
 }
 
-function doMicro() {
+async function doMicro() {
   const settings = readSettings();
   if (settings.error) { setStatus('error', settings.error); return; }
   const count = state.messages.length;
@@ -569,7 +814,8 @@ function doMicro() {
     return;
   }
   state.before = report.tokensBefore;
-  render({ texts: true });
+  conversationChanged();
+  await render({ texts: true });
   const saved = report.tokensBefore - report.tokensAfter;
   showResult({
     kind: report.cleared ? 'micro' : 'none',
@@ -633,7 +879,8 @@ async function doCompact() {
   state.controller = null;
   state.openRows.clear();
   if (report.compacted || report.micro?.cleared) state.before = report.tokensBefore;
-  render({ texts: true });
+  conversationChanged();
+  await render({ texts: true });
   setBusy(false);
   const saved = report.tokensBefore - report.tokensAfter;
   const pct = report.tokensBefore ? Math.round((saved / report.tokensBefore) * 100) : 0;
@@ -687,8 +934,19 @@ function wire() {
     samples.append(el('button', { type: 'button', class: 'sample', dataset: { sample: s.id }, 'aria-pressed': 'false', onclick: () => loadSample(s.id) },
       el('strong', { text: s.title }), el('small', { text: s.detail })));
   }
+  // A long paste is held aside and the field shows its start: laying out megabytes of
+  // one-line JSON in a textarea would stop the page for seconds.
+  $('paste').addEventListener('paste', (event) => {
+    const text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
+    if (text.length < HOLD_PASTE_CHARS) return;
+    event.preventDefault();
+    state.heldPaste = text;
+    $('paste').value = `${text.slice(0, PASTE_PREVIEW_CHARS)}…`;
+    setStatus('info', `Pasted ${sizeText(text.length)}: the field shows its start, Load reads all of it.`);
+  });
+  $('paste').addEventListener('input', () => { state.heldPaste = null; });
   $('load-paste').addEventListener('click', () => {
-    const text = $('paste').value;
+    const text = state.heldPaste ?? $('paste').value;
     if (!text.trim()) { setStatus('warn', 'Paste a conversation first.'); return; }
     loadText(text, 'pasted');
   });
@@ -698,10 +956,10 @@ function wire() {
     if (!file) return;
     try { loadText(await file.text(), 'uploaded'); } catch (error) { setStatus('error', `Cannot read ${file.name}: ${error.message}`); }
   });
-  for (const id of ['threshold', 'keep-recent', 'keep-tail', 'language']) {
-    $(id).addEventListener('input', () => { if (state.messages.length) render(); });
+  for (const id of ['threshold', 'keep-recent', 'keep-tail', 'window', 'language']) {
+    $(id).addEventListener('input', () => { if (state.messages.length) { render(); updateCost(); } });
   }
-  $('profile').addEventListener('change', () => { if (state.messages.length) render({ texts: true }); });
+  $('profile').addEventListener('change', () => { if (state.messages.length) { render({ texts: true }); updateCost(); } });
   for (const radio of document.querySelectorAll('input[name="summarizer"]')) {
     radio.addEventListener('change', () => {
       const kind = summarizerChoice();
@@ -717,10 +975,17 @@ function wire() {
   $('compact').addEventListener('click', doCompact);
   $('focus').addEventListener('keydown', (event) => { if (event.key === 'Enter' && !state.busy) doCompact(); });
   $('reset').addEventListener('click', () => {
-    if (state.original !== null) load(JSON.parse(state.original), state.source, '');
+    if (state.original !== null) load(JSON.parse(state.original), state.source, '', state.original);
     setStatus('', 'Back to the conversation as loaded.');
   });
   for (const tab of document.querySelectorAll('[role="tab"]')) tab.addEventListener('click', () => selectTab(tab.id));
+  $('page-prev').addEventListener('click', () => showPage(state.page - 1));
+  $('page-next').addEventListener('click', () => showPage(state.page + 1));
+  // One listener for every message row.
+  $('messages').addEventListener('click', (event) => {
+    const button = event.target.closest('.msg-row');
+    if (button) openRow(button.parentElement, button.getAttribute('aria-expanded') !== 'true');
+  });
   document.querySelector('.tabs').addEventListener('keydown', (event) => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
     const tabs = [...document.querySelectorAll('[role="tab"]')];

@@ -17,7 +17,7 @@ const ARGS = [
 ];
 
 /** Throws a clear error (never skips) when the browser or the driver is missing. */
-export async function launchChromium({ viewport = { width: 1360, height: 900 } } = {}) {
+export async function launchChromium({ viewport = { width: 1360, height: 900 }, hasTouch = false } = {}) {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: the browser tests need Debian's chromium package. `
       + 'Run scripts/install-deps.sh as root (it runs apt-get install --no-install-recommends chromium).');
@@ -32,7 +32,7 @@ export async function launchChromium({ viewport = { width: 1360, height: 900 } }
   let context;
   try {
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH, headless: true, args: ARGS, viewport, deviceScaleFactor: 1,
+      executablePath: CHROMIUM_PATH, headless: true, args: ARGS, viewport, deviceScaleFactor: 1, hasTouch,
     });
   } catch (error) {
     await rm(profile, { recursive: true, force: true });
