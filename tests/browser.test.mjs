@@ -317,6 +317,43 @@ describe('the demo page in Chromium', () => {
     await page.close();
   });
 
+  test('a pasted Claude Code session and an uploaded Codex CLI rollout load as the conversations they record', async () => {
+    const { page, problems } = await openDemo();
+    await page.click('#own summary');
+    // A short session as Claude Code writes it: one assistant message split over two lines (thinking,
+    // then its tool call), a subagent's line and a file snapshot left out.
+    const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/app', sessionId: 's-1', version: '2.0.31' };
+    const lines = [
+      { type: 'file-history-snapshot', messageId: 'u1', snapshot: {} },
+      { ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: '修复 src/date.ts 里的时区错误' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'thinking', thinking: 'Read the file first.', signature: 'EqoBCkYIBxgCKkD' }] } },
+      { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'a1', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'src/date.ts' } }] } },
+      { ...base, isSidechain: true, type: 'user', uuid: 's1', parentUuid: 'a2', message: { role: 'user', content: 'subagent task' } },
+      { ...base, type: 'user', uuid: 'u2', parentUuid: 'a2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const tz = "UTC";' }] } },
+      { ...base, type: 'assistant', uuid: 'a3', parentUuid: 'u2', message: { id: 'msg_2', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'The zone is hard-coded to UTC.' }] } },
+    ];
+    await page.fill('#paste', lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await page.click('#load-paste');
+    await page.waitForSelector('body[data-state="ready"][data-loaded="pasted"]');
+    assert.equal(await page.locator('#messages > li').count(), 4);
+    assert.match(await page.textContent('#badges'), /anthropic/);
+    assert.match(await page.textContent('#status'), /Read a Claude Code session: 4 messages, 2 log lines left out/);
+    const shown = await conversation(page);
+    assert.deepEqual(shown[1].content.map((b) => b.type), ['thinking', 'tool_use'], 'the two lines of one message are one message');
+    assert.equal(shown[1].content[0].signature, 'EqoBCkYIBxgCKkD', 'the signature as written');
+
+    const { codexLog } = await import('./fixtures/logs/build.mjs');
+    const log = codexLog();
+    await page.setInputFiles('#upload', { name: 'rollout-2026-11-27.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(log) });
+    await page.waitForSelector('body[data-state="ready"][data-loaded="uploaded"]', { timeout: 60000 });
+    const { readAgentLog } = await import('../js/hosts/node.js');
+    const read = readAgentLog(log);
+    assert.match(await page.textContent('#badges'), /openai-responses/);
+    assert.match(await page.textContent('#status'), new RegExp(`Read a Codex CLI rollout: ${read.messages.length} messages`));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test('validation problems are a list that opens from the keyboard, and each leads to its message', async () => {
     const { page, problems } = await openDemo();
     assert.ok(await page.isHidden('#problems'), 'a valid sample has no problem list');

@@ -5,7 +5,7 @@
 
 import {
   initFull, estimateTokens, EstimateCache, microCompact, detectFormat,
-  Compactor, digestSummarizer, openAISummarizer, anthropicSummarizer,
+  Compactor, digestSummarizer, openAISummarizer, anthropicSummarizer, readAgentLog, agentLogFormat,
 } from '../js/hosts/browser.js';
 import { showCost } from './cost-chart.js';
 import { analyse, setConversation } from './analysis.js';
@@ -745,10 +745,15 @@ function updateCost() {
 }
 
 // Agent logs as people have them on disk are JSON Lines, not JSON: Claude Code's session
-// .jsonl, Codex CLI's rollout .jsonl. A reader for them plugs in here, one call:
-// `(text) => readAgentLog(text)` (its {format, messages}); while there is none, a log gets
-// the JSON error.
-const readLog = null;
+// .jsonl, Codex CLI's rollout .jsonl. readAgentLog reads either as the conversation it records
+// (docs/agent-logs.md); the note says what it was and what was left out.
+const LOG_NAMES = { 'claude-code': 'a Claude Code session', codex: 'a Codex CLI rollout' };
+function readLog(text) {
+  const log = readAgentLog(text);
+  const skipped = Object.values(log.skipped).reduce((a, b) => a + b, 0);
+  const repaired = log.repaired.length ? `; ${log.repaired.length} interrupted call${log.repaired.length === 1 ? '' : 's'} answered "aborted"` : '';
+  return { messages: log.messages, note: `Read ${LOG_NAMES[log.format]}: ${log.messages.length} messages, ${skipped} log line${skipped === 1 ? '' : 's'} left out (subagents, snapshots, events)${repaired}.` };
+}
 
 /**
  * A pasted or uploaded text to {messages, note}: JSON (an array, or an object with `messages`,
@@ -757,11 +762,11 @@ const readLog = null;
 function parseConversation(text) {
   let value;
   try { value = JSON.parse(text); } catch (error) {
-    if (readLog) return { messages: readLog(text).messages, note: '' };
-    throw new Error(`not valid JSON: ${error.message}`);
+    if (agentLogFormat(text)) return readLog(text);
+    throw new Error(`not valid JSON (nor a Claude Code or Codex CLI log): ${error.message}`);
   }
   const conversation = Array.isArray(value) || (value && typeof value === 'object' && Array.isArray(value.messages));
-  if (!conversation && readLog) return { messages: readLog(text).messages, note: '' };
+  if (!conversation && agentLogFormat(text)) return readLog(text);
   let note = '';
   if (value && !Array.isArray(value) && typeof value === 'object' && Array.isArray(value.messages)) {
     const { system } = value;
