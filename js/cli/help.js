@@ -17,8 +17,8 @@ function wrap(text, width) {
 }
 
 /** The estimator's stated error margin (measured as docs/estimator.md says). */
-export const MARGIN = wrap('Estimates err high: the safe profile counts about 1.35x what OpenAI\'s o200k tokenizer counts, '
-  + 'and less than it on under 1 % of texts (docs/estimator.md has the figures for each tokenizer and kind of content).', 80).join('\n');
+export const MARGIN = wrap('Estimates err high: the safe profile counts about 1.4x what OpenAI\'s o200k tokenizer counts, '
+  + 'and no long text measured under it (docs/estimator.md has the figures for each profile, tokenizer and kind of content).', 80).join('\n');
 
 const INPUT = wrap(`FILE is a conversation: a JSON array of messages (Anthropic Messages, OpenAI Chat Completions or Responses items, AI SDK), a request body with "messages" or a Responses body with "input"; or an agent's own log: a Claude Code session (~/.claude/projects/…/SESSION.jsonl) or a Codex CLI rollout (~/.codex/sessions/…/rollout-….jsonl), told apart by what they hold (docs/agent-logs.md). "-" reads stdin.`, 80).join('\n');
 
