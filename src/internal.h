@@ -358,8 +358,9 @@ size_t mf_json_format_number(double v, char *out);
  * when `node` is one of them. Anthropic's type names are its own, so this is safe on any
  * format's content. adapt_anthropic.c */
 bool mf_anthropic_read(const mf_reader *r, const mf_node *node);
-/* Any other block: its text fields (strings not under an opaque key such as
- * encrypted_content, signature, data, id); always true. read.c */
+/* Any other block: "[block: TYPE] " (its type is content, never a marker's word), then
+ * its text fields (strings not under an opaque key such as encrypted_content, signature,
+ * data, id); always true. read.c */
 bool mf_read_text_fields(const mf_reader *r, const mf_node *node);
 /* The estimate, transcript and code points of what `read` tells about `node`; false when
  * `read` does not know it. read.c */

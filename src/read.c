@@ -111,13 +111,18 @@ static void text_fields(const mf_reader *r, const mf_node *node, bool *first)
     }
 }
 
+/* "[block: TYPE] " and the text fields. The type is content (whoever relays an MCP
+ * server's blocks writes it), so it never stands where a marker's word is: a block of
+ * type "user" reads "[block: user]", never "[user]". */
 bool mf_read_text_fields(const mf_reader *r, const mf_node *node)
 {
     const mf_node *type = mf_get_str(node, "type");
     bool first = true;
-    r->label(r->ctx, "[", 1);
-    if (type) r->text(r->ctx, type->str, type->len);
-    else r->label(r->ctx, "block", 5);
+    r->label(r->ctx, "[block", 6);
+    if (type && type->len) {
+        r->label(r->ctx, ": ", 2);
+        r->text(r->ctx, type->str, type->len);
+    }
     r->label(r->ctx, "] ", 2);
     text_fields(r, node, &first);
     return true;

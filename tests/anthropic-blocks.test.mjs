@@ -219,7 +219,7 @@ test('a block type midfold does not know is kept, priced by its text fields and 
   assert.equal(r.ok, true);
   assert.deepEqual(r.problems.map((p) => [p.code, p.index, p.part, p.severity]), [['unknown-block', 1, 3, 'warning']]);
   const t = serialize(msgs);
-  assert.ok(t.includes('[tool_timeline] Linear sync\nlisted 3 issues'));
+  assert.ok(t.includes('[block: tool_timeline] Linear sync\nlisted 3 issues'), t); // the type is content: never a marker's word
   assert.ok(!t.includes('Zm9yZWNhc3Q'));
   const plain = load('mcp-tracker');
   plain[1].content.splice(3, 0, { type: 'text', text: 'tool_timeline Linear sync listed 3 issues' });
