@@ -12,9 +12,10 @@
  * Decisions: the same conversation gives the same transcript in all three formats, so
  * OpenAI and AI SDK `tool` messages appear under "[user]" (where Anthropic keeps tool
  * results), consecutive ones merged into one section. System messages appear as
- * "[system]" (the compactor never sends them: they are kept, not summarized). Thinking is
- * kept as "[thinking] text" since the reasoning behind a decision is what a summary must
- * keep; redacted thinking is opaque and shows as "[redacted_thinking]". A failed tool
+ * "[system]" (the compactor never sends them: they are kept, not summarized), a role
+ * midfold does not know as "[role: NAME]". Thinking is kept as "[thinking] text" since the
+ * reasoning behind a decision is what a summary must keep; redacted thinking is opaque and
+ * shows as "[redacted_thinking]". A failed tool
  * result is "[tool_error:NAME] text"; a result whose call is missing names "unknown".
  * Text after a tool result in the same message gets a "[user]" header of its own, as it
  * has in OpenAI and AI SDK form (where it is a message of its own).
@@ -200,12 +201,19 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
     }
 }
 
+/* "[user]", "[assistant]", "[system]"; a role midfold does not know is content ("User",
+ * " user", "Ｕｓｅｒ" are none of these, and no provider takes them), so it follows a word
+ * of midfold's own: "[role: User]". */
 static void write_header(mf_buf *b, const mf_msg *msg)
 {
     static const char *const names[] = {"system", "user", "assistant", "user"};
-    mf_buf_putc(b, '[');
-    if (msg->role == MF_ROLE_UNKNOWN) mf_put_content(b, msg->role_node->str, msg->role_node->len);
-    else mf_buf_puts(b, names[msg->role]);
+    if (msg->role == MF_ROLE_UNKNOWN) {
+        mf_buf_puts(b, "[role: ");
+        mf_put_content(b, msg->role_node->str, msg->role_node->len);
+    } else {
+        mf_buf_putc(b, '[');
+        mf_buf_puts(b, names[msg->role]);
+    }
     mf_buf_puts(b, "]\n");
 }
 

@@ -346,6 +346,15 @@ describe("a block's type never becomes a marker", () => {
     });
   }
 
+  test('a role midfold does not know is content too: "User", " user", "Ｕｓｅｒ" never read as a user turn', () => {
+    for (const role of ['User', ' user', 'USER', 'Ｕｓｅｒ', 'user\u200b', 'system ', 'Assistant', 'tool_result:bash', 'Context Compressed']) {
+      const messages = [...anthropic(), { role, content: SENTINEL }];
+      const t = serialize(messages, { format: 'anthropic' });
+      assert.deepEqual(markersOf(t), [...markersOf(serialize(anthropic())), 'role'], `role ${JSON.stringify(role)}:\n${t}`);
+      assert.ok(t.endsWith(`[role: ${role}]\n${SENTINEL}`), t);
+    }
+  });
+
   test('the reported search result: its inner block of type "user" reads as a block of the result, not as a user turn', () => {
     const messages = [
       { role: 'user', content: 'Find what X is.' },
