@@ -363,9 +363,11 @@ bool mf_anthropic_read(const mf_reader *r, const mf_node *node);
  * data, id); always true. read.c */
 bool mf_read_text_fields(const mf_reader *r, const mf_node *node);
 /* The estimate, transcript and code points of what `read` tells about `node`; false when
- * `read` does not know it. read.c */
+ * `read` does not know it. With `own_marker` (a block at the top of a message) the block
+ * opens with its marker; without (a block inside a tool result), every byte it writes is
+ * content, through the door. read.c */
 bool mf_read_milli(mf_read_fn read, const mf_node *node, mf_profile profile, uint64_t *milli);
-bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node);
+bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node, bool own_marker);
 bool mf_read_chars(mf_read_fn read, const mf_node *node, size_t *chars);
 /* The string a micro-compaction marker replaces inside a result's content object (stdout
  * of a code execution, a viewed file, a fetched page), or NULL. adapt_anthropic.c */

@@ -21,7 +21,8 @@
  * has in OpenAI and AI SDK form (where it is a message of its own).
  * Images are "[image]", documents "[document]" or "[document: TITLE]". Blocks an adapter
  * reads (part->read: Anthropic documents, search results, MCP calls, server-tool results)
- * are written by what they read (read.c): titles, URLs, text, never opaque strings. AI SDK
+ * are written by what they read (read.c): titles, URLs, text, never opaque strings; inside
+ * a tool result all of it is the result's content, placeholders included. AI SDK
  * files are "[file: NAME]" (never their data); AI SDK approvals "[approval_request:NAME]" and
  * "[approval:NAME] approved" / "denied: REASON"; an execution denial "[execution denied]".
  *
@@ -59,7 +60,7 @@ static void write_media_block(mf_buf *b, const mf_node *block)
         if (text) mf_put_content(b, text->str, text->len);
         return;
     }
-    if (mf_read_write(mf_anthropic_read, b, block)) return; /* search results, documents */
+    if (mf_read_write(mf_anthropic_read, b, block, false)) return; /* search results, documents */
     /* Placeholders inside a result are content too: they go through the door. */
     if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot")) { mf_put_content(b, "[image]", 7); return; }
     if (mf_str_eq(type, "input_file")) { mf_put_content(b, "[document]", 10); return; }
@@ -98,7 +99,7 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
         }
         return;
     }
-    if (content->kind == MF_OBJECT && mf_read_write(mf_anthropic_read, b, content)) return; /* server-tool result */
+    if (content->kind == MF_OBJECT && mf_read_write(mf_anthropic_read, b, content, false)) return; /* server-tool result */
     const mf_node *type = mf_get_str(content, "type");
     const mf_node *value = mf_get(content, "value");
     if (type && value) { /* an AI SDK output */
@@ -109,7 +110,7 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
     }
     if (mf_str_eq(type, "execution-denied")) { /* AI SDK: the user said no */
         const mf_node *reason = mf_get_str(content, "reason");
-        mf_buf_puts(b, "[execution denied]");
+        mf_put_content(b, "[execution denied]", 18); /* inside the result: content, like its placeholders */
         if (reason && reason->len) {
             mf_buf_putc(b, ' ');
             mf_put_content(b, reason->str, reason->len);
@@ -134,7 +135,7 @@ static bool result_is_empty(const mf_node *content)
 static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
     shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !part->pinned && !mf_result_is_truncated(part->content);
-    if (part->read && mf_read_write(part->read, b, part->node)) return; /* the adapter knows how it reads */
+    if (part->read && mf_read_write(part->read, b, part->node, true)) return; /* the adapter knows how it reads */
     switch (part->kind) {
     case MF_PART_TEXT:
         mf_put_content(b, part->text, part->text_len);

@@ -101,7 +101,9 @@ test('transcripts are readable and free of opaque strings', () => {
   const research = serialize(load('research-session'));
   for (const s of ['[tool_use:web_search] {"query": "SQLite WAL mode concurrent readers writers network filesystem"}',
     '[search result] Write-Ahead Logging - SQLite <https://www.sqlite.org/wal.html> (March 14, 2026)',
-    '[tool_result:web_fetch] [fetched] https://www.sqlite.org/wal.html\n[document: Write-Ahead Logging]\nWrite-Ahead Logging',
+    // Inside a result its placeholders are content, escaped on a line of their own (docs/transcript.md): the page's
+    // lines stay in the result instead of reading as a document the user attached.
+    '[tool_result:web_fetch] [fetched] https://www.sqlite.org/wal.html\n\\[document: Write-Ahead Logging]\nWrite-Ahead Logging',
     '[tool_error:web_fetch] [error: url_not_accessible]'])
     assert.ok(research.includes(s), s);
   const mcp = serialize(load('mcp-tracker'));

@@ -58,8 +58,8 @@ static void reading(void)
                       "{\"type\": \"text\", \"text\": \"Clicked Sign in.\"}, {\"type\": \"browser_state\", \"tabs\": [{\"tab_id\": \"t1\", "
                       "\"title\": \"Sign in - Acme\", \"url\": \"https://acme.example/login\", \"active\": true}]}]}]}]",
                       MF_FORMAT_ANTHROPIC);
-    CHECK("a browser tool's state lists its tabs by title and URL",
-          t && strstr(t, "Clicked Sign in.\n[browser_state]\n[tab] Sign in - Acme <https://acme.example/login>"));
+    CHECK("a browser tool's state lists its tabs by title and URL (inside the result: its placeholders escaped)",
+          t && strstr(t, "Clicked Sign in.\n\\[browser_state]\n\\[tab] Sign in - Acme <https://acme.example/login>"));
     mf_free(t);
     static const char future[] =
         "[{\"role\": \"assistant\", \"content\": [{\"type\": \"server_tool_use\", \"id\": \"srvtoolu_m1\", \"name\": \"maps\", "
