@@ -18,7 +18,8 @@
  * shows as "[redacted_thinking]". A failed tool
  * result is "[tool_error:NAME] text"; a result whose call is missing names "unknown".
  * Text after a tool result in the same message gets a "[user]" header of its own, as it
- * has in OpenAI and AI SDK form (where it is a message of its own).
+ * has in OpenAI and AI SDK form (where it is a message of its own); a part a tool message
+ * may not hold (text in an AI SDK tool message) is the tool side's, in its result's region.
  * Images are "[image]", documents "[document]" or "[document: TITLE]". Blocks an adapter
  * reads (part->read: Anthropic documents, search results, MCP calls, server-tool results)
  * are written by what they read (read.c): titles, URLs, text, never opaque strings; inside
@@ -218,6 +219,31 @@ static void write_header(mf_buf *b, const mf_msg *msg)
     mf_buf_puts(b, "]\n");
 }
 
+/* An AI SDK tool message holds tool results and approval responses only (its schema): any
+ * other part in one is the tool side's output, never the user's words. (A Responses
+ * approval response's "approved" is the user's decision: a section of its own.) */
+static bool tool_output_part(const mf_view *view, const mf_msg *msg, const mf_part *part)
+{
+    return view->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_TOOL && part->kind != MF_PART_TOOL_RESULT &&
+           part->kind != MF_PART_APPROVAL;
+}
+
+/* Such a part goes through the door whole, placeholders included, in the region of the
+ * result before it (a tool message that opens with one shows it after a marker of a result
+ * of no known call). */
+static void write_tool_output_part(mf_buf *b, const mf_part *part, bool first)
+{
+    if (first) mf_buf_puts(b, "[tool_result:unknown] ");
+    if (part->kind == MF_PART_TEXT) {
+        mf_put_content(b, part->text, part->text_len);
+        return;
+    }
+    mf_buf scratch;
+    mf_buf_init(&scratch);
+    write_part(&scratch, part, false);
+    put_scratch(b, &scratch);
+}
+
 void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_t n, const uint8_t *shrink)
 {
     for (size_t i = 0; i < n; i++) {
@@ -237,7 +263,8 @@ void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_
             /* A tool result runs until the next marker line, so text after one in the same
              * message (Anthropic keeps the user's words there) opens a section of its own:
              * nothing a result holds can then pass for the user's words that follow it. */
-            bool after_result = p && msg->parts[p - 1].kind == MF_PART_TOOL_RESULT &&
+            bool tool_output = tool_output_part(view, msg, part);
+            bool after_result = !tool_output && p && msg->parts[p - 1].kind == MF_PART_TOOL_RESULT &&
                                 (part->kind == MF_PART_TEXT || part->kind == MF_PART_OTHER);
             if (after_result) {
                 mf_buf_append(b, "\n\n", 2);
@@ -245,7 +272,9 @@ void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_
             } else if (p) {
                 mf_buf_putc(b, '\n');
             }
-            if (p == 0 && msg->role == MF_ROLE_USER && is_summary_text(part)) {
+            if (tool_output) {
+                write_tool_output_part(b, part, p == 0 && !continues);
+            } else if (p == 0 && msg->role == MF_ROLE_USER && is_summary_text(part)) {
                 mf_buf_puts(b, MF_SUMMARY_MARK);
                 mf_put_content(b, part->text + (sizeof MF_SUMMARY_MARK - 1), part->text_len - (sizeof MF_SUMMARY_MARK - 1));
             } else {
