@@ -29,56 +29,46 @@
  *
  * Everything else passes unchanged (invalid UTF-8 becomes U+FFFD, as everywhere), so the
  * same content always gives the same text, and content that needs no escape — nearly
- * all of it — costs one scan. docs/transcript.md has the reasons. */
+ * all of it — costs one scan. The invisible characters and the brackets are tables
+ * generated from Unicode's own data (unicode_tables.c, by tools/unicode-tables.mjs).
+ * docs/transcript.md has the reasons. */
 #include "internal.h"
-
-typedef struct cp_range { uint32_t lo, hi; } cp_range;
-
-/* Invisible before a line's first visible character: White_Space, Default_Ignorable,
- * Cc and Cf (Unicode 17, line breaks left out), the combining-mark blocks and U+2800.
- * Sorted, for the binary search. */
-static const cp_range BLANK[] = {
-    {0x0, 0x9}, {0xE, 0x1B}, {0x1F, 0x20}, {0x7F, 0x84}, {0x86, 0xA0}, {0xAD, 0xAD}, {0x300, 0x36F},
-    {0x600, 0x605}, {0x61C, 0x61C}, {0x6DD, 0x6DD}, {0x70F, 0x70F}, {0x890, 0x891}, {0x8E2, 0x8E2},
-    {0x115F, 0x1160}, {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x1AB0, 0x1AFF},
-    {0x1DC0, 0x1DFF}, {0x2000, 0x200F}, {0x202A, 0x202F}, {0x205F, 0x206F}, {0x20D0, 0x20FF},
-    {0x2800, 0x2800}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
-    {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB}, {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
-    {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
-};
-
-/* "[" and the opening brackets that look like it: the general-category Ps characters
- * named LEFT … SQUARE / LENTICULAR / TORTOISE SHELL BRACKET, the left square-bracket
- * pieces U+23A1-U+23A3, and the bracketed letter and ideographs whose compatibility form
- * (NFKC) opens with one ("🉀" is "〔本〕"): every code point NFKC folds to a bracket here. */
-static const uint32_t BRACKETS[] = {
-    0x5B, 0x2045, 0x23A1, 0x23A2, 0x23A3, 0x2772, 0x27E6, 0x27EC, 0x298B, 0x298D, 0x298F, 0x2997,
-    0x2E55, 0x2E57, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0xFE17, 0xFE39, 0xFE3B, 0xFE47, 0xFE5D, 0xFF3B,
-    0x1F12A, 0x1F240, 0x1F241, 0x1F242, 0x1F243, 0x1F244, 0x1F245, 0x1F246, 0x1F247, 0x1F248,
-};
+#include "unicode_tables.h"
 
 static bool is_break(uint32_t cp)
 {
     return (cp >= 0x0A && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x1E) || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
 }
 
-static bool is_blank(uint32_t cp)
+/* The index of the range of `ranges` (sorted MF_RANGE words) that holds cp, or SIZE_MAX. */
+static size_t range_of(const uint32_t *ranges, size_t n, uint32_t cp)
 {
-    if (cp < 0x7F) return cp <= 0x20; /* line breaks are told apart before this is asked */
-    size_t lo = 0, hi = sizeof BLANK / sizeof BLANK[0];
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (cp < BLANK[mid].lo) hi = mid;
-        else if (cp > BLANK[mid].hi) lo = mid + 1;
-        else return true;
+        if (cp < MF_RANGE_LO(ranges[mid])) hi = mid;
+        else if (cp > MF_RANGE_HI(ranges[mid])) lo = mid + 1;
+        else return mid;
     }
-    return false;
+    return SIZE_MAX;
+}
+
+/* Invisible (unicode_tables.c): line breaks are told apart before this is asked. */
+static bool is_blank(uint32_t cp)
+{
+    if (cp < 0x7F) return cp <= 0x20;
+    return range_of(mf_blank_ranges, mf_blank_range_count, cp) != SIZE_MAX;
 }
 
 static bool is_bracket(uint32_t cp)
 {
-    for (size_t i = 0; i < sizeof BRACKETS / sizeof BRACKETS[0]; i++)
-        if (BRACKETS[i] == cp) return true;
+    size_t lo = 0, hi = mf_bracket_count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (mf_brackets[mid] == cp) return true;
+        if (mf_brackets[mid] < cp) lo = mid + 1;
+        else hi = mid;
+    }
     return false;
 }
 
