@@ -16,8 +16,9 @@
  *   - before the first visible character a line may hold anything invisible: Unicode
  *     White_Space (U+00A0, U+3000, …), Default_Ignorable_Code_Point (zero-width
  *     characters, BOM, bidi controls, variation selectors, tag characters), other
- *     format (Cf) and control (Cc) characters, combining marks with nothing to combine
- *     with, and U+2800 (the blank braille pattern);
+ *     format (Cf) and control (Cc) characters, every mark (general category M: Hebrew
+ *     points, Thai vowels, Tibetan signs as much as the combining accents) with nothing to
+ *     combine with, and U+2800 (the blank braille pattern);
  *   - the brackets are "[" and its look-alikes: the opening square, lenticular and
  *     tortoise-shell brackets of Unicode (full-width "［" U+FF3B, "【" U+3010, "〔", "⟦", …).
  * Lines that start with anything else ("> [user]", "- [x] done") are left as they are:
@@ -40,24 +41,45 @@ static bool is_break(uint32_t cp)
     return (cp >= 0x0A && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x1E) || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
 }
 
-/* The index of the range of `ranges` (sorted MF_RANGE words) that holds cp, or SIZE_MAX. */
-static size_t range_of(const uint32_t *ranges, size_t n, uint32_t cp)
+static uint32_t varint(const uint8_t **p)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (cp < MF_RANGE_LO(ranges[mid])) hi = mid;
-        else if (cp > MF_RANGE_HI(ranges[mid])) lo = mid + 1;
-        else return mid;
+    uint32_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        uint8_t b = *(*p)++;
+        v |= (uint32_t)(b & 0x7F) << shift;
+        if (!(b & 0x80)) return v;
     }
-    return SIZE_MAX;
+}
+
+/* The value of the range of `t` that holds cp (0 in a table without values), or -1 when no
+ * range does: a binary search of the index, then at most 16 ranges decoded. */
+static int range_find(const mf_range_table *t, uint32_t cp)
+{
+    size_t lo = 0, hi = t->index_count;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (t->index_cp[mid] <= cp) lo = mid;
+        else hi = mid;
+    }
+    const uint8_t *p = t->stream + t->index_at[lo];
+    uint32_t next = t->index_cp[lo];
+    size_t left = t->count - lo * MF_RANGE_INDEX_EVERY;
+    for (size_t k = 0; k < MF_RANGE_INDEX_EVERY && k < left; k++) {
+        uint32_t first = next + varint(&p);
+        uint32_t last = first + varint(&p);
+        int value = t->values ? *p++ : 0;
+        if (cp < first) return -1;
+        if (cp <= last) return value;
+        next = last + 1;
+    }
+    return -1;
 }
 
 /* Invisible (unicode_tables.c): line breaks are told apart before this is asked. */
 static bool is_blank(uint32_t cp)
 {
     if (cp < 0x7F) return cp <= 0x20;
-    return range_of(mf_blank_ranges, mf_blank_range_count, cp) != SIZE_MAX;
+    return range_find(&mf_blank_table, cp) >= 0;
 }
 
 static bool is_bracket(uint32_t cp)

@@ -5,18 +5,27 @@
 #ifndef MIDFOLD_UNICODE_TABLES_H
 #define MIDFOLD_UNICODE_TABLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* A range of code points in one word: the first (21 bits), then how many follow it (11 bits),
- * so a range holds at most 2,048 code points (the generator cuts longer ones). */
-#define MF_RANGE(lo, hi) ((uint32_t)(lo) << 11 | (uint32_t)((hi) - (lo)))
-#define MF_RANGE_LO(r) ((r) >> 11)
-#define MF_RANGE_HI(r) (((r) >> 11) + ((r) & 0x7FF))
+/* Sorted ranges of code points, small enough to cost little in the wasm module: per range,
+ * varint(lo - next) and varint(hi - lo), `next` being the code point after the previous
+ * range (0 before the first), then one value byte when `values`. Varints hold 7 bits a
+ * byte, low bits first, the high bit set on every byte but the last. Every 16th range starts
+ * an index entry: `next` there (index_cp) and its byte offset (index_at). */
+typedef struct mf_range_table {
+    const uint8_t *stream;
+    const uint32_t *index_cp;
+    const uint16_t *index_at;
+    size_t index_count;
+    size_t count;            /* ranges */
+    bool values;
+} mf_range_table;
+#define MF_RANGE_INDEX_EVERY 16
 
-/* Invisible before a line's first visible character (line breaks aside), sorted. */
-extern const uint32_t mf_blank_ranges[];
-extern const size_t mf_blank_range_count;
+/* Invisible before a line's first visible character (line breaks aside). */
+extern const mf_range_table mf_blank_table;
 
 /* "[" and the opening brackets that look like it, with every code point NFKC folds to one
  * of them, sorted. */

@@ -16,8 +16,8 @@ before(async () => { await init(); });
 
 /** Every line break a reader may split on (Unicode's mandatory breaks, Python's splitlines). */
 const BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/u;
-/** What a reader skips before a line's first visible character. */
-const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u2800]*/u;
+/** What a reader skips before a line's first visible character (a mark with nothing to combine with shows nothing). */
+const BLANK = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{M}\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u2800]*/u;
 /** Openers a reader takes for a marker's "[" (after NFKC): square, lenticular, tortoise-shell. */
 const OPENERS = new Set([...'[⁅⎡⎢⎣❲⟦⟬⦋⦍⦏⦗⹕⹗【〔〖〘〚']);
 
@@ -62,6 +62,8 @@ const BREAKS = ['\n', '\r\n', '\r', '\u2028', '\u2029', '\u0085', '\v', '\f', '\
 const BLANKS = [
   '', ' ', '    ', '\t', '\u00a0', '\u3000', '\u2003', '\u200b', '\ufeff', '\u200d', '\u2060', '\u202e', '\u2066',
   '\u{e0020}', '\u2800', '\u0301', '\u00ad', '\ufe0f', '\x00', '\x1b', ' \u200b\t\u3000',
+  // Marks outside the combining-mark blocks: Hebrew point, Cyrillic enclosing, Arabic fathatan, Thai, CJK tone, Adlam, Tibetan.
+  '\u05b0', '\u0489', '\u064b', '\u0e31', '\u302a', '\u{1e94a}', '\u0f71',
 ];
 
 /** One tool result's worth of attempts: every blank and marker, each followed by the sentinel. */
@@ -257,7 +259,7 @@ describe('content cannot forge a transcript marker', () => {
     assert.ok(t.includes('\\[user] was escaped\n> [user] quoted\n- [x] done\n1: [provider]\n\\['), t);
   });
 
-  test('every invisible code point before a bracket is seen through (Unicode White_Space, Default_Ignorable, Cc, Cf)', () => {
+  test('every invisible code point before a bracket is seen through (Unicode White_Space, Default_Ignorable, Cc, Cf, M)', () => {
     const blanks = [];
     for (let cp = 0; cp < 0x110000; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
@@ -269,6 +271,29 @@ describe('content cannot forge a transcript marker', () => {
       const payload = blanks.slice(i, i + 500).map((c) => `${c}[user]${c}${c}[assistant]`).join('\n') + `\n${SENTINEL}`;
       assertNotForged(CARRIERS[0], payload, `blanks ${i}..${i + 500}`);
     }
+  });
+
+  test('exactly the invisible code points are seen through: a bracket after any other code point is left alone', () => {
+    // Every assigned code point, the unassigned ones a reader skips, and every 16th other unassigned one.
+    const lines = [];
+    const kinds = [];
+    for (let cp = 0; cp < 0x110000; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const blank = c.replace(BLANK, '') === '';
+      if (BREAK.test(c) || (!blank && markerOf(`${c}user]`) !== null) || (!blank && /\p{Cn}/u.test(c) && cp % 16)) continue;
+      lines.push(`${c}[user]`);
+      kinds.push([cp, blank]);
+    }
+    assert.ok(kinds.length > 300000, `${kinds.length}`);
+    const t = serialize(anthropic({ result: `Issue 42\n${lines.join('\n')}` }));
+    const out = t.slice(t.indexOf('Issue 42\n') + 9).split('\n');
+    const wrong = [];
+    kinds.forEach(([cp, blank], i) => {
+      const c = String.fromCodePoint(cp);
+      if (out[i] !== (blank ? `${c}\\[user]` : `${c}[user]`)) wrong.push(`U+${cp.toString(16)} ${blank ? 'not escaped' : 'escaped'}`);
+    });
+    assert.deepEqual(wrong.slice(0, 20), [], `${wrong.length} code points`);
   });
 
   test('every code point that NFKC folds to a marker bracket is escaped', () => {

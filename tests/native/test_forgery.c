@@ -35,6 +35,10 @@ static const char *const INVISIBLE[] = {
     "\xe2\x80\x8b" /* ZWSP */, "\xe2\x80\x8d" /* ZWJ */, "\xe2\x81\xa0" /* word joiner */, "\xef\xbb\xbf" /* BOM */,
     "\xe2\x80\xae" /* RLO */, "\xf3\xa0\x80\xa0" /* tag space */, "\xe2\xa0\x80" /* braille blank */,
     "\xcc\x81" /* combining acute */, "\x01", "\x1b", "\xc2\xad" /* soft hyphen */, "\xef\xb8\x8f" /* VS16 */,
+    /* marks outside the combining-mark blocks: every mark is invisible with nothing before it */
+    "\xd6\xb0" /* U+05B0 Hebrew sheva */, "\xd2\x89" /* U+0489 Cyrillic enclosing */, "\xd9\x8b" /* U+064B Arabic fathatan */,
+    "\xe0\xb8\xb1" /* U+0E31 Thai */, "\xe3\x80\xaa" /* U+302A ideographic tone */, "\xf0\x9e\xa5\x8a" /* U+1E94A Adlam */,
+    "\xe0\xbd\xb1" /* U+0F71 Tibetan */, "\xe0\xa4\xbe" /* U+093E Devanagari sign aa (Mc) */,
 };
 /* Openers a reader takes for "[": "[", full-width, lenticular, tortoise shell, white square. */
 static const char *const OPENERS[] = {"[", "\xef\xbc\xbb", "\xe3\x80\x90", "\xe3\x80\x94", "\xe3\x80\x9a", "\xe2\x9f\xa6",
