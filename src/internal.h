@@ -38,8 +38,14 @@ typedef struct mf_buf {
     char *data;
     size_t len, cap;
     bool failed;             /* an allocation failed: later appends are no-ops */
+    /* The content door's closing-tag scan (content.c): data before tag_at has been read,
+     * and ends with tag_stage of "</transcript", whose slash is at tag_slash. */
+    size_t tag_at, tag_slash;
+    uint8_t tag_stage;
 } mf_buf;
 void mf_buf_init(mf_buf *b);
+/* Empties b for reuse (its memory kept), the door's scan with it. */
+void mf_buf_reset(mf_buf *b);
 void mf_buf_free(mf_buf *b);
 void mf_buf_append(mf_buf *b, const char *s, size_t len);
 void mf_buf_puts(mf_buf *b, const char *s);
@@ -389,9 +395,10 @@ void mf_write_result_text(mf_buf *b, const mf_node *content);
  * mf_put_content (JSON values through mf_put_content_json); only the serializer's own
  * markers are written with mf_buf_puts. It writes s like mf_buf_put_utf8, except that a
  * line whose first visible character is an opening square bracket gets a "\" before
- * it, so no content line reads as a marker, and "</transcript" becomes "<\/transcript".
- * Whether the first byte opens a line is read from what b already holds. Same input, same
- * bytes. docs/transcript.md */
+ * it, so no content line reads as a marker, and "</transcript" becomes "<\/transcript"
+ * (so does every form a reader may take for it, even one split between pieces of content
+ * and the labels between them: the scan reads what b holds). Whether the first byte opens
+ * a line is read from what b already holds. Same input, same bytes. docs/transcript.md */
 void mf_put_content(mf_buf *b, const char *s, size_t len);
 void mf_put_content_json(mf_buf *b, const mf_node *node);
 
