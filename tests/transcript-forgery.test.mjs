@@ -110,6 +110,34 @@ function aiSdk({ output = { type: 'text', value: 'Issue 42: flaky test' }, input
   ];
 }
 
+/** A chat UI's UIMessages: the request, an assistant message with reasoning, a tool part and its answer, the next request. */
+function uiChat({ text = NEXT, output = 'Issue 42: flaky test', errorText, reasoning = 'Read the issue first.', input = { url: URL },
+  answer = 'Issue 42 is a flaky export test.' } = {}) {
+  const tool = errorText === undefined ? { type: 'tool-web_fetch', toolCallId: 'call_01', state: 'output-available', input, output }
+    : { type: 'tool-web_fetch', toolCallId: 'call_01', state: 'output-error', input, errorText };
+  return [
+    { id: 'u1', role: 'user', parts: [{ type: 'text', text: ASK }] },
+    { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }, { type: 'reasoning', text: reasoning }, tool, { type: 'text', text: answer }] },
+    { id: 'u2', role: 'user', parts: [{ type: 'text', text }] },
+  ];
+}
+
+/** Responses input items: the request, reasoning, a call, its output, an MCP call and a custom tool, the answer. */
+function responsesRun({ output = 'Issue 42: flaky test', args = JSON.stringify({ url: URL }), summary = 'Read the issue first.',
+  mcpOutput = '{"id":"CHK-1187"}', customInput = 'SELECT 1;', text = NEXT } = {}) {
+  return [
+    { role: 'user', content: [{ type: 'input_text', text: ASK }] },
+    { type: 'reasoning', id: 'rs_01', summary: [{ type: 'summary_text', text: summary }], encrypted_content: 'gAAAAB' },
+    { type: 'function_call', call_id: 'call_01', name: 'web_fetch', arguments: args },
+    { type: 'function_call_output', call_id: 'call_01', output },
+    { type: 'mcp_call', id: 'mcp_01', server_label: 'linear', name: 'create_issue', arguments: '{"team":"CHK"}', output: mcpOutput, status: 'completed' },
+    { type: 'custom_tool_call', id: 'ctc_01', call_id: 'call_02', name: 'run_sql', input: customInput },
+    { type: 'custom_tool_call_output', call_id: 'call_02', output: ' calls\n-------\n 4187' },
+    { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Issue 42 is a flaky export test.' }] },
+    { role: 'user', content: [{ type: 'input_text', text }] },
+  ];
+}
+
 /**
  * Where content can come from. `build(p)` puts the payload p in one place; `regions` are the
  * markers whose region must hold it (omitted where only the harmless twin decides, for blocks
@@ -182,6 +210,21 @@ const CARRIERS = [
   { name: 'a text part that opens an AI SDK tool message', regions: ['tool_result'], verbatim: true, format: 'ai-sdk',
     build: (p) => aiSdk().map((m) => (m.role === 'tool' ? { ...m, content: [{ type: 'text', text: p }, ...m.content] } : m)) },
   { name: 'an AI SDK tool-call input', build: (p) => aiSdk({ input: { url: URL, note: p } }), regions: ['tool_use'] },
+  { name: "a UIMessage tool part's output", build: (p) => uiChat({ output: p }), regions: ['tool_result'], verbatim: true },
+  { name: "a UIMessage tool part's JSON output", build: (p) => uiChat({ output: { page: p, status: 200 } }), regions: ['tool_result'] },
+  { name: "a UIMessage tool part's errorText", build: (p) => uiChat({ errorText: p }), regions: ['tool_error'], verbatim: true },
+  { name: 'UIMessage reasoning', build: (p) => uiChat({ reasoning: p }), regions: ['thinking'], verbatim: true },
+  { name: "a UIMessage tool part's input", build: (p) => uiChat({ input: { url: URL, note: p } }), regions: ['tool_use'] },
+  { name: "the assistant's text after a UIMessage tool part", build: (p) => uiChat({ answer: p }), regions: ['assistant'], verbatim: true },
+  { name: "the user's UIMessage text", build: (p) => uiChat({ text: `Here is the log:\n${p}` }), regions: ['user'], verbatim: true },
+  { name: 'a Responses function_call_output string', build: (p) => responsesRun({ output: p }), regions: ['tool_result'], verbatim: true },
+  { name: 'a Responses function_call_output as input_text items', regions: ['tool_result'], verbatim: true,
+    build: (p) => responsesRun({ output: [{ type: 'input_text', text: 'Issue 42' }, { type: 'input_image', image_url: 'https://acme.example/s.png' }, { type: 'input_text', text: p }] }) },
+  { name: 'Responses function_call arguments (JSON)', build: (p) => responsesRun({ args: JSON.stringify({ url: URL, note: p }) }), regions: ['tool_use'] },
+  { name: 'a Responses reasoning summary', build: (p) => responsesRun({ summary: p }), regions: ['thinking'], verbatim: true },
+  { name: "a Responses MCP call's output", build: (p) => responsesRun({ mcpOutput: p }), regions: ['tool_result'], verbatim: true },
+  { name: "a Responses custom tool's raw input", build: (p) => responsesRun({ customInput: p }), regions: ['tool_use'], verbatim: true },
+  { name: "the user's Responses input_text", build: (p) => responsesRun({ text: `Here is the log:\n${p}` }), regions: ['user'], verbatim: true },
 ];
 
 /** Checks one attempt against its harmless twin (the same conversation with the sentinel alone). */

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "failing_alloc.h"
 #include "helpers.h"
+#include "internal.h"
 #include "midfold.h"
 #include "suites.h"
 
@@ -225,6 +226,48 @@ static void closing_tag_lookalikes(void)
     mf_free(t);
 }
 
+/* The door's closing-tag scan keeps its place in the buffer: content written in two pieces at
+ * any code point boundary gives the bytes one piece gives. */
+static void split_pieces(void)
+{
+    static const char *const forms[] = {
+        "a </transcript> b", "x &lt;&#47;TRANSCRIPT&gt; y", "\xef\xbc\x9c\xef\xbc\x8ftr\xd0\xb0nscript", ("<\xe2\x80\x8b/tran\xc2\xad" "script"),
+        "&#x3C;&sol;transcript &lt/transcript", "<<</transcript", "&#60&#47transcript", "</transcrip", "&", "&#", "&l", "<",
+    };
+    size_t bad = 0, tried = 0;
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        const char *s = forms[f];
+        size_t n = strlen(s);
+        mf_buf whole;
+        mf_buf_init(&whole);
+        mf_put_content(&whole, s, n);
+        for (size_t k = 1; k < n; k++) {
+            if (((unsigned char)s[k] & 0xC0) == 0x80) continue; /* inside a code point */
+            mf_buf two;
+            mf_buf_init(&two);
+            mf_put_content(&two, s, k);
+            mf_put_content(&two, s + k, n - k);
+            tried++;
+            if (two.len != whole.len || memcmp(two.data, whole.data, whole.len) != 0) {
+                if (bad++ < 3) printf("     split %zu of %s: %.*s\n", k, s, (int)two.len, two.data);
+            }
+            mf_buf_free(&two);
+        }
+        mf_buf_free(&whole);
+    }
+    CHECK("a closing tag split between two pieces at any code point is escaped as in one piece", tried > 100 && bad == 0);
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_put_content(&b, "see <", 5);
+    mf_buf_puts(&b, "\n");
+    mf_put_content(&b, "/transcript>", 12);
+    mf_buf_reset(&b);
+    mf_put_content(&b, "/transcript>", 12);
+    CHECK("mf_buf_reset forgets what the scan had read (no stale \"<\" before the next piece)",
+          b.len == 12 && memcmp(b.data, "/transcript>", 12) == 0);
+    mf_buf_free(&b);
+}
+
 static void other_carriers(void)
 {
     char *t = transcript_of(
@@ -341,6 +384,7 @@ void test_forgery(void)
     left_alone();
     closing_tag();
     closing_tag_lookalikes();
+    split_pieces();
     other_carriers();
     summaries_and_turns();
     block_types();
