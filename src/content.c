@@ -217,7 +217,8 @@ static bool word_has_opener(const unsigned char *p)
 }
 
 /* Whether the 8 bytes at p are printable ASCII other than "<" and "&": nothing the door
- * looks at mid-line (a byte below 0x20 has a borrow out of v - 0x20...; none is 0x80 or up). */
+ * looks at mid-line. x holds the high bit of any byte at 0x80 or above; with none there,
+ * (x - 0x20...) & ~x sets it in some byte exactly when a byte is below 0x20. */
 static bool word_is_plain(const unsigned char *p)
 {
     const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
