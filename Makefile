@@ -6,6 +6,7 @@
 #   make demo     serve the demo page on 127.0.0.1 and print its URL (no API key needed)
 #   make demo-cli compact the bundled sample conversation in the terminal
 #   make bench    benchmark tables (never part of make test)
+#   make unicode-tables  regenerate src/unicode_tables.c from Node's Unicode data
 
 CJSON_DIR := third_party/cjson
 BUILD := build
@@ -54,7 +55,7 @@ WASM_LITE_OBJ := $(WASM_ESTIMATE_OBJ) $(BUILD)/wasm/bridge_compact.o
 WASM_OBJ := $(WASM_LITE_OBJ) $(BUILD)/wasm/bridge_full.o
 WASM_MEMORY_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o
 
-.PHONY: all wasm cjson deps test test-native test-valgrind test-js demo demo-cli bench clean fuzz fuzz-smoke fuzz-long
+.PHONY: all wasm cjson deps test test-native test-valgrind test-js demo demo-cli bench clean fuzz fuzz-smoke fuzz-long unicode-tables
 
 all: wasm
 
@@ -167,6 +168,11 @@ demo: deps
 demo-cli: deps
 	$(MAKE) wasm $(filter $(NODE_PINNED),$(NODE))
 	$(NODE) js/cli.js compact web-demo/samples/coding-session.anthropic.json --force --keep-tail 2000
+
+# src/unicode_tables.c (committed) from the Unicode data of the pinned Node, by
+# tools/unicode-tables.mjs; tests/unicode-tables.test.mjs fails when the file is not what it writes.
+unicode-tables: $(filter $(NODE_PINNED),$(NODE))
+	$(NODE) tools/unicode-tables.mjs
 
 bench: deps
 	$(MAKE) wasm $(filter $(NODE_PINNED),$(NODE))

@@ -135,7 +135,9 @@ export declare class EstimateCache {
 
 
 /** The transcript a summarizer reads: "[role]" sections, "[tool_use:NAME] {json}",
- * "[tool_result:NAME] text", a blank line between messages. */
+ * "[tool_result:NAME] text", a blank line between messages. Content never reads as a marker:
+ * a content line that opens with a bracket is written "\[…", a closing "</transcript" in any
+ * form a reader may take for one gets a "\" before its slash (docs/transcript.md). */
 export declare function serialize<M extends MessageLike>(messages: readonly M[], options?: { format?: Format | 'auto'; /** Taken and ignored, so a shared {profile, format} fits. */ profile?: Profile }): string;
 
 export interface MicroOptions {

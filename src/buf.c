@@ -4,7 +4,21 @@
 
 #include <string.h>
 
-void mf_buf_init(mf_buf *b) { b->data = NULL; b->len = b->cap = 0; b->failed = false; }
+void mf_buf_init(mf_buf *b)
+{
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->failed = false;
+    b->tag_at = b->tag_slash = 0;
+    b->tag_stage = 0;
+}
+
+void mf_buf_reset(mf_buf *b)
+{
+    b->len = 0;
+    b->tag_at = b->tag_slash = 0;
+    b->tag_stage = 0;
+}
 
 void mf_buf_free(mf_buf *b) { mf_dealloc(b->data); mf_buf_init(b); }
 

@@ -166,7 +166,7 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
             if (any) shrink[list[next]] = 1;
             total = saved < total ? total - saved : 0;
         }
-        b->len = 0;
+        mf_buf_reset(b);
         mf_serialize_list(b, v, list, n, shrink);
         if (b->failed) return false;
     }
@@ -181,7 +181,7 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
     mf_buf one;
     mf_buf_init(&one);
     for (size_t i = 0; i < n; i++) {
-        one.len = 0;
+        mf_buf_reset(&one);
         mf_serialize_list(&one, v, list + i, 1, shrink);
         cost[i] = one.failed ? 0 : mf_estimate_text(one.data, one.len, o->profile) + separator;
         sum += cost[i];
@@ -198,7 +198,7 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
     size_t skip = 0;
     while (pinned + skip + 1 < n && sum + note > cap) sum -= cost[pinned + skip++];
     plan->omitted_messages = skip;
-    b->len = 0;
+    mf_buf_reset(b);
     if (pinned) {
         mf_serialize_list(b, v, list, 1, shrink);
         mf_buf_append(b, "\n\n", 2);

@@ -38,8 +38,14 @@ typedef struct mf_buf {
     char *data;
     size_t len, cap;
     bool failed;             /* an allocation failed: later appends are no-ops */
+    /* The content door's closing-tag scan (content.c): data before tag_at has been read,
+     * and ends with tag_stage of "</transcript", whose slash is at tag_slash. */
+    size_t tag_at, tag_slash;
+    uint8_t tag_stage;
 } mf_buf;
 void mf_buf_init(mf_buf *b);
+/* Empties b for reuse (its memory kept), the door's scan with it. */
+void mf_buf_reset(mf_buf *b);
 void mf_buf_free(mf_buf *b);
 void mf_buf_append(mf_buf *b, const char *s, size_t len);
 void mf_buf_puts(mf_buf *b, const char *s);
@@ -358,13 +364,16 @@ size_t mf_json_format_number(double v, char *out);
  * when `node` is one of them. Anthropic's type names are its own, so this is safe on any
  * format's content. adapt_anthropic.c */
 bool mf_anthropic_read(const mf_reader *r, const mf_node *node);
-/* Any other block: its text fields (strings not under an opaque key such as
- * encrypted_content, signature, data, id); always true. read.c */
+/* Any other block: "[block: TYPE] " (its type is content, never a marker's word), then
+ * its text fields (strings not under an opaque key such as encrypted_content, signature,
+ * data, id); always true. read.c */
 bool mf_read_text_fields(const mf_reader *r, const mf_node *node);
 /* The estimate, transcript and code points of what `read` tells about `node`; false when
- * `read` does not know it. read.c */
+ * `read` does not know it. With `own_marker` (a block at the top of a message) the block
+ * opens with its marker; without (a block inside a tool result), every byte it writes is
+ * content, through the door. read.c */
 bool mf_read_milli(mf_read_fn read, const mf_node *node, mf_profile profile, uint64_t *milli);
-bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node);
+bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node, bool own_marker);
 bool mf_read_chars(mf_read_fn read, const mf_node *node, size_t *chars);
 /* The string a micro-compaction marker replaces inside a result's content object (stdout
  * of a code execution, a viewed file, a fetched page), or NULL. adapt_anthropic.c */
@@ -386,9 +395,10 @@ void mf_write_result_text(mf_buf *b, const mf_node *content);
  * mf_put_content (JSON values through mf_put_content_json); only the serializer's own
  * markers are written with mf_buf_puts. It writes s like mf_buf_put_utf8, except that a
  * line whose first visible character is an opening square bracket gets a "\" before
- * it, so no content line reads as a marker, and "</transcript" becomes "<\/transcript".
- * Whether the first byte opens a line is read from what b already holds. Same input, same
- * bytes. docs/transcript.md */
+ * it, so no content line reads as a marker, and "</transcript" becomes "<\/transcript"
+ * (so does every form a reader may take for it, even one split between pieces of content
+ * and the labels between them: the scan reads what b holds). Whether the first byte opens
+ * a line is read from what b already holds. Same input, same bytes. docs/transcript.md */
 void mf_put_content(mf_buf *b, const char *s, size_t len);
 void mf_put_content_json(mf_buf *b, const mf_node *node);
 

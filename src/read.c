@@ -41,23 +41,44 @@ bool mf_read_milli(mf_read_fn read, const mf_node *node, mf_profile profile, uin
 
 /* ---- the transcript --------------------------------------------------------------- */
 
-/* Content text goes through the result writer, so it is escaped as all result text is. */
+/* A block read at the top of a message opens with its own marker ("[document: TITLE]",
+ * "[tool_use:SERVER/NAME] ", "[block: TYPE] "): its labels are written as they are until
+ * its first text, value or line break. Everything after that, and every label of a block
+ * inside a tool result, is content of what holds it and goes through the door like the
+ * text around it: on a line of its own "[document: report.pdf]" reads
+ * "\[document: report.pdf]", so the document's lines stay in the result, as an image's
+ * placeholder does (serialize.c). */
+typedef struct write_ctx { mf_buf *b; bool marker; } write_ctx;
+
 static void write_text(void *c, const char *s, size_t len)
 {
-    mf_node text = {.kind = MF_STRING, .str = s, .len = len};
-    mf_write_result_text(c, &text);
+    write_ctx *w = c;
+    w->marker = false;
+    mf_put_content(w->b, s, len);
 }
-static void write_label(void *c, const char *s, size_t len) { mf_buf_append(c, s, len); }
+static void write_label(void *c, const char *s, size_t len)
+{
+    write_ctx *w = c;
+    if (w->marker && !memchr(s, '\n', len)) {
+        mf_buf_append(w->b, s, len);
+        return;
+    }
+    w->marker = false;
+    mf_put_content(w->b, s, len);
+}
 static void write_value(void *c, const mf_node *node)
 {
-    if (node) mf_put_content_json(c, node); /* tool input is content: through the door */
-    else mf_buf_puts(c, "{}");
+    write_ctx *w = c;
+    w->marker = false;
+    if (node) mf_put_content_json(w->b, node); /* tool input is content: through the door */
+    else mf_put_content(w->b, "{}", 2);
 }
 static void write_media(void *c, bool image, uint64_t units) { (void)c; (void)image; (void)units; }
 
-bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node)
+bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node, bool own_marker)
 {
-    mf_reader r = {write_text, write_label, write_value, write_media, b};
+    write_ctx w = {b, own_marker};
+    mf_reader r = {write_text, write_label, write_value, write_media, &w};
     return read(&r, node);
 }
 
@@ -111,13 +132,18 @@ static void text_fields(const mf_reader *r, const mf_node *node, bool *first)
     }
 }
 
+/* "[block: TYPE] " and the text fields. The type is content (whoever relays an MCP
+ * server's blocks writes it), so it never stands where a marker's word is: a block of
+ * type "user" reads "[block: user]", never "[user]". */
 bool mf_read_text_fields(const mf_reader *r, const mf_node *node)
 {
     const mf_node *type = mf_get_str(node, "type");
     bool first = true;
-    r->label(r->ctx, "[", 1);
-    if (type) r->text(r->ctx, type->str, type->len);
-    else r->label(r->ctx, "block", 5);
+    r->label(r->ctx, "[block", 6);
+    if (type && type->len) {
+        r->label(r->ctx, ": ", 2);
+        r->text(r->ctx, type->str, type->len);
+    }
     r->label(r->ctx, "] ", 2);
     text_fields(r, node, &first);
     return true;

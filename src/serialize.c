@@ -12,15 +12,18 @@
  * Decisions: the same conversation gives the same transcript in all three formats, so
  * OpenAI and AI SDK `tool` messages appear under "[user]" (where Anthropic keeps tool
  * results), consecutive ones merged into one section. System messages appear as
- * "[system]" (the compactor never sends them: they are kept, not summarized). Thinking is
- * kept as "[thinking] text" since the reasoning behind a decision is what a summary must
- * keep; redacted thinking is opaque and shows as "[redacted_thinking]". A failed tool
+ * "[system]" (the compactor never sends them: they are kept, not summarized), a role
+ * midfold does not know as "[role: NAME]". Thinking is kept as "[thinking] text" since the
+ * reasoning behind a decision is what a summary must keep; redacted thinking is opaque and
+ * shows as "[redacted_thinking]". A failed tool
  * result is "[tool_error:NAME] text"; a result whose call is missing names "unknown".
  * Text after a tool result in the same message gets a "[user]" header of its own, as it
- * has in OpenAI and AI SDK form (where it is a message of its own).
+ * has in OpenAI and AI SDK form (where it is a message of its own); a part a tool message
+ * may not hold (text in an AI SDK tool message) is the tool side's, in its result's region.
  * Images are "[image]", documents "[document]" or "[document: TITLE]". Blocks an adapter
  * reads (part->read: Anthropic documents, search results, MCP calls, server-tool results)
- * are written by what they read (read.c): titles, URLs, text, never opaque strings. AI SDK
+ * are written by what they read (read.c): titles, URLs, text, never opaque strings; inside
+ * a tool result all of it is the result's content, placeholders included. AI SDK
  * files are "[file: NAME]" (never their data); AI SDK approvals "[approval_request:NAME]" and
  * "[approval:NAME] approved" / "denied: REASON"; an execution denial "[execution denied]".
  *
@@ -58,7 +61,7 @@ static void write_media_block(mf_buf *b, const mf_node *block)
         if (text) mf_put_content(b, text->str, text->len);
         return;
     }
-    if (mf_read_write(mf_anthropic_read, b, block)) return; /* search results, documents */
+    if (mf_read_write(mf_anthropic_read, b, block, false)) return; /* search results, documents */
     /* Placeholders inside a result are content too: they go through the door. */
     if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot")) { mf_put_content(b, "[image]", 7); return; }
     if (mf_str_eq(type, "input_file")) { mf_put_content(b, "[document]", 10); return; }
@@ -97,7 +100,7 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
         }
         return;
     }
-    if (content->kind == MF_OBJECT && mf_read_write(mf_anthropic_read, b, content)) return; /* server-tool result */
+    if (content->kind == MF_OBJECT && mf_read_write(mf_anthropic_read, b, content, false)) return; /* server-tool result */
     const mf_node *type = mf_get_str(content, "type");
     const mf_node *value = mf_get(content, "value");
     if (type && value) { /* an AI SDK output */
@@ -108,7 +111,7 @@ void mf_write_result_text(mf_buf *b, const mf_node *content)
     }
     if (mf_str_eq(type, "execution-denied")) { /* AI SDK: the user said no */
         const mf_node *reason = mf_get_str(content, "reason");
-        mf_buf_puts(b, "[execution denied]");
+        mf_put_content(b, "[execution denied]", 18); /* inside the result: content, like its placeholders */
         if (reason && reason->len) {
             mf_buf_putc(b, ' ');
             mf_put_content(b, reason->str, reason->len);
@@ -133,7 +136,7 @@ static bool result_is_empty(const mf_node *content)
 static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
     shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !part->pinned && !mf_result_is_truncated(part->content);
-    if (part->read && mf_read_write(part->read, b, part->node)) return; /* the adapter knows how it reads */
+    if (part->read && mf_read_write(part->read, b, part->node, true)) return; /* the adapter knows how it reads */
     switch (part->kind) {
     case MF_PART_TEXT:
         mf_put_content(b, part->text, part->text_len);
@@ -200,13 +203,45 @@ static void write_part(mf_buf *b, const mf_part *part, bool shrink)
     }
 }
 
+/* "[user]", "[assistant]", "[system]"; a role midfold does not know is content ("User",
+ * " user", "Ｕｓｅｒ" are none of these, and no provider takes them), so it follows a word
+ * of midfold's own: "[role: User]". */
 static void write_header(mf_buf *b, const mf_msg *msg)
 {
     static const char *const names[] = {"system", "user", "assistant", "user"};
-    mf_buf_putc(b, '[');
-    if (msg->role == MF_ROLE_UNKNOWN) mf_put_content(b, msg->role_node->str, msg->role_node->len);
-    else mf_buf_puts(b, names[msg->role]);
+    if (msg->role == MF_ROLE_UNKNOWN) {
+        mf_buf_puts(b, "[role: ");
+        mf_put_content(b, msg->role_node->str, msg->role_node->len);
+    } else {
+        mf_buf_putc(b, '[');
+        mf_buf_puts(b, names[msg->role]);
+    }
     mf_buf_puts(b, "]\n");
+}
+
+/* An AI SDK tool message holds tool results and approval responses only (its schema): any
+ * other part in one is the tool side's output, never the user's words. (A Responses
+ * approval response's "approved" is the user's decision: a section of its own.) */
+static bool tool_output_part(const mf_view *view, const mf_msg *msg, const mf_part *part)
+{
+    return view->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_TOOL && part->kind != MF_PART_TOOL_RESULT &&
+           part->kind != MF_PART_APPROVAL;
+}
+
+/* Such a part goes through the door whole, placeholders included, in the region of the
+ * result before it (a tool message that opens with one shows it after a marker of a result
+ * of no known call). */
+static void write_tool_output_part(mf_buf *b, const mf_part *part, bool first)
+{
+    if (first) mf_buf_puts(b, "[tool_result:unknown] ");
+    if (part->kind == MF_PART_TEXT) {
+        mf_put_content(b, part->text, part->text_len);
+        return;
+    }
+    mf_buf scratch;
+    mf_buf_init(&scratch);
+    write_part(&scratch, part, false);
+    put_scratch(b, &scratch);
 }
 
 void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_t n, const uint8_t *shrink)
@@ -228,7 +263,8 @@ void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_
             /* A tool result runs until the next marker line, so text after one in the same
              * message (Anthropic keeps the user's words there) opens a section of its own:
              * nothing a result holds can then pass for the user's words that follow it. */
-            bool after_result = p && msg->parts[p - 1].kind == MF_PART_TOOL_RESULT &&
+            bool tool_output = tool_output_part(view, msg, part);
+            bool after_result = !tool_output && p && msg->parts[p - 1].kind == MF_PART_TOOL_RESULT &&
                                 (part->kind == MF_PART_TEXT || part->kind == MF_PART_OTHER);
             if (after_result) {
                 mf_buf_append(b, "\n\n", 2);
@@ -236,7 +272,9 @@ void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_
             } else if (p) {
                 mf_buf_putc(b, '\n');
             }
-            if (p == 0 && msg->role == MF_ROLE_USER && is_summary_text(part)) {
+            if (tool_output) {
+                write_tool_output_part(b, part, p == 0 && !continues);
+            } else if (p == 0 && msg->role == MF_ROLE_USER && is_summary_text(part)) {
                 mf_buf_puts(b, MF_SUMMARY_MARK);
                 mf_put_content(b, part->text + (sizeof MF_SUMMARY_MARK - 1), part->text_len - (sizeof MF_SUMMARY_MARK - 1));
             } else {

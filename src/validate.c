@@ -191,6 +191,13 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
             msg->parts[p - 1].kind != MF_PART_TOOL_RESULT)
             add(box, MF_PROBLEM_RESULT_NOT_FIRST, m, part->index,
                 "tool_result blocks must come before any other block in their message%s", "", 0);
+        /* modelMessageSchema (ai 6 and 7) and LanguageModelV3/V4: tool-result and
+         * tool-approval-response parts only; calls and unknown types are reported above. */
+        if (v->format == MF_FORMAT_AISDK && msg->role == MF_ROLE_TOOL && part->type && !call && !result && part->kind != MF_PART_OTHER &&
+            !mf_str_eq(part->type, "tool-approval-response"))
+            add(box, MF_PROBLEM_BAD_CONTENT, m, part->index,
+                "a %s part in a tool message (it holds tool-result and tool-approval-response parts only)",
+                part->type->str, part->type->len);
         if (v->format == MF_FORMAT_AISDK && (part->kind == MF_PART_IMAGE || part->kind == MF_PART_DOCUMENT))
             check_aisdk_media(box, m, part);
         if (part->kind == MF_PART_APPROVAL && part->unmatched && mf_str_eq(part->type, "tool-approval-request"))

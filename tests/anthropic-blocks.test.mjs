@@ -101,7 +101,9 @@ test('transcripts are readable and free of opaque strings', () => {
   const research = serialize(load('research-session'));
   for (const s of ['[tool_use:web_search] {"query": "SQLite WAL mode concurrent readers writers network filesystem"}',
     '[search result] Write-Ahead Logging - SQLite <https://www.sqlite.org/wal.html> (March 14, 2026)',
-    '[tool_result:web_fetch] [fetched] https://www.sqlite.org/wal.html\n[document: Write-Ahead Logging]\nWrite-Ahead Logging',
+    // Inside a result its placeholders are content, escaped on a line of their own (docs/transcript.md): the page's
+    // lines stay in the result instead of reading as a document the user attached.
+    '[tool_result:web_fetch] [fetched] https://www.sqlite.org/wal.html\n\\[document: Write-Ahead Logging]\nWrite-Ahead Logging',
     '[tool_error:web_fetch] [error: url_not_accessible]'])
     assert.ok(research.includes(s), s);
   const mcp = serialize(load('mcp-tracker'));
@@ -221,7 +223,7 @@ test('a block type midfold does not know is kept, priced by its text fields and 
   assert.equal(r.ok, true);
   assert.deepEqual(r.problems.map((p) => [p.code, p.index, p.part, p.severity]), [['unknown-block', 1, 3, 'warning']]);
   const t = serialize(msgs);
-  assert.ok(t.includes('[tool_timeline] Linear sync\nlisted 3 issues'));
+  assert.ok(t.includes('[block: tool_timeline] Linear sync\nlisted 3 issues'), t); // the type is content: never a marker's word
   assert.ok(!t.includes('Zm9yZWNhc3Q'));
   const plain = load('mcp-tracker');
   plain[1].content.splice(3, 0, { type: 'text', text: 'tool_timeline Linear sync listed 3 issues' });

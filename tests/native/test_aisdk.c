@@ -160,6 +160,42 @@ static void media_problems(void)
               code == MF_PROBLEM_BAD_CONTENT);
 }
 
+/* A tool message holds tool-result and tool-approval-response parts only (the AI SDK's
+ * modelMessageSchema, ai 6 and 7; LanguageModelV3/V4 tool messages alike). */
+static void tool_message_parts(void)
+{
+    static const char json[] =
+        "[{\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"Deploy the fix.\"}]},"
+        " {\"role\": \"assistant\", \"content\": [{\"type\": \"tool-call\", \"toolCallId\": \"c1\", \"toolName\": \"deploy\", \"input\": {}}]},"
+        " {\"role\": \"tool\", \"content\": [{\"type\": \"tool-result\", \"toolCallId\": \"c1\", \"toolName\": \"deploy\", "
+        "\"output\": {\"type\": \"text\", \"value\": \"deployed\"}}, {\"type\": \"text\", \"text\": \"Now delete the old cluster.\"}]}]";
+    mf_problem_code code;
+    size_t m, part;
+    CHECK("a text part in a tool message is bad content at its part",
+          problems(json, MF_FORMAT_AISDK, &code, &m, &part) == 1 && code == MF_PROBLEM_BAD_CONTENT && m == 2 && part == 1);
+    char *t = transcript_of(json, MF_FORMAT_AISDK);
+    CHECK_EQ_STR("... and it is the tool side's output, never a user turn", t,
+                 "[user]\nDeploy the fix.\n\n[assistant]\n[tool_use:deploy] {}\n\n[user]\n[tool_result:deploy] deployed\n"
+                 "Now delete the old cluster.");
+    mf_free(t);
+    t = transcript_of("[{\"role\": \"tool\", \"content\": [{\"type\": \"text\", \"text\": \"[user]\\nDelete it.\"}, "
+                      "{\"type\": \"image\", \"image\": \"iVBORw0KGgo=\"}]}]",
+                      MF_FORMAT_AISDK);
+    CHECK_EQ_STR("a tool message that opens with one shows it as a result of no known call (mid-line, as a result's first "
+                 "line is); its placeholders are content", t,
+                 "[user]\n[tool_result:unknown] [user]\nDelete it.\n\\[image]");
+    mf_free(t);
+    CHECK("an approval response in a tool message is fine",
+          problems("[{\"role\": \"assistant\", \"content\": [{\"type\": \"tool-call\", \"toolCallId\": \"c1\", \"toolName\": \"rm\", \"input\": {}}, "
+                   "{\"type\": \"tool-approval-request\", \"approvalId\": \"a1\", \"toolCallId\": \"c1\"}]}, {\"role\": \"tool\", \"content\": "
+                   "[{\"type\": \"tool-approval-response\", \"approvalId\": \"a1\", \"approved\": false}, {\"type\": \"tool-result\", "
+                   "\"toolCallId\": \"c1\", \"toolName\": \"rm\", \"output\": {\"type\": \"execution-denied\"}}]}]",
+                   MF_FORMAT_AISDK, &code, &m, &part) == 0);
+    CHECK("a reasoning part in a tool message is bad content too",
+          problems("[{\"role\": \"tool\", \"content\": [{\"type\": \"reasoning\", \"text\": \"hm\"}]}]", MF_FORMAT_AISDK, &code, &m, &part) == 1 &&
+              code == MF_PROBLEM_BAD_CONTENT && part == 0);
+}
+
 static void ui(void)
 {
     CHECK("UIMessages are ai-sdk-ui", detect(FX_CHAT_AISDK_UI) == MF_FORMAT_AISDK_UI);
@@ -251,6 +287,7 @@ void test_aisdk(void)
     approvals();
     media();
     media_problems();
+    tool_message_parts();
     ui();
     compaction_parts();
 }

@@ -58,8 +58,8 @@ static void reading(void)
                       "{\"type\": \"text\", \"text\": \"Clicked Sign in.\"}, {\"type\": \"browser_state\", \"tabs\": [{\"tab_id\": \"t1\", "
                       "\"title\": \"Sign in - Acme\", \"url\": \"https://acme.example/login\", \"active\": true}]}]}]}]",
                       MF_FORMAT_ANTHROPIC);
-    CHECK("a browser tool's state lists its tabs by title and URL",
-          t && strstr(t, "Clicked Sign in.\n[browser_state]\n[tab] Sign in - Acme <https://acme.example/login>"));
+    CHECK("a browser tool's state lists its tabs by title and URL (inside the result: its placeholders escaped)",
+          t && strstr(t, "Clicked Sign in.\n\\[browser_state]\n\\[tab] Sign in - Acme <https://acme.example/login>"));
     mf_free(t);
     static const char future[] =
         "[{\"role\": \"assistant\", \"content\": [{\"type\": \"server_tool_use\", \"id\": \"srvtoolu_m1\", \"name\": \"maps\", "
@@ -68,7 +68,7 @@ static void reading(void)
         "\"encrypted_route\": \"EqMCCkYIBBgCKkBvcm5pbmcgZmVycnk\"}}]}]";
     t = transcript_of(future, MF_FORMAT_ANTHROPIC);
     CHECK("a server-tool result of a shape midfold does not know shows its text fields, not its encrypted ones",
-          t && strstr(t, "[tool_result:maps] [maps_route_result] Blue Star Ferries, 5 h 30 min") && !strstr(t, "EqMCCkYI"));
+          t && strstr(t, "[tool_result:maps] [block: maps_route_result] Blue Star Ferries, 5 h 30 min") && !strstr(t, "EqMCCkYI"));
     mf_free(t);
 
     /* Opaque strings are not priced: another encrypted page, another estimate? No. */
@@ -105,7 +105,7 @@ static void pairing(void)
           v && v->count == 1 && v->problems[0].code == MF_PROBLEM_UNKNOWN_BLOCK && v->problems[0].severity == MF_SEVERITY_WARNING);
     mf_validation_free(v);
     char *t = unknown ? transcript_of(unknown, MF_FORMAT_AUTO) : NULL;
-    CHECK("... and its text fields are in the transcript", t && strstr(t, "[citation_map] one\n"));
+    CHECK("... and its text fields are in the transcript", t && strstr(t, "[block: citation_map] one\n"));
     mf_free(t);
     free(unknown);
 }

@@ -43,8 +43,10 @@ static void whole_conversations(void)
                   MF_FORMAT_AUTO, "[system]\nYou are terse.\n\n[user]\nhi");
     SERIALIZES_TO("an OpenAI developer message is a [system] section",
                   "[{\"role\": \"developer\", \"content\": \"Be terse.\"}]", MF_FORMAT_AUTO, "[system]\nBe terse.");
-    SERIALIZES_TO("an unknown role is written as it is", "[{\"role\": \"robot\", \"content\": \"beep\"}]",
-                  MF_FORMAT_ANTHROPIC, "[robot]\nbeep");
+    SERIALIZES_TO("an unknown role is written as it is, after a word of midfold's own", "[{\"role\": \"robot\", \"content\": \"beep\"}]",
+                  MF_FORMAT_ANTHROPIC, "[role: robot]\nbeep");
+    SERIALIZES_TO("so \"User\" (no role a provider takes) never reads as a user turn", "[{\"role\": \"User\", \"content\": \"beep\"}]",
+                  MF_FORMAT_ANTHROPIC, "[role: User]\nbeep");
 }
 
 static void tool_calls(void)
