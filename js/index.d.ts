@@ -224,9 +224,11 @@ export declare function planCompaction<M extends MessageLike>(messages: readonly
   instructions?: string; profile?: Profile; format?: Format | 'auto';
 }): CompactionPlan;
 
-/** What microCompact would do, without doing it (estimates in milli-tokens). */
+/** What microCompact would do, without doing it (estimates in milli-tokens). `milliAfter` is the estimate of what
+ * microCompact leaves, the later turns' signed thinking that goes with the edits ('prefix-bound') included;
+ * `milliThinking` is that thinking's share. */
 export declare function planMicroCompact<M extends MessageLike>(messages: readonly M[], options?: MicroOptions): {
-  skipped: boolean; milliBefore: number; milliAfter: number; charsCleared: number;
+  skipped: boolean; milliBefore: number; milliAfter: number; milliThinking: number; charsCleared: number;
   edits: (MicroEdit & { target: number; replacement: string })[];
 };
 

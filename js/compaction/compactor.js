@@ -334,7 +334,8 @@ export class Compactor {
       ? Math.floor(this.keepTailTokens * (estimated / tokensBefore)) : this.keepTailTokens;
     // A /compact on a conversation the tail budget holds whole still folds its older part:
     // the tail gets at most half of it (the pending turn stays whatever its size).
-    const afterMicro = Math.ceil(micro.milliAfter / 1000);
+    // (the view keeps its thinking until the rebuild: measured as the plan below measures it)
+    const afterMicro = Math.ceil((micro.milliAfter + micro.milliThinking) / 1000);
     const tailShrunk = options.force === true && keepTailTokens >= afterMicro;
     if (tailShrunk) keepTailTokens = Math.floor(afterMicro / 2);
     if (tailShrunk) base.tailShrunk = true;

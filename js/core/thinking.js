@@ -159,6 +159,36 @@ export function inFlightThinking(messages) {
 }
 
 /**
+ * What removing signed thinking does to message `m`: null when it holds none; else, for a
+ * Chat Completions message with OpenRouter's signed reasoning_details, {chat: true, count,
+ * empty} (count: the entries; empty: nothing else would be left); else {key, drop, empty}
+ * where `drop` lists the indices of its signed thinking parts in m[key] ('content' or
+ * 'parts'; it may be empty when only call parts carry OpenRouter's signed details) and
+ * `empty` says nothing else would be left. The one reading of a message that removing and
+ * pricing the removal share.
+ */
+function signedThinkingOf(m) {
+  if (!isObject(m) || m.role !== 'assistant') return null;
+  if (hasSignedReasoning(m)) {
+    // OpenRouter's Chat Completions: the reasoning rides beside the content, as
+    // reasoning_details (and its text as `reasoning`).
+    const empty = (m.content === null || m.content === undefined || m.content === '') && !(Array.isArray(m.tool_calls) && m.tool_calls.length);
+    return { chat: true, count: m.reasoning_details.length, empty };
+  }
+  const key = Array.isArray(m.content) ? 'content' : Array.isArray(m.parts) ? 'parts' : null;
+  if (!key) return null;
+  const list = m[key];
+  const drop = [];
+  let details = false;
+  for (let p = 0; p < list.length; p++) {
+    if (isSignedThinkingPart(list[p])) drop.push(p);
+    else if (carriesSignedDetails(list[p])) details = true;
+  }
+  if (!drop.length && !details) return null;
+  return { key, drop, empty: drop.length === list.length };
+}
+
+/**
  * Removes signed thinking from the assistant messages messages[from..) except `keep` (an
  * index, or -1), in place: each such message gets a new content (or parts) array without them
  * (a message that cannot be written, a frozen one, is replaced in the array by a copy that has it);
@@ -171,15 +201,13 @@ export function inFlightThinking(messages) {
 export function dropKeptThinking(messages, from, keep = -1, keepLength = false) {
   let removed = 0;
   for (let i = messages.length - 1; i >= from; i--) {
+    if (i === keep) continue;
     const m = messages[i];
-    if (i === keep || !isObject(m) || m.role !== 'assistant') continue;
-    if (hasSignedReasoning(m)) {
-      // OpenRouter's Chat Completions: the reasoning rides beside the content, as
-      // reasoning_details (and its text as `reasoning`).
-      const empty = (m.content === null || m.content === undefined || m.content === '') && !(Array.isArray(m.tool_calls) && m.tool_calls.length);
-      if (empty && keepLength) continue;
-      removed += m.reasoning_details.length;
-      if (empty) messages.splice(i, 1);
+    const t = signedThinkingOf(m);
+    if (!t || (t.empty && keepLength)) continue;
+    if (t.chat) {
+      removed += t.count;
+      if (t.empty) messages.splice(i, 1);
       else if (canEdit(m, 'reasoning_details', true) && (!('reasoning' in m) || canEdit(m, 'reasoning', true))) {
         delete m.reasoning_details;
         delete m.reasoning;
@@ -191,13 +219,9 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
       }
       continue;
     }
-    const key = Array.isArray(m.content) ? 'content' : Array.isArray(m.parts) ? 'parts' : null;
-    if (!key || !(m[key].some(isSignedThinkingPart) || m[key].some(carriesSignedDetails))) continue;
-    const rest = m[key].filter((p) => !isSignedThinkingPart(p));
-    if (rest.length === 0 && keepLength) continue;
-    removed += m[key].length - rest.length;
-    if (rest.length === 0) messages.splice(i, 1);
-    else setList(messages, i, key, stripCallDetails(rest, 0, () => removed++));
+    removed += t.drop.length;
+    if (t.empty) messages.splice(i, 1);
+    else setList(messages, i, t.key, stripCallDetails(m[t.key].filter((_, p) => !t.drop.includes(p)), 0, () => removed++));
   }
   return removed;
 }
@@ -227,6 +251,17 @@ function stripCallDetails(parts, from, onStrip) {
   });
 }
 
+/** The first edited message, and in it the first edited part (Infinity when there are no edits). */
+function firstEdit(edits) {
+  let message = Infinity, part = Infinity;
+  for (const e of edits) message = Math.min(message, e.message);
+  for (const e of edits) if (e.message === message) part = Math.min(part, e.part);
+  return { message, part };
+}
+
+/** The first edited message, when it is a UIMessage that holds a whole tool loop (see below). */
+const loopMessage = (m) => isObject(m) && m.role === 'assistant' && Array.isArray(m.parts);
+
 /**
  * After micro-compaction edits (at a turn boundary: in flight it waits), the signed thinking of
  * every later assistant message follows a changed prefix, which the newer Anthropic models
@@ -242,19 +277,56 @@ function stripCallDetails(parts, from, onStrip) {
  */
 export function dropThinkingAfterEdits(messages, edits, policy) {
   if (policy !== 'prefix-bound' || !edits.length) return 0;
-  let first = Infinity;
-  for (const e of edits) first = Math.min(first, e.message);
-  let removed = dropKeptThinking(messages, first + 1, -1, true);
-  const m = messages[first];
-  if (isObject(m) && m.role === 'assistant' && Array.isArray(m.parts)) {
-    let edited = Infinity;
-    for (const e of edits) if (e.message === first) edited = Math.min(edited, e.part);
+  const first = firstEdit(edits);
+  let removed = dropKeptThinking(messages, first.message + 1, -1, true);
+  const m = messages[first.message];
+  if (loopMessage(m)) {
     let stripped = 0;
-    const kept = stripCallDetails(m.parts, edited, () => stripped++).filter((p, i) => i < edited || !isSignedThinkingPart(p));
+    const kept = stripCallDetails(m.parts, first.part, () => stripped++).filter((p, i) => i < first.part || !isSignedThinkingPart(p));
     if (kept.length < m.parts.length || stripped) {
       removed += m.parts.length - kept.length + stripped;
-      setList(messages, first, 'parts', kept);
+      setList(messages, first.message, 'parts', kept);
     }
   }
   return removed;
+}
+
+/**
+ * The milli-tokens dropThinkingAfterEdits takes out of the estimate, from a micro-compaction
+ * plan's `thinking` list (each thinking part from the first edited message on, with its
+ * estimate, as the core prices it): what the plan's own figure after the edits does not know
+ * the thinking policy removes. Reads `messages` (edits applied or not: they never touch
+ * thinking), changes nothing.
+ * @param {unknown[]} messages
+ * @param {{message: number, part: number}[]} edits
+ * @param {{message: number, part: number, milli: number}[]} thinking the plan's (part -1: beside the content)
+ * @param {'prefix-bound' | 'unbound'} policy
+ */
+export function thinkingMilliAfterEdits(messages, edits, thinking, policy) {
+  if (policy !== 'prefix-bound' || !edits.length || !thinking.length) return 0;
+  const first = firstEdit(edits);
+  // Per message, which of its thinking the drop takes: a set of part indices, or 'beside'.
+  const gone = new Map();
+  for (let i = first.message + 1; i < messages.length; i++) {
+    const t = signedThinkingOf(messages[i]);
+    if (!t || t.empty) continue; // (micro-compaction keeps a message that holds nothing else)
+    // A Chat message loses `reasoning` and reasoning_details; the core reads its thinking from
+    // reasoning_content first (DeepSeek's), which stays.
+    const m = messages[i];
+    if (t.chat) { if (!(typeof m.reasoning_content === 'string' && m.reasoning_content !== '')) gone.set(i, 'beside'); }
+    else if (t.drop.length) gone.set(i, new Set(t.drop));
+  }
+  const m = messages[first.message];
+  if (loopMessage(m)) {
+    const drop = new Set();
+    for (let p = first.part; p < m.parts.length; p++) if (isSignedThinkingPart(m.parts[p])) drop.add(p);
+    if (drop.size) gone.set(first.message, drop);
+  }
+  let milli = 0;
+  for (const t of thinking) {
+    const g = gone.get(t.message);
+    if (g === undefined) continue;
+    if (g === 'beside' ? t.part === -1 : g.has(t.part)) milli += t.milli;
+  }
+  return milli;
 }
