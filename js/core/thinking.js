@@ -122,21 +122,41 @@ function isEncryptedReasoningPart(part) {
   return [meta.openai, meta.azure].some((o) => isObject(o) && typeof o.reasoningEncryptedContent === 'string' && o.reasoningEncryptedContent !== '');
 }
 
+/** The Responses items a client answers with a *_call_output: a list that ends with one waits for it. */
+const RESPONSES_CALLS = ['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call', 'shell_call', 'apply_patch_call'];
+
 const isCall = (p) => isObject(p) && (p.type === 'tool_use' || p.type === 'tool-call' ||
   (typeof p.type === 'string' && p.type.startsWith('tool-') && p.type !== 'tool-result') || p.type === 'dynamic-tool');
 const isResultCarrier = (m) => isObject(m) && (m.role === 'tool' ||
   (m.role === 'user' && partsOf(m).some((p) => isObject(p) && p.type === 'tool_result')));
 
 /**
+ * True when an assistant message that ends the conversation waits for results: a client call
+ * (Anthropic tool_use, Chat tool_calls, an AI SDK tool-call without its result beside it, as a
+ * provider-executed tool has), or a server-tool or MCP call whose result is not in it yet (a
+ * turn paused with pause_turn, which the API continues from this very message).
+ */
+function awaitsResults(m, parts) {
+  if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) return true;
+  const here = new Set();
+  for (const p of parts) if (isObject(p) && (p.type === 'tool-result' || (typeof p.type === 'string' && p.type.endsWith('_tool_result'))))
+    here.add(p.type === 'tool-result' ? p.toolCallId : p.tool_use_id);
+  return parts.some((p) => isObject(p) && (p.type === 'tool_use' ||
+    ((p.type === 'tool-call' || p.type === 'server_tool_use' || p.type === 'mcp_tool_use') && !here.has(p.type === 'tool-call' ? p.toolCallId : p.id))));
+}
+
+/**
  * The index of the message (or item) holding a tool loop in flight with signed thinking, or -1.
- * In flight: the conversation ends with the results of that assistant message's calls (or, for
- * a UIMessage, the last message is that assistant message) and nothing the user wrote came after.
+ * In flight: that assistant message made tool calls, and the conversation ends with it (its calls
+ * still wait for their results: the next request sends them after it) or with their results (or,
+ * for a UIMessage, the last message is that assistant message), nothing the user wrote after.
+ * Either way the provider checks its thinking in the next request, against what came before.
  */
 export function inFlightThinking(messages) {
   if (!Array.isArray(messages) || messages.length === 0) return -1;
   // OpenAI Responses items: a trailing run of reasoning / call / output items after the last message.
   const last = messages[messages.length - 1];
-  if (isObject(last) && typeof last.type === 'string' && last.type.endsWith('_call_output')) {
+  if (isObject(last) && !last.role && (RESPONSES_CALLS.includes(last.type) || (typeof last.type === 'string' && last.type.endsWith('_call_output')))) {
     let i = messages.length - 1;
     let signed = -1;
     while (i >= 0 && isObject(messages[i]) && messages[i].type !== 'message' && !messages[i].role) {
@@ -150,10 +170,10 @@ export function inFlightThinking(messages) {
   if (i < 0 || !isObject(messages[i]) || messages[i].role !== 'assistant') return -1;
   const m = messages[i];
   const parts = partsOf(m);
-  const answered = i < messages.length - 1 || Array.isArray(m.parts); // UIMessage: results live inside
   // (Chat Completions: the calls are tool_calls, OpenRouter's signed reasoning its reasoning_details)
-  const calls = parts.some(isCall) || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
-  if (!answered || !calls || !(parts.some(isSignedThinkingPart) || parts.some(carriesSignedDetails) ||
+  const answered = i < messages.length - 1 || Array.isArray(m.parts); // UIMessage: results live inside
+  const calls = answered ? parts.some(isCall) || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) : awaitsResults(m, parts);
+  if (!calls || !(parts.some(isSignedThinkingPart) || parts.some(carriesSignedDetails) ||
     parts.some(isEncryptedReasoningPart) || hasSignedReasoning(m))) return -1;
   return i;
 }
