@@ -16,6 +16,19 @@ before(async () => { await init(); });
 // these tokens, so the estimates these tests compare them with use it too.
 const SAFE = { profile: 'safe' };
 
+/** A message's text, string or text blocks. */
+const textOf = (m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => b.text).join(''));
+
+/**
+ * The acknowledgement as a fold writes it where everything kept is plain text: carrying the format
+ * (detectFormat would otherwise read OpenAI Chat), as an Anthropic text block or with AI SDK providerOptions.
+ */
+function acknowledgement(format, text) {
+  if (format === 'anthropic') return { role: 'assistant', content: [{ type: 'text', text, citations: null }] };
+  if (format === 'ai-sdk') return { role: 'assistant', content: text, providerOptions: { midfold: { acknowledgement: true } } };
+  return { role: 'assistant', content: text };
+}
+
 const resultMessages = (messages) => messages.filter((m) =>
   m.role === 'tool' || (m.role === 'user' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_result')));
 
@@ -93,10 +106,9 @@ describe('the seed scenario with keepTail {tokens: 0}', () => {
       assert.equal(messages.length, 4);
       assert.equal(messages[0], system);
       assert.deepStrictEqual(messages[1], { role: 'user', content: `${MARK}\nThe CSV export keeps refunds now.` });
-      assert.equal(messages[2].role, 'assistant');
-      assert.equal(typeof messages[2].content, 'string');
-      assert.ok(messages[2].content.length > 0);
-      assert.deepStrictEqual(Object.keys(messages[2]).sort(), ['content', 'role']);
+      assert.ok(textOf(messages[2]).length > 0);
+      // (the pending message and the summary are plain text: the acknowledgement carries the format)
+      assert.deepStrictEqual(messages[2], acknowledgement(format, textOf(messages[2])));
       assert.equal(messages[3], pending);
       assert.equal(report.summarizedMessages, load(`ledger.${format}`).length - 2);
     });
@@ -112,8 +124,8 @@ describe('the seed scenario with keepTail {tokens: 0}', () => {
   test('the English acknowledgement is English', async () => {
     const messages = load('ledger.anthropic');
     await new Compactor({ summarize: recorder(), keepTail: { tokens: 0 } }).compact(messages, { force: true });
-    assert.equal(cjkCount(messages[2].content), 0);
-    assert.match(messages[2].content, /[A-Za-z]{3,}/);
+    assert.equal(cjkCount(textOf(messages[2])), 0);
+    assert.match(textOf(messages[2]), /[A-Za-z]{3,}/);
   });
 
   test('tokensAfter is the estimate of the rebuilt conversation, smaller than tokensBefore', async () => {
@@ -395,7 +407,7 @@ describe('language', () => {
       const messages = load(`admin-web-zh.${format}`);
       const report = await new Compactor({ summarize: recorder('摘要'), keepTail: { tokens: 0 } }).compact(messages, { force: true });
       assert.equal(report.compacted, true);
-      assert.deepStrictEqual(messages[2], { role: 'assistant', content: ACK_ZH });
+      assert.deepStrictEqual(messages[2], acknowledgement(format, ACK_ZH));
     });
 
     test(`${format}: a Chinese conversation gets Chinese instructions and a Chinese system prompt`, async () => {
@@ -423,7 +435,7 @@ describe('language', () => {
   test("language: 'zh' forces Chinese on an English conversation", async () => {
     const messages = load('ledger.anthropic');
     await new Compactor({ summarize: recorder(), language: 'zh', keepTail: { tokens: 0 } }).compact(messages, { force: true });
-    assert.equal(messages[2].content, ACK_ZH);
+    assert.equal(textOf(messages[2]), ACK_ZH);
   });
 
   test("language: 'zh-CN' counts as Chinese", async () => {
@@ -789,5 +801,78 @@ describe('the shared fixtures (tests/fixtures/*.json)', () => {
         assert.equal(copy[systems.length].content, `${MARK}\nS`);
       }
     });
+  }
+});
+
+describe('a fold leaves the conversation in its format, at any size', async () => {
+  const { detectFormat } = await import('../js/hosts/node.js');
+  const { modelMessageSchema } = await import('ai');
+  const sig = (n) => `EqQBCkgIARABGAIiQ${n}L2vX3c9Zk1mWq8pR`;
+  const ANSWER_1 = 'Take a snapshot of orders first, run the migration inside a transaction per batch of 10,000 rows, and keep the old column until the backfill is verified; to roll back, stop the workers, restore the column from the snapshot and redeploy the previous release.';
+  const ANSWER_2 = 'Then the backfill marks its last committed batch in migration_state: resume from there, or restore the untouched batches from the snapshot and drop the new column. Never run both directions at once.';
+  const SUMMARY = 'Rollback plan for the orders migration: snapshot, batched backfill, restore from the snapshot.';
+  // Short real-life conversations whose format shows only in the part a fold takes away.
+  const CASES = {
+    'anthropic (thinking only)': [
+      { role: 'user', content: 'Draft a rollback plan for the orders table migration.' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'A plan needs a snapshot, batches and a way back.', signature: sig(1) }, { type: 'text', text: ANSWER_1 }] },
+      { role: 'user', content: 'What if the backfill is half done when it fails?' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Partial state: resume or restore.', signature: sig(2) }, { type: 'text', text: ANSWER_2 }] },
+      { role: 'user', content: 'OK. Write it as a checklist.' },
+    ],
+    'anthropic (a tool loop, Chinese)': [
+      { role: 'user', content: '帮我看看 orders 表迁移脚本有没有回滚步骤。' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01A', name: 'read_file', input: { path: 'migrations/0042_orders.sql' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A', content: 'ALTER TABLE orders ADD COLUMN total_cents bigint;\nUPDATE orders SET total_cents = round(total * 100);\n-- no down migration' }] },
+      { role: 'assistant', content: '脚本只有升级步骤，没有回滚：需要补一个 down 迁移，先恢复 total 列再删除 total_cents。' },
+      { role: 'user', content: '那就补上吧。' },
+    ],
+    'ai-sdk': [
+      { role: 'user', content: 'Draft a rollback plan for the orders table migration.' },
+      { role: 'assistant', content: [{ type: 'reasoning', text: 'A plan needs a snapshot, batches and a way back.', providerOptions: { anthropic: { signature: sig(1) } } }, { type: 'text', text: ANSWER_1 }] },
+      { role: 'user', content: 'What if the backfill is half done when it fails?' },
+      { role: 'assistant', content: [{ type: 'text', text: ANSWER_2 }] },
+      { role: 'user', content: 'OK. Write it as a checklist.' },
+    ],
+    'openai-responses': [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Draft a rollback plan for the orders table migration.' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: ANSWER_1, annotations: [] }] },
+      { role: 'user', content: 'What if the backfill is half done when it fails?' },
+      { role: 'assistant', content: ANSWER_2 },
+      { role: 'user', content: 'OK. Write it as a checklist.' },
+    ],
+    'ai-sdk-ui': [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Draft a rollback plan for the orders table migration.' }] },
+      { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: ANSWER_1 }] },
+      { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'What if the backfill is half done when it fails?' }] },
+      { id: 'a2', role: 'assistant', parts: [{ type: 'text', text: ANSWER_2 }] },
+      { id: 'u3', role: 'user', parts: [{ type: 'text', text: 'OK. Write it as a checklist.' }] },
+    ],
+    openai: [
+      { role: 'user', content: 'Draft a rollback plan for the orders table migration.' },
+      { role: 'assistant', content: ANSWER_1 },
+      { role: 'user', content: 'What if the backfill is half done when it fails?' },
+      { role: 'assistant', content: ANSWER_2 },
+      { role: 'user', content: 'OK. Write it as a checklist.' },
+    ],
+  };
+  for (const [name, conversation] of Object.entries(CASES)) {
+    const expected = name.split(' ')[0];
+    for (const keepTail of [0, 60, 400]) {
+      test(`${name}, keepTail ${keepTail} tokens: a forced fold keeps detectFormat's answer`, async () => {
+        const messages = structuredClone(conversation);
+        assert.equal(detectFormat(messages), expected);
+        const report = await new Compactor({ summarize: async () => SUMMARY, keepTail: { tokens: keepTail } }).compact(messages, { force: true });
+        assert.equal(report.compacted, true, report.reason);
+        assert.equal(detectFormat(messages), expected);
+        assert.deepStrictEqual(validate(messages).problems, []);
+        assert.equal(report.tokensAfter, estimateTokens(messages, SAFE));
+        if (expected === 'ai-sdk') assert.ok(modelMessageSchema.array().safeParse(messages).success);
+        // The next fold reads it in that format too, and keeps it there.
+        messages.push({ role: 'assistant', content: 'Checklist: 1. snapshot 2. batches 3. verify 4. restore.' }, { role: 'user', content: 'Thanks.' });
+        if (expected === 'ai-sdk-ui') messages.splice(-2, 2, { id: 'a3', role: 'assistant', parts: [{ type: 'text', text: 'Checklist: 1. snapshot.' }] }, { id: 'u4', role: 'user', parts: [{ type: 'text', text: 'Thanks.' }] });
+        assert.equal(detectFormat(messages), expected);
+      });
+    }
   }
 });

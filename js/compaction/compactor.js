@@ -407,12 +407,13 @@ export class Compactor {
     const removed = dropped.length === 0 ? middle
       : [...plan.middle, ...dropped.map((d) => plan.head[d])].sort((a, b) => a - b).map((i) => snapshot[i]);
     let rebuilt;
+    const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
+    const pair = { format, summary, acknowledgement: plan.acknowledgement, tail };
     if (provided) {
       // The provider's signed block goes back unmodified, where the provider reads it.
       rebuilt = provided.first ? [...provided.messages, ...head] : [...head, ...provided.messages];
     } else {
-      const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
-      rebuilt = [...head, ...summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })];
+      rebuilt = [...head, ...summaryMessages(pair)];
     }
     const tailAt = rebuilt.length;
     for (const m of tail) rebuilt.push(m);
@@ -421,6 +422,10 @@ export class Compactor {
     // The kept turns now follow a new prefix: their signed thinking would no longer verify, unless
     // the provider wrote the block that stands for it (and the tail follows it as required).
     const thinkingRemoved = this.thinking === 'prefix-bound' && !(keepsThinking && provided) ? dropKeptThinking(messages, tailAt) : 0;
+    // What is kept may be plain text alone, which reads as OpenAI Chat: the summary then carries
+    // the format, so a later call that detects it reads the conversation as it was written.
+    if (!provided && format !== 'openai' && format !== 'unknown' && detectFormat(messages) !== format)
+      messages.splice(head.length, tailAt - head.length, ...summaryMessages({ ...pair, carry: true }));
     this.usage = null;
 
     if (this.onArchive) {
