@@ -308,7 +308,10 @@ export interface CompactReport {
     | 'aborted' | 'timeout' | 'summarizer-error' | 'empty-summary' | 'bad-summary' | 'deferred-thinking'
     /** After the browser's initEstimator(): the compaction module could not be fetched (`error`
      * says why); nothing changed, and the next call that has to plan tries again. */
-    | 'module-unavailable';
+    | 'module-unavailable'
+    /** The fold would have left at least as many tokens as the conversation held (a summary
+     * longer than what it replaced): it was not applied, nothing changed (no clearing either). */
+    | 'no-gain';
   /** Set when the thinking policy held the compaction back until the turn boundary. */
   deferred?: 'in-flight-thinking';
   /** A forced compaction whose tail budget held the whole conversation cut the tail to half of it. */

@@ -135,11 +135,23 @@ describe('the seed scenario with keepTail {tokens: 0}', () => {
     assert.ok(report.tokensAfter < report.tokensBefore);
   });
 
-  test('the shared seed example (tool call pending its result) keeps the call and its result', async (t) => {
+  test('the shared seed example (tool call pending its result): the one request before the call is as short as a summary, so nothing changes', async (t) => {
     const messages = loadShared('seed-example.anthropic');
     if (!messages) return t.skip('tests/fixtures/seed-example.anthropic.json is not there');
+    const objects = messages.slice();
+    const report = await new Compactor({ summarize: recorder('S'), keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.reason, 'no-gain');
+    assert.deepStrictEqual(messages, loadShared('seed-example.anthropic'));
+    assert.ok(messages.every((m, i) => m === objects[i]));
+  });
+
+  test('the shared seed example with a longer request before the call: the fold keeps the call and its result', async (t) => {
+    const messages = loadShared('seed-example.anthropic');
+    if (!messages) return t.skip('tests/fixtures/seed-example.anthropic.json is not there');
+    messages[0].content = 'Please read the config file and tell me which provider it names, whether the key is read from the environment, and what the retry settings are.';
     const [first, call, result] = messages;
-    await new Compactor({ summarize: recorder('S'), keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    const report = await new Compactor({ summarize: recorder('S'), keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true);
     assert.equal(messages.length, 3);
     assert.deepStrictEqual(messages[0], { role: 'user', content: `${MARK}\nS` });
     assert.equal(messages[1], call);
@@ -795,7 +807,12 @@ describe('the shared fixtures (tests/fixtures/*.json)', () => {
       for (const budget of [0, 200, 1000]) {
         const copy = loadShared(name);
         const report = await new Compactor({ summarize: recorder('S'), keepTail: { tokens: budget } }).compact(copy, { force: true });
-        if (!report.compacted) { assert.equal(report.reason, 'nothing-to-summarize'); continue; }
+        if (!report.compacted) {
+          // (a middle shorter than its summary is not folded: no-gain, nothing changed)
+          assert.ok(['nothing-to-summarize', 'no-gain'].includes(report.reason), report.reason);
+          if (report.reason === 'no-gain') assert.deepStrictEqual(copy, loadShared(name));
+          continue;
+        }
         assert.deepStrictEqual(validate(copy).problems, [], `keepTail ${budget}`);
         assert.deepStrictEqual(copy.slice(0, systems.length), systems);
         assert.equal(copy[systems.length].content, `${MARK}\nS`);
@@ -875,4 +892,70 @@ describe('a fold leaves the conversation in its format, at any size', async () =
       });
     }
   }
+});
+
+describe('a fold that would not reduce the conversation is not applied', () => {
+  // A short chat: whatever summary replaces its first turns costs at least what they did.
+  const shortChat = () => [
+    { role: 'system', content: 'You are a coding agent working in the ledger repository.' },
+    { role: 'user', content: 'Fix the date test.' },
+    { role: 'assistant', content: [{ type: 'text', text: 'On it.' }] },
+    { role: 'user', content: 'Use UTC everywhere.' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Done: UTC in src/date.js.' }] },
+    { role: 'user', content: 'Thanks, commit it.' },
+  ];
+
+  test("a forced fold whose digest is longer than what it replaces: reason 'no-gain', the array and its objects as they were", async () => {
+    const { digestSummarizer } = await import('../js/hosts/node.js');
+    const messages = shortChat();
+    const objects = messages.slice();
+    const warnings = [];
+    const archived = [];
+    const report = await new Compactor({ summarize: digestSummarizer(), keepTail: { tokens: 0 }, onWarn: (m) => warnings.push(m), onArchive: (r) => archived.push(r) })
+      .compact(messages, { force: true });
+    assert.equal(report.compacted, false);
+    assert.equal(report.reason, 'no-gain');
+    assert.deepStrictEqual(messages, shortChat());
+    assert.ok(messages.length === objects.length && messages.every((m, i) => m === objects[i]));
+    assert.equal(report.tokensAfter, report.tokensBefore);
+    assert.equal(report.tokensBefore, estimateTokens(messages, SAFE));
+    assert.equal(archived.length, 0);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /no-gain/);
+  });
+
+  test('over the threshold, a summary longer than the middle it replaces is not applied', async () => {
+    // The window is full of one long pending result; the turns before it are short.
+    const log = Array.from({ length: 400 }, (_, i) => `✓ test/ledger.test.ts > totals > region ${i} sums rows in cents`).join('\n');
+    const messages = [
+      { role: 'user', content: 'Run the whole suite.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'npm test' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: log }] },
+    ];
+    const copy = structuredClone(messages);
+    const rambling = async () => 'The user asked to run the whole test suite of the ledger repository, so the assistant ran npm test with the bash tool and is now waiting for its output, which is the long list of passing region tests that follows.';
+    const report = await new Compactor({ summarize: rambling, threshold: 1000, keepTail: { tokens: 0 } }).compact(messages);
+    assert.equal(report.reason, 'no-gain');
+    assert.deepStrictEqual(messages, copy);
+  });
+
+  test('a fold that frees even a little is applied, and its tokensAfter is below tokensBefore', async () => {
+    const messages = shortChat();
+    messages[1].content = 'Fix the date test: it fails at UTC midnight because the helper adds the local offset twice; keep the public API as it is and add a regression test for 00:00 in three time zones.';
+    const report = await new Compactor({ summarize: async () => 'Fix the double offset in src/date.js.', keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true);
+    assert.ok(report.tokensAfter < report.tokensBefore);
+    assert.equal(report.tokensAfter, estimateTokens(messages, SAFE));
+  });
+
+  test('messages appended while the summary is written count on both sides: the fold is measured against the conversation as it is then', async () => {
+    const messages = shortChat();
+    messages[1].content = 'Fix the date test: it fails at UTC midnight because the helper adds the local offset twice; keep the public API as it is and add a regression test for 00:00 in three time zones.';
+    const appended = Array.from({ length: 6 }, (_, i) => ({ role: i % 2 ? 'user' : 'assistant', content: `Step ${i}: ${'checked the offsets in src/date.js and the tests; '.repeat(8)}` }));
+    const summarize = async () => { messages.push(...appended); return 'Fix the double offset in src/date.js.'; };
+    const report = await new Compactor({ summarize, keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true, report.reason);
+    assert.deepStrictEqual(messages.slice(-6), appended);
+    assert.equal(report.tokensAfter, estimateTokens(messages, SAFE));
+  });
 });

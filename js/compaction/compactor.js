@@ -399,33 +399,31 @@ export class Compactor {
       return { ...base, compacted: false, reason: 'conflict', error, tokensAfter: tokensBefore };
     }
 
-    // The kept tail gets its micro-compaction; the folded middle goes to the archive whole.
-    applyEditsCopyingReadOnly(messages, edits.filter((e) => e.message >= plan.tailStart));
-    const tail = messages.slice(plan.tailStart);
     // The head gathers the middle's configuration updates; a run of them must become one.
     const { head, dropped } = collapseConfigurationUpdates(plan.head.map((i) => messages[i]));
     const removed = dropped.length === 0 ? middle
       : [...plan.middle, ...dropped.map((d) => plan.head[d])].sort((a, b) => a - b).map((i) => snapshot[i]);
-    let rebuilt;
-    const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
-    const pair = { format, summary, acknowledgement: plan.acknowledgement, tail };
-    if (provided) {
-      // The provider's signed block goes back unmodified, where the provider reads it.
-      rebuilt = provided.first ? [...provided.messages, ...head] : [...head, ...provided.messages];
-    } else {
-      rebuilt = [...head, ...summaryMessages(pair)];
+    const fold = {
+      head, tailStart: plan.tailStart, provided,
+      // (the kept tail gets its micro-compaction; the folded middle goes to the archive whole)
+      tailEdits: edits.filter((e) => e.message >= plan.tailStart),
+      // The kept turns now follow a new prefix: their signed thinking would no longer verify, unless
+      // the provider wrote the block that stands for it (and the tail follows it as required).
+      dropThinking: this.thinking === 'prefix-bound' && !(keepsThinking && provided),
+      pair: { format: this.format && this.format !== 'auto' ? this.format : detectFormat(messages), summary, acknowledgement: plan.acknowledgement },
+    };
+    // A fold that leaves as much as there was is no fold: first built of copies, and measured
+    // against the conversation as it is now (with what was appended meanwhile).
+    const trial = foldedList(messages, fold, true);
+    const tokensAfter = estimateTokens(trial.list, common);
+    const tokensNow = messages.length === snapshot.length ? estimatedBefore : estimateTokens(messages, common);
+    if (tokensAfter >= tokensNow) {
+      this.warn(`midfold: compaction skipped, the conversation is unchanged: no-gain (the fold would leave ${tokensAfter} of its ${tokensNow} tokens)`);
+      return { ...base, compacted: false, reason: 'no-gain', tokensAfter: tokensBefore };
     }
-    const tailAt = rebuilt.length;
-    for (const m of tail) rebuilt.push(m);
-    for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
-    messages.length = rebuilt.length;
-    // The kept turns now follow a new prefix: their signed thinking would no longer verify, unless
-    // the provider wrote the block that stands for it (and the tail follows it as required).
-    const thinkingRemoved = this.thinking === 'prefix-bound' && !(keepsThinking && provided) ? dropKeptThinking(messages, tailAt) : 0;
-    // What is kept may be plain text alone, which reads as OpenAI Chat: the summary then carries
-    // the format, so a later call that detects it reads the conversation as it was written.
-    if (!provided && format !== 'openai' && format !== 'unknown' && detectFormat(messages) !== format)
-      messages.splice(head.length, tailAt - head.length, ...summaryMessages({ ...pair, carry: true }));
+    const { list, thinkingRemoved } = foldedList(messages, { ...fold, carry: trial.carry }, false);
+    for (let i = 0; i < list.length; i++) messages[i] = list[i];
+    messages.length = list.length;
     this.usage = null;
 
     if (this.onArchive) {
@@ -435,7 +433,7 @@ export class Compactor {
       ...base,
       compacted: true,
       reason: usedFallback ? 'compacted-with-digest' : 'compacted',
-      tokensAfter: estimateTokens(messages, common),
+      tokensAfter,
       summarizedMessages: middle.length,
       ...(thinkingRemoved ? { thinkingRemoved } : {}),
       summary,
@@ -482,6 +480,34 @@ export class Compactor {
       if (signal) signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * The conversation a fold leaves: the head, the summary pair (or the provider's own messages),
+ * the tail with its clearings, the kept turns' signed thinking dropped (`dropThinking`). As a
+ * trial (`trial`), nothing of the caller's is written: edited and stripped messages are copies.
+ * Else the clearings and the thinking removal land on the caller's objects (a frozen one gets a
+ * copy) and the caller puts the list in place. What is kept may be plain text alone, which reads
+ * as OpenAI Chat: the summary pair then carries the format (summary-messages.js), so a later call
+ * that detects it reads the conversation as it was written; the trial finds that out (`carry`).
+ * @returns {{list: unknown[], thinkingRemoved: number, carry: boolean}}
+ */
+function foldedList(messages, fold, trial) {
+  const source = trial ? applyEditsToCopy(messages, fold.tailEdits) : messages;
+  if (!trial) applyEditsCopyingReadOnly(messages, fold.tailEdits);
+  const tail = source.slice(fold.tailStart);
+  const { head, provided } = fold;
+  const pair = { ...fold.pair, tail };
+  // The provider's signed block goes back unmodified, where the provider reads it.
+  const list = provided ? (provided.first ? [...provided.messages, ...head] : [...head, ...provided.messages])
+    : [...head, ...summaryMessages(pair)];
+  const tailAt = list.length;
+  for (const m of tail) list.push(m);
+  const thinkingRemoved = fold.dropThinking ? dropKeptThinking(list, tailAt, -1, false, trial) : 0;
+  const format = pair.format;
+  const carry = trial ? !provided && format !== 'openai' && format !== 'unknown' && detectFormat(list) !== format : fold.carry;
+  if (carry) list.splice(head.length, tailAt - head.length, ...summaryMessages({ ...pair, carry: true }));
+  return { list, thinkingRemoved, carry };
 }
 
 /**

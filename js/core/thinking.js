@@ -214,11 +214,13 @@ function signedThinkingOf(m) {
  * (a message that cannot be written, a frozen one, is replaced in the array by a copy that has it);
  * a message that held nothing else is removed (the provider merges the turns around it), or,
  * with `keepLength` (micro-compaction keeps the array's length), left as it was. A call part
- * that carries OpenRouter's signed details is replaced by a copy without them. Returns how many
- * parts were removed or stripped (or, on a Chat Completions message, OpenRouter
- * reasoning_details entries removed). Reasoning items are never touched.
+ * that carries OpenRouter's signed details is replaced by a copy without them. With `copies`,
+ * no message is written at all: each changed one is replaced in the array by a copy (a trial
+ * run on a list of the caller's messages). Returns how many parts were removed or stripped
+ * (or, on a Chat Completions message, OpenRouter reasoning_details entries removed).
+ * Reasoning items are never touched.
  */
-export function dropKeptThinking(messages, from, keep = -1, keepLength = false) {
+export function dropKeptThinking(messages, from, keep = -1, keepLength = false, copies = false) {
   let removed = 0;
   for (let i = messages.length - 1; i >= from; i--) {
     if (i === keep) continue;
@@ -228,7 +230,7 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
     if (t.chat) {
       removed += t.count;
       if (t.empty) messages.splice(i, 1);
-      else if (canEdit(m, 'reasoning_details', true) && (!('reasoning' in m) || canEdit(m, 'reasoning', true))) {
+      else if (!copies && canEdit(m, 'reasoning_details', true) && (!('reasoning' in m) || canEdit(m, 'reasoning', true))) {
         delete m.reasoning_details;
         delete m.reasoning;
       } else {
@@ -241,7 +243,7 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
     }
     removed += t.drop.length;
     if (t.empty) messages.splice(i, 1);
-    else setList(messages, i, t.key, stripCallDetails(m[t.key].filter((_, p) => !t.drop.includes(p)), 0, () => removed++));
+    else setList(messages, i, t.key, stripCallDetails(m[t.key].filter((_, p) => !t.drop.includes(p)), 0, () => removed++), copies);
   }
   return removed;
 }
@@ -255,10 +257,10 @@ function canEdit(m, key, remove = false) {
   return d !== undefined && d.writable === true && (!remove || d.configurable === true);
 }
 
-/** messages[i][key] = list: in place, or in a copy of the message where it cannot be written. */
-function setList(messages, i, key, list) {
+/** messages[i][key] = list: in place, or in a copy of the message where it cannot be written (or with `copy`). */
+function setList(messages, i, key, list, copy = false) {
   const m = messages[i];
-  if (canEdit(m, key)) m[key] = list;
+  if (!copy && canEdit(m, key)) m[key] = list;
   else messages[i] = { ...m, [key]: list };
 }
 
