@@ -359,6 +359,50 @@ describe('the host changes the conversation while the summary is written', () =>
     assertUntouched(messages, hostVersion);
   });
 
+  // Edits in place, at every depth: the message object stays, what it holds changes.
+  const IN_PLACE = [
+    ['a message\'s string content replaced', (m) => { m[1].content = 'edited'; }],
+    ['the system message\'s content', (m) => { m[0].content += ' Answer in French.'; }],
+    ['a text block\'s text', (m) => { m.at(-2).content[0].text += ' (corrected by the user)'; }],
+    ['a tool result\'s content, deep in its block', (m) => { m[3].content[0].content = 'FAIL (re-run by the user)'; }],
+    ['a tool call\'s input, two levels down', (m) => { m[2].content[1].input.command = 'npm test -- --runInBand'; }],
+    ['a block pushed onto a message', (m) => { m[1].content = [{ type: 'text', text: m[1].content }, { type: 'text', text: 'One more thing.' }]; }],
+    ['a key added to a block', (m) => { m[3].content[0].is_error = true; }],
+    ['a key removed from a message', (m) => { delete m.at(-1).content; m.at(-1).content = 'Ship it.'; }],
+    ['a block removed from a message', (m) => { m[2].content.pop(); }],
+  ];
+  for (const [what, edit] of IN_PLACE) {
+    test(`${what} while the summary is written: reason "conflict", the host's edit kept and nothing else changed`, async () => {
+      const messages = load('ledger.anthropic');
+      const objects = messages.slice();
+      const summarize = gated();
+      const { compactor, warnings } = make(summarize);
+      const run = compactor.compact(messages, { force: true });
+      await summarize.started;
+      edit(messages);
+      const hostVersion = structuredClone(messages);
+      summarize.answer.resolve('S');
+      const report = await run;
+      assert.equal(report.compacted, false);
+      assert.equal(report.reason, 'conflict');
+      assert.equal(warnings.length, 1);
+      assert.deepStrictEqual(messages, hostVersion);
+      assert.ok(messages.every((m, i) => m === objects[i]), 'the same objects');
+    });
+  }
+
+  test('an edit in place that puts back what was there is no conflict (the messages hold what was planned)', async () => {
+    const messages = load('ledger.anthropic');
+    const summarize = gated();
+    const run = make(summarize).compactor.compact(messages, { force: true });
+    await summarize.started;
+    const text = messages[1].content;
+    messages[1].content = 'edited';
+    messages[1].content = `${text}`;
+    summarize.answer.resolve('S');
+    assert.equal((await run).reason, 'compacted');
+  });
+
   test('a conflict is not rescued by the digest fallback and onArchive is not called', async () => {
     const messages = load('ledger.anthropic');
     let archived = 0;

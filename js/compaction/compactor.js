@@ -14,6 +14,7 @@ import { summaryMessages } from './summary-messages.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
 import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
 import { EstimateCache } from '../core/estimate-cache.js';
+import { matches, record } from '../core/snapshot.js';
 import { optionsObject, stringList } from '../core/options.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (README, "What it costs"): clearing
@@ -360,6 +361,8 @@ export class Compactor {
       throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');
 
     const snapshot = messages.slice();
+    // What each planned message holds, deep (the caller may edit one in place while the summary is written).
+    const held = holdings(snapshot);
     const middle = plan.middle.map((i) => snapshot[i]);
     let summary;
     let provided = null; // the provider's own compaction messages, when its summarizer gave them
@@ -391,8 +394,9 @@ export class Compactor {
       }
     }
 
-    // Messages appended meanwhile are fine; any change to the planned part is not.
-    const changed = messages.length < snapshot.length || snapshot.some((m, i) => messages[i] !== m);
+    // Messages appended meanwhile are fine; any change to the planned part is not, in place included:
+    // the summary did not read it, and what the host wrote is never lost.
+    const changed = messages.length < snapshot.length || snapshot.some((m, i) => messages[i] !== m) || !stillHolds(snapshot, held);
     if (changed) {
       const error = new MidfoldError('conflict', 'the conversation changed while the summary was being written');
       this.warn('midfold: compaction abandoned, the conversation is unchanged: conflict', error);
@@ -480,6 +484,40 @@ export class Compactor {
       if (signal) signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * What the messages of `list` hold, recorded (snapshot.js: their keys and leaf values in walk
+ * order, no string copied) so that stillHolds can tell, without reading a string's text again,
+ * whether any was edited in place, however deep: a changed string, a key added or removed, a
+ * block pushed. Keeps `list`'s leaves until the caller drops the result.
+ * @param {unknown[]} list
+ */
+function holdings(list) {
+  const store = [];
+  const at = [0];
+  for (const m of list) {
+    record(m, store, 0);
+    at.push(store.length);
+  }
+  return { store, at };
+}
+
+/** True when every message of `list` still holds what holdings(list) recorded. */
+function stillHolds(list, { store, at }) {
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i];
+    if (m === null || typeof m !== 'object') {
+      if (store[at[i]] !== m) return false;
+      continue;
+    }
+    try {
+      if (matches(m, store, at[i], 0) !== at[i + 1]) return false;
+    } catch {
+      return false; // a getter that throws now: something changed
+    }
+  }
+  return true;
 }
 
 /**
