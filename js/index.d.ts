@@ -290,7 +290,10 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** The estimator profile of the threshold, the budgets and the report ('safe': it errs high). */
   profile?: Profile;
   format?: Format | 'auto';
-  /** Give up on the summarizer after this many milliseconds (no limit). */
+  /** Give up on the summarizer after this many milliseconds: the report says 'timeout' and nothing
+   * changes (120,000, as the CLI's --timeout; 0 waits for ever). A summarizer that throws a MidfoldError
+   * whose code is a reason ('empty-summary', 'bad-summary', 'timeout') is reported with it, as is a
+   * SummarizerError with code 'empty' ('empty-summary'); any other error is 'summarizer-error'. */
   timeoutMs?: number;
   /** Use the digest when the summarizer fails (default: leave the conversation unchanged). */
   fallback?: 'digest';

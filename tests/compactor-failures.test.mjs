@@ -97,6 +97,38 @@ describe('a failing summarizer leaves the conversation exactly as it was', () =>
   });
 });
 
+describe('a summarizer\'s own MidfoldError keeps its reason', () => {
+  test('languageModelSummarizer over a model that answers no text: reason "empty-summary", nothing changed', async () => {
+    const { languageModelSummarizer } = await import('../js/integrations/ai-sdk.js');
+    const { MockLanguageModelV3 } = await import('ai/test');
+    const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: '  \n' }], finishReason: { unified: 'stop', raw: 'end_turn' },
+      usage: { inputTokens: { total: 900 }, outputTokens: { total: 1 } }, warnings: [] }) });
+    const messages = load('ledger.ai-sdk');
+    const snap = snapshot(messages);
+    const { compactor, warnings } = make(languageModelSummarizer(model));
+    const report = await compactor.compact(messages, { force: true });
+    assert.equal(model.doGenerateCalls.length, 1);
+    assert.equal(report.reason, 'empty-summary');
+    assert.equal(report.error.code, 'empty-summary');
+    assert.match(warnings[0].message, /empty-summary/);
+    assertUntouched(messages, snap);
+  });
+
+  for (const code of ['empty-summary', 'bad-summary', 'timeout']) {
+    test(`a MidfoldError with code '${code}' is reported as '${code}'`, async () => {
+      const error = new MidfoldError(code, `the summarizer says: ${code}`);
+      const report = await make(async () => { throw error; }).compactor.compact(load('ledger.anthropic'), { force: true });
+      assert.equal(report.reason, code);
+      assert.equal(report.error, error);
+    });
+  }
+
+  test("a MidfoldError with any other code is a 'summarizer-error'", async () => {
+    const report = await make(async () => { throw new MidfoldError('invalid-input', 'bad request'); }).compactor.compact(load('ledger.anthropic'), { force: true });
+    assert.equal(report.reason, 'summarizer-error');
+  });
+});
+
 describe('timeout and abort', () => {
   test('timeoutMs: a summarizer that never answers gives up with reason "timeout", nothing changed', async () => {
     const messages = load('ledger.anthropic');
@@ -112,6 +144,41 @@ describe('timeout and abort', () => {
     assert.equal(warnings.length, 1);
     assertUntouched(messages, snap);
     assert.equal(request.signal.aborted, true, 'the summarizer was told to stop');
+  });
+
+  test('without timeoutMs, a summarizer that never answers gives up after 120 s (the CLI\'s default): reason "timeout", nothing changed', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const summarize = gated();
+    let settled = false;
+    const run = make(summarize).compactor.compact(messages, { force: true }).finally(() => { settled = true; });
+    await summarize.started;
+    const flush = () => new Promise((resolve) => setImmediate(resolve));
+    t.mock.timers.tick(119_999);
+    await flush();
+    assert.equal(settled, false, 'still waiting at 119,999 ms');
+    t.mock.timers.tick(1);
+    await flush();
+    assert.equal(settled, true, 'gave up at 120,000 ms');
+    const report = await run;
+    assert.equal(report.reason, 'timeout');
+    assert.match(report.error.message, /120000 ms/);
+    assertUntouched(messages, snap);
+  });
+
+  test('timeoutMs: 0 waits for ever: a summary that arrives after hours still folds', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const messages = load('ledger.anthropic');
+    const summarize = gated();
+    let settled = false;
+    const run = make(summarize, { timeoutMs: 0 }).compactor.compact(messages, { force: true }).finally(() => { settled = true; });
+    await summarize.started;
+    t.mock.timers.tick(5 * 3600_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false);
+    summarize.answer.resolve('The CSV export keeps refunds now.');
+    assert.equal((await run).reason, 'compacted');
   });
 
   test('a summarizer that answers after the timeout changes nothing, even later', async () => {

@@ -91,7 +91,7 @@ for (const a of ADAPTERS) {
       ['HTTP 500', { status: 500 }, 'summarizer-error', 500],
       ['HTTP 429', { status: 429, headers: { 'retry-after': '20' } }, 'summarizer-error', 429],
       ['a malformed body', { malformed: true }, 'summarizer-error', 200],
-      ['an empty answer', { empty: true }, 'summarizer-error', 200],
+      ['an empty answer', { empty: true }, 'empty-summary', 200], // (the adapter's SummarizerError code 'empty')
       ['a dropped connection', { destroy: true }, 'summarizer-error', 0],
     ];
     for (const [what, spec, reason, status] of FAILING) {

@@ -23,6 +23,10 @@ import { optionsObject, stringList } from '../core/options.js';
 // cache every few turns instead of on every turn.
 const MICRO_TRIGGER_SHARE = 0.8;
 const CLEAR_AT_LEAST_SHARE = 0.4;
+// A summarizer that never answers would hold the conversation's compaction (and the calls
+// queued behind it on the same array) for ever: after this long it counts as failed, as the
+// CLI's --timeout does. 0 waits for ever.
+const DEFAULT_TIMEOUT_MS = 120000;
 // On the browser's estimator alone (initEstimator()), the share of the first trigger at which
 // the compaction module is fetched in the background (see run()).
 const PREFETCH_SHARE = 0.5;
@@ -100,7 +104,8 @@ export class Compactor {
    * @param {string} [options.instructions] a standing focus for every summary
    * @param {string} [options.profile] estimator profile
    * @param {string} [options.format] message format ('auto')
-   * @param {number} [options.timeoutMs] give up on the summarizer after this long (none)
+   * @param {number} [options.timeoutMs] give up on the summarizer after this many ms (120,000;
+   *   0: wait for ever); the report then says 'timeout' and nothing changes
    * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
    * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/core/thinking.js):
    *   'prefix-bound' (default) defers every edit while a signed tool loop is in flight and
@@ -134,7 +139,7 @@ export class Compactor {
     this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', Math.floor(this.threshold / 5));
     this.maxSummaryTokens = wholeNumber(options.maxSummaryTokens, 'maxSummaryTokens', 2000);
     this.maxTranscriptTokens = wholeNumber(options.maxTranscriptTokens, 'maxTranscriptTokens', 60000);
-    this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', 0);
+    this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
     if (options.fallback !== undefined && options.fallback !== 'digest') throw optionError("fallback must be 'digest' or left out");
     this.fallback = options.fallback;
     this.preloadedFull = false; // (run(): the full module's background fetch was started)
@@ -476,7 +481,7 @@ export class Compactor {
         answer = await Promise.race([Promise.resolve().then(() => this.summarize(request)), stopped]);
       } catch (e) {
         if (e && e.reason && Object.prototype.hasOwnProperty.call(e, 'error')) throw e;
-        throw { reason: 'summarizer-error', error: e };
+        throw { reason: failureReason(e), error: e };
       }
       return summaryAnswer(answer);
     } finally {
@@ -547,6 +552,19 @@ function foldedList(messages, fold, trial) {
   if (carry) list.splice(head.length, tailAt - head.length, ...summaryMessages({ ...pair, carry: true }));
   return { list, thinkingRemoved, carry };
 }
+
+/**
+ * The reason a summarizer's own error is reported under: a MidfoldError whose code is one of
+ * the Compactor's reasons keeps it (languageModelSummarizer's 'empty-summary' when the model
+ * answered no text), as does the fetch adapters' SummarizerError for an answer with no text
+ * (code 'empty'); anything else is 'summarizer-error'.
+ */
+function failureReason(e) {
+  if (e instanceof MidfoldError && SUMMARIZER_REASONS.includes(e.code)) return e.code;
+  if (e instanceof Error && e.name === 'SummarizerError' && /** @type {any} */ (e).code === 'empty') return 'empty-summary';
+  return 'summarizer-error';
+}
+const SUMMARIZER_REASONS = ['empty-summary', 'bad-summary', 'timeout'];
 
 /**
  * Reads what a summarizer resolved to: a string, `{text}`, or, for the providers' own
