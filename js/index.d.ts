@@ -253,6 +253,11 @@ export interface CompactorRequest<M extends MessageLike = MessageLike> extends S
 export type Summarize<M extends MessageLike = MessageLike> = (request: CompactorRequest<M>) => Promise<string | { text: string } | ProviderCompactionResult>;
 export type { BaseSummarize };
 
+/** The Compactor's options, checked when it is built ('invalid-option', naming the option and the value
+ * given): counts are whole numbers; those the core reads (keepRecent, microTrigger, clearAtLeast,
+ * keepTail.tokens, maxSummaryTokens, maxTranscriptTokens) up to 4,294,967,295, timeoutMs up to
+ * 2,147,483,647 (setTimeout's longest), threshold up to Number.MAX_SAFE_INTEGER; the defaults derived
+ * from a larger threshold are capped at 4,294,967,295, never refused. */
 export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** Any summarizer: one of midfold's adapters (BaseSummarize), digestSummarizer(), or the
    * host's own, which also gets the messages being folded. */

@@ -279,6 +279,35 @@ describe('invalid options and input are the only rejections', () => {
       assert.throws(() => new Compactor(options), (e) => e instanceof MidfoldError && e.code === 'invalid-option');
     });
   }
+  // What the core cannot take is refused when the Compactor is built, naming what the caller wrote.
+  for (const [name, value, shown] of [['clearAtLeast', 400_000_000_000, '400000000000'], ['microTrigger', 2 ** 32, '4294967296'],
+    ['keepRecent', 2 ** 32, '4294967296'], ['maxSummaryTokens', 1e12, '1000000000000'], ['maxTranscriptTokens', 2 ** 40, '1099511627776'],
+    ['keepTail.tokens', 5e9, '5000000000'], ['timeoutMs', 2 ** 31, '2147483648'], ['threshold', 2 ** 53, '9007199254740992']]) {
+    test(`constructor: ${name} ${shown}, beyond what it can be → MidfoldError 'invalid-option' naming ${name} and ${shown}`, () => {
+      const options = { summarize: recorder() };
+      if (name === 'keepTail.tokens') options.keepTail = { tokens: value };
+      else options[name] = value;
+      assert.throws(() => new Compactor(options), (e) => e instanceof MidfoldError && e.code === 'invalid-option' &&
+        e.message.startsWith(`${name} must be a whole number`) && e.message.includes(shown));
+    });
+  }
+
+  test('threshold 1e12 (never fold) is accepted, and every call works: the defaults derived from it are capped, never refused', async () => {
+    const summarize = recorder('The CSV export keeps refunds now.');
+    const compactor = new Compactor({ summarize, threshold: 1e12 });
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const held = await compactor.compact(messages);
+    assert.equal(held.reason, 'below-threshold');
+    assertUntouched(messages, snap);
+    assert.equal((await compactor.compact(messages)).reason, 'below-threshold', 'the next call too');
+    const forced = await compactor.compact(messages, { force: true });
+    assert.equal(forced.reason, 'compacted');
+    // The provider's count far below the estimate scales the tail budget up: still within what the core takes.
+    const again = load('ledger.anthropic');
+    assert.equal((await new Compactor({ summarize, threshold: 1e12 }).compact(again, { force: true, usage: { inputTokens: 1 } })).reason, 'compacted');
+  });
+
   test('a misspelt option is named in the error', () => {
     assert.throws(() => new Compactor({ summarize: recorder(), excludeTool: ['memory'] }), /unknown option "excludeTool"/);
   });

@@ -60,11 +60,21 @@ const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'keepRecent', 'exclud
 /** What one compact() call takes. */
 const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 
-function wholeNumber(value, name, fallback) {
+/** The largest count the core takes (js/core/options.js count()): a budget passed on to it. */
+const CORE_MAX = 0xffffffff;
+/** setTimeout's longest delay: a longer one fires at once. */
+const TIMER_MAX = 0x7fffffff;
+
+/** A whole number from 0 to `max`, or `fallback` when left out; the error names what was given. */
+function wholeNumber(value, name, fallback, max = Number.MAX_SAFE_INTEGER) {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw optionError(`${name} must be a whole number >= 0`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max)
+    throw optionError(`${name} must be a whole number from 0 to ${max}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
   return value;
 }
+
+/** A default derived from the threshold, within what the core takes (an unreachable figure either way). */
+const derived = (value) => Math.min(Math.floor(value), CORE_MAX);
 
 function callback(value, name) {
   if (value !== undefined && typeof value !== 'function') throw optionError(`${name} must be a function`);
@@ -127,19 +137,21 @@ export class Compactor {
       throw optionError(`pricing must be one of ${PRICING_NAMES.map((name) => `'${name}'`).join(', ')}, or left out`);
     this.pricing = options.pricing;
     this.threshold = wholeNumber(options.threshold, 'threshold', DEFAULT_THRESHOLD[this.pricing || 'anthropic']);
-    this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
+    // What goes on to the core is checked against what it takes, here rather than at the first
+    // call that plans; what is derived from a threshold beyond it is capped there.
+    this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3, CORE_MAX);
     this.excludeTools = options.excludeTools === undefined ? undefined : [...stringList(options.excludeTools, 'excludeTools')];
     if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn')
       throw optionError("policy must be 'batched' or 'every-turn'");
     const everyTurn = options.policy === 'every-turn';
-    this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : Math.floor(this.threshold * MICRO_TRIGGER_SHARE));
-    this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : Math.floor(this.threshold * CLEAR_AT_LEAST_SHARE));
+    this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : derived(this.threshold * MICRO_TRIGGER_SHARE), CORE_MAX);
+    this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : derived(this.threshold * CLEAR_AT_LEAST_SHARE), CORE_MAX);
     if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))
       throw optionError('keepTail must be an object like {tokens: 10000}');
-    this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', Math.floor(this.threshold / 5));
-    this.maxSummaryTokens = wholeNumber(options.maxSummaryTokens, 'maxSummaryTokens', 2000);
-    this.maxTranscriptTokens = wholeNumber(options.maxTranscriptTokens, 'maxTranscriptTokens', 60000);
-    this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+    this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', derived(this.threshold / 5), CORE_MAX);
+    this.maxSummaryTokens = wholeNumber(options.maxSummaryTokens, 'maxSummaryTokens', 2000, CORE_MAX);
+    this.maxTranscriptTokens = wholeNumber(options.maxTranscriptTokens, 'maxTranscriptTokens', 60000, CORE_MAX);
+    this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS, TIMER_MAX);
     if (options.fallback !== undefined && options.fallback !== 'digest') throw optionError("fallback must be 'digest' or left out");
     this.fallback = options.fallback;
     this.preloadedFull = false; // (run(): the full module's background fetch was started)
@@ -337,7 +349,7 @@ export class Compactor {
     // measures with the estimator, so scale the budget by how the two compare.
     const estimated = Math.ceil(micro.milliBefore / 1000);
     let keepTailTokens = tokensBefore !== estimated && tokensBefore > 0
-      ? Math.floor(this.keepTailTokens * (estimated / tokensBefore)) : this.keepTailTokens;
+      ? derived(this.keepTailTokens * (estimated / tokensBefore)) : this.keepTailTokens;
     // A /compact on a conversation the tail budget holds whole still folds its older part:
     // the tail gets at most half of it (the pending turn stays whatever its size).
     // (the view keeps its thinking until the rebuild: measured as the plan below measures it)
