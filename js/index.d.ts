@@ -232,9 +232,11 @@ export declare function planCompaction<M extends MessageLike>(messages: readonly
   instructions?: string; profile?: Profile; format?: Format | 'auto';
 }): CompactionPlan;
 
-/** What microCompact would do, without doing it (estimates in milli-tokens). */
+/** What microCompact would do, without doing it (estimates in milli-tokens). `milliAfter` is the estimate of what
+ * microCompact leaves, the later turns' signed thinking that goes with the edits ('prefix-bound') included;
+ * `milliThinking` is that thinking's share. */
 export declare function planMicroCompact<M extends MessageLike>(messages: readonly M[], options?: MicroOptions): {
-  skipped: boolean; milliBefore: number; milliAfter: number; charsCleared: number;
+  skipped: boolean; milliBefore: number; milliAfter: number; milliThinking: number; charsCleared: number;
   edits: (MicroEdit & { target: number; replacement: string })[];
 };
 
@@ -259,6 +261,11 @@ export interface CompactorRequest<M extends MessageLike = MessageLike> extends S
 export type Summarize<M extends MessageLike = MessageLike> = (request: CompactorRequest<M>) => Promise<string | { text: string } | ProviderCompactionResult>;
 export type { BaseSummarize };
 
+/** The Compactor's options, checked when it is built ('invalid-option', naming the option and the value
+ * given): counts are whole numbers; those the core reads (keepRecent, microTrigger, clearAtLeast,
+ * keepTail.tokens, maxSummaryTokens, maxTranscriptTokens) up to 4,294,967,295, timeoutMs up to
+ * 2,147,483,647 (setTimeout's longest), threshold up to Number.MAX_SAFE_INTEGER; the defaults derived
+ * from a larger threshold are capped at 4,294,967,295, never refused. */
 export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** Any summarizer: one of midfold's adapters (BaseSummarize), digestSummarizer(), or the
    * host's own, which also gets the messages being folded. */
@@ -296,7 +303,10 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** The estimator profile of the threshold, the budgets and the report ('safe': it errs high). */
   profile?: Profile;
   format?: Format | 'auto';
-  /** Give up on the summarizer after this many milliseconds (no limit). */
+  /** Give up on the summarizer after this many milliseconds: the report says 'timeout' and nothing
+   * changes (120,000, as the CLI's --timeout; 0 waits for ever). A summarizer that throws a MidfoldError
+   * whose code is a reason ('empty-summary', 'bad-summary', 'timeout') is reported with it, as is a
+   * SummarizerError with code 'empty' ('empty-summary'); any other error is 'summarizer-error'. */
   timeoutMs?: number;
   /** Use the digest when the summarizer fails (default: leave the conversation unchanged). */
   fallback?: 'digest';
@@ -319,7 +329,10 @@ export interface CompactReport {
     | 'aborted' | 'timeout' | 'summarizer-error' | 'empty-summary' | 'bad-summary' | 'deferred-thinking'
     /** After the browser's initEstimator(): the compaction module could not be fetched (`error`
      * says why); nothing changed, and the next call that has to plan tries again. */
-    | 'module-unavailable';
+    | 'module-unavailable'
+    /** The fold would have left at least as many tokens as the conversation held (a summary
+     * longer than what it replaced): it was not applied, nothing changed (no clearing either). */
+    | 'no-gain';
   /** Set when the thinking policy held the compaction back until the turn boundary. */
   deferred?: 'in-flight-thinking';
   /** A forced compaction whose tail budget held the whole conversation cut the tail to half of it. */

@@ -33,7 +33,9 @@ static void block_evidence(const mf_node *block, evidence *ev)
         if (mf_get(block, "file")) ev->openai++;
         else if (mf_get(block, "data") || mf_get(block, "mediaType") || mf_get(block, "mimeType")) ev->aisdk++;
     }
-    if (mf_get(block, "cache_control")) ev->anthropic++;
+    /* A text block with `citations` (a list, or null for none): Anthropic's text blocks have
+     * the field (@anthropic-ai/sdk TextBlockParam, TextBlock); no other format's text part does. */
+    if (mf_get(block, "cache_control") || (mf_str_eq(type, "text") && mf_get(block, "citations"))) ev->anthropic++;
     if (mf_get(block, "providerOptions")) ev->aisdk++;
 }
 

@@ -198,6 +198,32 @@ static bool price_marker(mf_arena *arena, const candidate *c, mf_micro_edit *e, 
     return true;
 }
 
+static bool is_thinking(const mf_part *part)
+{
+    return part->kind == MF_PART_THINKING || part->kind == MF_PART_REDACTED_THINKING;
+}
+
+/* The thinking parts of the assistant messages from `from` on, each with its estimate: a
+ * caller whose policy drops signed thinking after an edit (js/core/thinking.js) prices what
+ * it leaves from these, so its report is the estimate of what is left. False on OOM. */
+static bool list_thinking(const mf_view *view, size_t from, mf_profile profile, mf_micro_plan *plan, mf_arena *arena)
+{
+    size_t n = 0;
+    for (size_t m = from; m < view->count; m++)
+        for (size_t p = 0; view->msgs[m].role == MF_ROLE_ASSISTANT && p < view->msgs[m].count; p++)
+            n += is_thinking(&view->msgs[m].parts[p]);
+    if (!n) return true;
+    plan->thinking = mf_arena_alloc(arena, n * sizeof *plan->thinking);
+    if (!plan->thinking) return false;
+    for (size_t m = from; m < view->count; m++)
+        for (size_t p = 0; view->msgs[m].role == MF_ROLE_ASSISTANT && p < view->msgs[m].count; p++) {
+            const mf_part *part = &view->msgs[m].parts[p];
+            if (is_thinking(part))
+                plan->thinking[plan->thinking_count++] = (mf_thinking_cost){ m, part->index, mf_estimate_part(part, profile) };
+        }
+    return true;
+}
+
 mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_options *options,
                             mf_micro_plan **out, mf_error *err)
 {
@@ -310,6 +336,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             plan->skipped = 1;
         }
     }
+    if (plan->count && !list_thinking(&view, plan->edits[0].message, options->profile, plan, &box->arena)) goto nomem;
     mf_view_free(&view);
     *out = plan;
     return MF_OK;

@@ -232,6 +232,16 @@ typedef struct mf_micro_edit {
     size_t replacement_len;
 } mf_micro_edit;
 
+/* One thinking part and its estimate. A provider that binds signed thinking to the
+ * conversation before it (Anthropic's newer models) rejects it once an edit lands earlier;
+ * a caller that drops it after applying the edits takes its `milli` off milli_after. */
+typedef struct mf_thinking_cost {
+    size_t message;              /* index in the messages list */
+    size_t part;                 /* index in that message's content (or parts) list; SIZE_MAX when
+                                    it lives beside the content (an OpenAI Chat message's reasoning) */
+    uint64_t milli;              /* what it adds to its message's estimate */
+} mf_thinking_cost;
+
 /* A micro-compaction plan: the edits to apply, in message order, and its figures. */
 typedef struct mf_micro_plan {
     mf_micro_edit *edits;
@@ -242,6 +252,10 @@ typedef struct mf_micro_plan {
     int skipped;                 /* 1 when `trigger` or `clear_at_least` stopped it (count 0) */
     mf_msg_figures *figures;     /* with per_message: one per message, owned by the plan; else NULL */
     size_t figure_count;
+    mf_thinking_cost *thinking;  /* when there are edits: every thinking or redacted-thinking part of
+                                    an assistant message from the first edited message on, in order;
+                                    owned by the plan (NULL when there are none) */
+    size_t thinking_count;
 } mf_micro_plan;
 
 /* Plans micro-compaction; the document is not modified. On success *out receives a plan

@@ -2,7 +2,8 @@
  * every tool call answered by a result right after it, every result answering a call
  * right before it, known roles and block types, and (Anthropic) tool results first in
  * their user message. Calls the provider runs (Anthropic server tools, the MCP connector)
- * have their result in their own assistant message. System messages in the list are
+ * have their result in their own assistant message (a server call a turn paused on, in the
+ * next assistant message, which continues it). System messages in the list are
  * skipped when looking for "the message before/after", since hosts send them apart from
  * the rest. A block type Anthropic may have added since is a warning, not an error. */
 #include "internal.h"
@@ -263,23 +264,35 @@ typedef struct id_range {
     mf_arena arena;   /* the map's memory; only the latest range's is kept */
 } id_range;
 
+/* The server tool calls a paused turn ends with (see paused_calls_of), for one message. */
+typedef struct paused_calls {
+    size_t of;        /* the message, or SIZE_MAX before the first */
+    size_t start;     /* its parts from here on are those calls (the count: none) */
+    mf_idmap ids;     /* their ids */
+    mf_arena arena;   /* the map's memory; only the latest message's is kept */
+} paused_calls;
+
 typedef struct pair_cache {
-    id_range window, own_results, asker_calls, own_calls;
+    id_range window, own_results, asker_calls, own_calls, next_results, paused_results;
     size_t asker_of, asker; /* asking_message(asker_of) == asker, when asker_of != SIZE_MAX */
+    paused_calls paused;
 } pair_cache;
 
 static void pair_cache_init(pair_cache *c)
 {
     memset(c, 0, sizeof *c);
-    id_range *all[] = {&c->window, &c->own_results, &c->asker_calls, &c->own_calls};
-    for (int i = 0; i < 4; i++) mf_arena_init(&all[i]->arena);
+    id_range *all[] = {&c->window, &c->own_results, &c->asker_calls, &c->own_calls, &c->next_results, &c->paused_results};
+    for (int i = 0; i < 6; i++) mf_arena_init(&all[i]->arena);
+    mf_arena_init(&c->paused.arena);
     c->asker_of = SIZE_MAX;
+    c->paused.of = SIZE_MAX;
 }
 
 static void pair_cache_free(pair_cache *c)
 {
-    id_range *all[] = {&c->window, &c->own_results, &c->asker_calls, &c->own_calls};
-    for (int i = 0; i < 4; i++) mf_arena_free(&all[i]->arena);
+    id_range *all[] = {&c->window, &c->own_results, &c->asker_calls, &c->own_calls, &c->next_results, &c->paused_results};
+    for (int i = 0; i < 6; i++) mf_arena_free(&all[i]->arena);
+    mf_arena_free(&c->paused.arena);
 }
 
 static bool skipped_when_asking(const mf_view *v, size_t i)
@@ -343,6 +356,68 @@ static bool has_part(id_range *r, bool *failed, const mf_view *v, size_t from, s
     return false;
 }
 
+/* An Anthropic server tool call whose result is not in its own message, at the end of it: the
+ * calls a turn paused with stop_reason "pause_turn" had not run yet. The client sends the
+ * paused message back as it is and appends the response, the next assistant message, which
+ * continues the turn with their results; the API combines consecutive assistant messages into
+ * one turn, where each call has its result (docs/anthropic-blocks.md). */
+static bool is_unanswered_server_call(pair_cache *c, bool *failed, const mf_view *v, size_t m, const mf_part *q)
+{
+    return q->kind == MF_PART_TOOL_CALL && q->same_message && q->id && mf_str_eq(q->type, "server_tool_use") &&
+           !has_part(&c->paused_results, failed, v, m, m + 1, MF_PART_TOOL_RESULT, q);
+}
+
+/* The run of such calls message m ends with (c->paused), computed once per message. */
+static paused_calls *paused_calls_of(pair_cache *c, bool *failed, const mf_view *v, size_t m)
+{
+    paused_calls *pc = &c->paused;
+    if (pc->of == m) return pc;
+    mf_arena_free(&pc->arena);
+    mf_arena_init(&pc->arena);
+    memset(&pc->ids, 0, sizeof pc->ids);
+    pc->of = m;
+    const mf_msg *msg = &v->msgs[m];
+    size_t start = msg->count;
+    while (start > 0 && is_unanswered_server_call(c, failed, v, m, &msg->parts[start - 1])) start--;
+    pc->start = start;
+    if (start == msg->count) return pc;
+    if (!mf_idmap_init(&pc->ids, &pc->arena, msg->count - start)) {
+        *failed = true;
+        pc->start = msg->count;
+        return pc;
+    }
+    for (size_t p = start; p < msg->count; p++) {
+        mf_idslot *s = mf_idmap_slot(&pc->ids, msg->parts[p].id, msg->parts[p].id_len);
+        s->id = msg->parts[p].id;
+        s->len = msg->parts[p].id_len;
+    }
+    return pc;
+}
+
+/* Whether server call p of assistant message m, not answered there, is answered by the
+ * continuation of its paused turn: it is among the calls m ends with, and the very next
+ * message is an assistant message that holds its result. */
+static bool answered_by_continuation(pair_cache *c, bool *failed, const mf_view *v, size_t m, size_t p)
+{
+    const mf_part *part = &v->msgs[m].parts[p];
+    if (v->format != MF_FORMAT_ANTHROPIC || !mf_str_eq(part->type, "server_tool_use") || m + 1 >= v->count ||
+        v->msgs[m + 1].role != MF_ROLE_ASSISTANT)
+        return false;
+    return p >= paused_calls_of(c, failed, v, m)->start &&
+           has_part(&c->next_results, failed, v, m + 1, m + 2, MF_PART_TOOL_RESULT, part);
+}
+
+/* Whether server result `part` of assistant message m, whose call is not in m, answers one of
+ * the calls the assistant message right before it was paused on. */
+static bool continues_paused_turn(pair_cache *c, bool *failed, const mf_view *v, size_t m, const mf_part *part)
+{
+    if (v->format != MF_FORMAT_ANTHROPIC || m == 0 || v->msgs[m].role != MF_ROLE_ASSISTANT ||
+        v->msgs[m - 1].role != MF_ROLE_ASSISTANT)
+        return false;
+    paused_calls *pc = paused_calls_of(c, failed, v, m - 1);
+    return pc->start < v->msgs[m - 1].count && mf_idmap_slot(&pc->ids, part->id, part->id_len)->id != NULL;
+}
+
 /* A UIMessage tool part is its own call and result, but convertToModelMessages makes each a
  * call the provider pairs by id, and Anthropic rejects a request whose tool_use ids repeat
  * ("`tool_use` ids must be unique", docs/provider-rules.md): one toolCallId, one part. */
@@ -376,6 +451,7 @@ static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *s
                 s->len = part->id_len;
                 if (part->same_message) { /* server tools, MCP: the result is in this message */
                     if (has_part(&c->own_results, &box->failed, v, m, m + 1, MF_PART_TOOL_RESULT, part)) continue;
+                    if (answered_by_continuation(c, &box->failed, v, m, p)) continue; /* ...or the paused turn's next */
                     if (m + 1 == v->count) /* a paused turn the provider continues from */
                         warn(box, MF_PROBLEM_CALL_WITHOUT_RESULT, m, part->index,
                              "server tool call \"%s\" has no result yet (a paused turn)", part->id, part->id_len);
@@ -394,7 +470,8 @@ static void check_pairs(report_box *box, const mf_view *v, size_t m, mf_idmap *s
                         "tool call \"%s\" has no result right after it", part->id, part->id_len);
             } else if (part->kind == MF_PART_TOOL_RESULT) {
                 if (part->same_message) {
-                    if (!has_part(&c->own_calls, &box->failed, v, m, m + 1, MF_PART_TOOL_CALL, part))
+                    if (!has_part(&c->own_calls, &box->failed, v, m, m + 1, MF_PART_TOOL_CALL, part) &&
+                        !continues_paused_turn(c, &box->failed, v, m, part))
                         add(box, MF_PROBLEM_RESULT_WITHOUT_CALL, m, part->index,
                             "server tool result \"%s\" answers no call in its own message", part->id, part->id_len);
                     continue;
@@ -437,11 +514,17 @@ static void check_configuration_update(report_box *box, const mf_view *v, size_t
  * and so do chat templates that require alternating roles. A system or tool message between breaks
  * the run. Responses items and AI SDK messages are left alone: items of one role are one turn there,
  * and the AI SDK's providers group consecutive messages themselves. docs/provider-rules.md. */
-static void check_consecutive_role(report_box *box, const mf_view *v, size_t m)
+static void check_consecutive_role(report_box *box, const mf_view *v, size_t m, pair_cache *c)
 {
     if (m == 0 || (v->format != MF_FORMAT_ANTHROPIC && v->format != MF_FORMAT_OPENAI)) return;
     mf_role role = v->msgs[m].role;
     if ((role != MF_ROLE_USER && role != MF_ROLE_ASSISTANT) || v->msgs[m - 1].role != role) return;
+    /* The response that continues a paused turn is appended as the next assistant message: that
+     * is how the API continues it (continues_paused_turn), not a slip to warn of. */
+    for (size_t p = 0; p < v->msgs[m].count; p++) {
+        const mf_part *part = &v->msgs[m].parts[p];
+        if (part->kind == MF_PART_TOOL_RESULT && part->id && continues_paused_turn(c, &box->failed, v, m, part)) return;
+    }
     const char *name = role == MF_ROLE_USER ? "user" : "assistant";
     if (v->format == MF_FORMAT_ANTHROPIC)
         warn(box, MF_PROBLEM_CONSECUTIVE_ROLE, m, SIZE_MAX, "a second %s message in a row: Anthropic combines the two into "
@@ -498,7 +581,7 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             for (size_t m = 0; m < view.count && !box->failed; m++) {
                 check_shape(box, &view, m);
                 check_configuration_update(box, &view, m);
-                check_consecutive_role(box, &view, m);
+                check_consecutive_role(box, &view, m, &cache);
                 if (reasoning) check_reasoning(box, &view, m);
                 if (items) mf_responses_check_item(&pairs, &view, m, report_sink, box);
                 /* A UIMessage tool part is its own call and result: no pairs across messages. */

@@ -92,12 +92,13 @@ for (const v of ANTHROPIC_VERSIONS) {
     });
 
     test('after a fold: the count a recorded step carries prices the next call\'s first step', async () => {
-      // Step 1 folds the request (the read is the live tail), step 2 folds the first read away; step 3, under
-      // the threshold again, is priced from step 2's count and records it with the state.
+      // Step 1 would fold the request alone (the read is the live tail) into a longer digest: no gain, nothing
+      // changes; step 2 folds the request and the first read away; step 3, under the threshold again, is priced
+      // from step 2's count and records it with the state.
       const state = new SessionState();
       const { reports, requests, history, summaries } = await twoCalls({ threshold: 2500, keepTail: { tokens: 500 }, state });
       const steps = JSON.stringify(reports.map((r) => [r.reason, r.tokensBefore, r.session.matched]));
-      assert.deepEqual(reports.map((r) => r.reason), ['below-threshold', 'compacted', 'compacted', 'below-threshold', 'below-threshold'], steps);
+      assert.deepEqual(reports.map((r) => r.reason), ['below-threshold', 'no-gain', 'compacted', 'below-threshold', 'below-threshold'], steps);
       const byCount = new Map(state.toJSON().snapshots.map((s) => [s.count, s]));
       assert.equal(byCount.get(5).anchor, undefined, 'a fold\'s record carries no count: it changed the prompt the count was for');
       const carried = byCount.get(7).anchor;
@@ -108,7 +109,7 @@ for (const v of ANTHROPIC_VERSIONS) {
       const second = reports[FILES.length + 1];
       assert.equal(second.tokensBefore, carried.inputTokens + estimateTokens(history.slice(-4), { profile: 'safe', format: 'ai-sdk' }));
       assert.equal(second.session.matched, history.length - 2, 'it continued the recorded fold');
-      assert.equal(summaries(), 2, 'one summary per fold');
+      assert.equal(summaries(), 2, 'one summary per fold, and the one step 1 did not apply');
     });
 
     test('after a fold: a call under another system prompt is not priced on the count the record carries', { skip: v.label === 'ai 6' && 'ai 6 does not show prepareStep the system prompt' }, async () => {
@@ -129,7 +130,8 @@ for (const v of ANTHROPIC_VERSIONS) {
       const { reports, requests, history } = await twoCalls({ threshold: 2500, keepTail: { tokens: 500 } });
       // Each step's state lookup finds what the step before recorded, under the original history's key: the
       // step's history as the next generateText call sends it, whatever list the SDK carried.
-      assert.deepEqual(reports.map((r) => r.session.matched), [0, 0, 3, 5, 7]);
+      // (step 1's fold gained nothing and was not applied: step 2 finds nothing recorded)
+      assert.deepEqual(reports.map((r) => r.session.matched), [0, 0, 0, 5, 7]);
       // What each step sent starts with the summary the last fold wrote, never the folded originals.
       const first = JSON.stringify(requests[0].body.messages[0]);
       for (const r of requests.slice(2)) assert.notEqual(JSON.stringify(r.body.messages[0]), first);

@@ -258,3 +258,85 @@ test('a paused assistant turn that ends the list keeps its server results whatev
   assert.deepEqual(r.edits.map((e) => e.message), [1, 1]);
   assert.equal(JSON.stringify(msgs[3]), before);
 });
+
+// A turn paused with stop_reason "pause_turn" and continued: the client sends the paused message back as it is and
+// appends the response, so a server call the pause left unrun has its result in the next assistant message (the
+// API combines consecutive assistant turns). Rule and sources: docs/anthropic-blocks.md, "Paused turns".
+/** research-session with message 3 paused before its web fetch ran, and the continuation after it. */
+function pausedSession() {
+  const msgs = load('research-session');
+  const [search, searchResult, fetch, fetchResult, text] = msgs[3].content;
+  msgs.splice(3, 1, { role: 'assistant', content: [search, searchResult, fetch] }, { role: 'assistant', content: [fetchResult, text] });
+  return msgs;
+}
+const problemsOf = (msgs) => validate(msgs).problems.map((p) => [p.code, p.index, p.severity]);
+
+test('a paused turn continued in the next assistant message is valid: its last server call has its result there', () => {
+  const msgs = pausedSession();
+  assert.equal(msgs[3].content.at(-1).type, 'server_tool_use');
+  assert.equal(msgs[4].content[0].tool_use_id, msgs[3].content.at(-1).id);
+  assert.deepEqual(problemsOf(msgs), []);
+  assert.equal(validate(msgs).ok, true);
+  // Paused twice: each continuation answers the call the message before it stopped on.
+  const twice = pausedSession();
+  const [fetchResult, text] = twice[4].content;
+  const again = { type: 'server_tool_use', id: 'srvtoolu_01PausedAgain7Qx', name: 'web_search', input: { query: 'SQLite WAL network filesystem NFS' } };
+  const againResult = { type: 'web_search_tool_result', tool_use_id: again.id, content: [{ type: 'web_search_result', title: 'SQLite Over a Network', url: 'https://www.sqlite.org/useovernet.html', page_age: 'May 2, 2026', encrypted_content: 'EqgfCioIARgBIiQ3NmQ4' }] };
+  twice.splice(4, 1, { role: 'assistant', content: [fetchResult, again] }, { role: 'assistant', content: [againResult, text] });
+  assert.deepEqual(problemsOf(twice), []);
+});
+
+test('nothing looser than a paused turn and its continuation: the other splits of a server call and its result stay errors', () => {
+  // (two assistant messages in a row that do not continue a paused turn also get the consecutive-role
+  // warning; this test is about the pairing errors)
+  const problemsOf = (msgs) => validate(msgs).problems.filter((p) => p.code !== 'consecutive-role').map((p) => [p.code, p.index, p.severity]);
+  const pair = (call, result) => [['call-without-result', call, 'error'], ['result-without-call', result, 'error']];
+  // A user message between them: the turn ended, nothing continues it.
+  const afterUser = pausedSession();
+  afterUser.splice(4, 0, { role: 'user', content: 'Go on.' });
+  assert.deepEqual(problemsOf(afterUser), pair(3, 5));
+  // The call is not where the turn paused: text follows it in its message.
+  const notAtEnd = pausedSession();
+  notAtEnd[3].content.push({ type: 'text', text: 'Fetching the WAL page.' });
+  assert.deepEqual(problemsOf(notAtEnd), pair(3, 4));
+  // The result two messages later.
+  const later = pausedSession();
+  later.splice(4, 0, { role: 'assistant', content: [{ type: 'text', text: 'Still working.' }] });
+  assert.deepEqual(problemsOf(later), pair(3, 5));
+  assert.deepEqual(validate(later).problems.filter((p) => p.code === 'consecutive-role').map((p) => [p.index, p.severity]), [[4, 'warning'], [5, 'warning']],
+    'assistant messages that continue no paused turn are turns in a row');
+  // The result before its call.
+  const before = pausedSession();
+  [before[3], before[4]] = [before[4], before[3]];
+  assert.deepEqual(problemsOf(before).map(([c, i]) => [c, i]), [['result-without-call', 3], ['call-without-result', 4]]);
+  // A second result for a call its own message already answered.
+  const twice = pausedSession();
+  twice[4].content.unshift({ ...twice[3].content[1] });
+  assert.deepEqual(problemsOf(twice), [['result-without-call', 4, 'error']]);
+  // The MCP connector's calls are answered in their own message: no pause splits them.
+  const mcp = load('mcp-tracker');
+  const i = mcp.findIndex((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'mcp_tool_result'));
+  const at = mcp[i].content.findIndex((b) => b.type === 'mcp_tool_result');
+  const [mcpResult, ...rest] = mcp[i].content.splice(at);
+  mcp.splice(i + 1, 0, { role: 'assistant', content: [mcpResult, ...rest] });
+  assert.deepEqual(problemsOf(mcp).map(([c]) => c), ['call-without-result', 'result-without-call']);
+});
+
+test('micro-compaction and folds keep a paused call and its continued result together', async () => {
+  const { Compactor } = await import('../js/hosts/node.js');
+  const callId = pausedSession()[3].content.at(-1).id;
+  const holds = (msgs, type) => msgs.some((m) => Array.isArray(m.content) && m.content.some((b) => b.type === type && (b.id ?? b.tool_use_id) === callId));
+  const micro = pausedSession();
+  const report = microCompact(micro, { keepRecent: 0 });
+  assert.ok(report.cleared > 0);
+  assert.ok(holds(micro, 'server_tool_use') && holds(micro, 'web_fetch_tool_result'));
+  assert.deepEqual(problemsOf(micro), []);
+  for (const tokens of [0, 100, 400, 1500, 4000]) {
+    const msgs = pausedSession();
+    const r = await new Compactor({ summarize: async () => 'WAL allows one writer and many readers; it needs shared memory, so not over NFS.', keepTail: { tokens } })
+      .compact(msgs, { force: true });
+    assert.ok(r.compacted || r.reason === 'nothing-to-summarize', `${tokens}: ${r.reason}`);
+    assert.equal(holds(msgs, 'server_tool_use'), holds(msgs, 'web_fetch_tool_result'), `keepTail ${tokens}: both kept or both folded`);
+    assert.deepEqual(problemsOf(msgs), [], `keepTail ${tokens}`);
+  }
+});

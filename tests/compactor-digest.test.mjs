@@ -162,7 +162,11 @@ describe('digestSummarizer()', () => {
     const messages = load('ledger.anthropic');
     const c = new Compactor({ summarize: digestSummarizer(), keepTail: { tokens: 0 } });
     await c.compact(messages, { force: true });
+    // (a turn with tool output to fold with it: a digest of the summary alone would not be shorter)
+    const lint = Array.from({ length: 40 }, (_, i) => `src/config/export.js:${10 + i}:5  warning  prefer-const  'row${i}' is never reassigned`).join('\n');
     messages.push(
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_lint', name: 'bash', input: { command: 'npm run lint' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_lint', content: lint }] },
       { role: 'assistant', content: [{ type: 'text', text: 'CHANGELOG entry written; lint is clean.' }] },
       { role: 'user', content: 'Commit and open the pull request.' },
     );

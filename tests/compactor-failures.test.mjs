@@ -97,6 +97,38 @@ describe('a failing summarizer leaves the conversation exactly as it was', () =>
   });
 });
 
+describe('a summarizer\'s own MidfoldError keeps its reason', () => {
+  test('languageModelSummarizer over a model that answers no text: reason "empty-summary", nothing changed', async () => {
+    const { languageModelSummarizer } = await import('../js/integrations/ai-sdk.js');
+    const { MockLanguageModelV3 } = await import('ai/test');
+    const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: '  \n' }], finishReason: { unified: 'stop', raw: 'end_turn' },
+      usage: { inputTokens: { total: 900 }, outputTokens: { total: 1 } }, warnings: [] }) });
+    const messages = load('ledger.ai-sdk');
+    const snap = snapshot(messages);
+    const { compactor, warnings } = make(languageModelSummarizer(model));
+    const report = await compactor.compact(messages, { force: true });
+    assert.equal(model.doGenerateCalls.length, 1);
+    assert.equal(report.reason, 'empty-summary');
+    assert.equal(report.error.code, 'empty-summary');
+    assert.match(warnings[0].message, /empty-summary/);
+    assertUntouched(messages, snap);
+  });
+
+  for (const code of ['empty-summary', 'bad-summary', 'timeout']) {
+    test(`a MidfoldError with code '${code}' is reported as '${code}'`, async () => {
+      const error = new MidfoldError(code, `the summarizer says: ${code}`);
+      const report = await make(async () => { throw error; }).compactor.compact(load('ledger.anthropic'), { force: true });
+      assert.equal(report.reason, code);
+      assert.equal(report.error, error);
+    });
+  }
+
+  test("a MidfoldError with any other code is a 'summarizer-error'", async () => {
+    const report = await make(async () => { throw new MidfoldError('invalid-input', 'bad request'); }).compactor.compact(load('ledger.anthropic'), { force: true });
+    assert.equal(report.reason, 'summarizer-error');
+  });
+});
+
 describe('timeout and abort', () => {
   test('timeoutMs: a summarizer that never answers gives up with reason "timeout", nothing changed', async () => {
     const messages = load('ledger.anthropic');
@@ -112,6 +144,41 @@ describe('timeout and abort', () => {
     assert.equal(warnings.length, 1);
     assertUntouched(messages, snap);
     assert.equal(request.signal.aborted, true, 'the summarizer was told to stop');
+  });
+
+  test('without timeoutMs, a summarizer that never answers gives up after 120 s (the CLI\'s default): reason "timeout", nothing changed', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const summarize = gated();
+    let settled = false;
+    const run = make(summarize).compactor.compact(messages, { force: true }).finally(() => { settled = true; });
+    await summarize.started;
+    const flush = () => new Promise((resolve) => setImmediate(resolve));
+    t.mock.timers.tick(119_999);
+    await flush();
+    assert.equal(settled, false, 'still waiting at 119,999 ms');
+    t.mock.timers.tick(1);
+    await flush();
+    assert.equal(settled, true, 'gave up at 120,000 ms');
+    const report = await run;
+    assert.equal(report.reason, 'timeout');
+    assert.match(report.error.message, /120000 ms/);
+    assertUntouched(messages, snap);
+  });
+
+  test('timeoutMs: 0 waits for ever: a summary that arrives after hours still folds', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const messages = load('ledger.anthropic');
+    const summarize = gated();
+    let settled = false;
+    const run = make(summarize, { timeoutMs: 0 }).compactor.compact(messages, { force: true }).finally(() => { settled = true; });
+    await summarize.started;
+    t.mock.timers.tick(5 * 3600_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false);
+    summarize.answer.resolve('The CSV export keeps refunds now.');
+    assert.equal((await run).reason, 'compacted');
   });
 
   test('a summarizer that answers after the timeout changes nothing, even later', async () => {
@@ -212,6 +279,35 @@ describe('invalid options and input are the only rejections', () => {
       assert.throws(() => new Compactor(options), (e) => e instanceof MidfoldError && e.code === 'invalid-option');
     });
   }
+  // What the core cannot take is refused when the Compactor is built, naming what the caller wrote.
+  for (const [name, value, shown] of [['clearAtLeast', 400_000_000_000, '400000000000'], ['microTrigger', 2 ** 32, '4294967296'],
+    ['keepRecent', 2 ** 32, '4294967296'], ['maxSummaryTokens', 1e12, '1000000000000'], ['maxTranscriptTokens', 2 ** 40, '1099511627776'],
+    ['keepTail.tokens', 5e9, '5000000000'], ['timeoutMs', 2 ** 31, '2147483648'], ['threshold', 2 ** 53, '9007199254740992']]) {
+    test(`constructor: ${name} ${shown}, beyond what it can be → MidfoldError 'invalid-option' naming ${name} and ${shown}`, () => {
+      const options = { summarize: recorder() };
+      if (name === 'keepTail.tokens') options.keepTail = { tokens: value };
+      else options[name] = value;
+      assert.throws(() => new Compactor(options), (e) => e instanceof MidfoldError && e.code === 'invalid-option' &&
+        e.message.startsWith(`${name} must be a whole number`) && e.message.includes(shown));
+    });
+  }
+
+  test('threshold 1e12 (never fold) is accepted, and every call works: the defaults derived from it are capped, never refused', async () => {
+    const summarize = recorder('The CSV export keeps refunds now.');
+    const compactor = new Compactor({ summarize, threshold: 1e12 });
+    const messages = load('ledger.anthropic');
+    const snap = snapshot(messages);
+    const held = await compactor.compact(messages);
+    assert.equal(held.reason, 'below-threshold');
+    assertUntouched(messages, snap);
+    assert.equal((await compactor.compact(messages)).reason, 'below-threshold', 'the next call too');
+    const forced = await compactor.compact(messages, { force: true });
+    assert.equal(forced.reason, 'compacted');
+    // The provider's count far below the estimate scales the tail budget up: still within what the core takes.
+    const again = load('ledger.anthropic');
+    assert.equal((await new Compactor({ summarize, threshold: 1e12 }).compact(again, { force: true, usage: { inputTokens: 1 } })).reason, 'compacted');
+  });
+
   test('a misspelt option is named in the error', () => {
     assert.throws(() => new Compactor({ summarize: recorder(), excludeTool: ['memory'] }), /unknown option "excludeTool"/);
   });
@@ -357,6 +453,50 @@ describe('the host changes the conversation while the summary is written', () =>
     summarize.answer.resolve('S');
     assert.equal((await run).reason, 'conflict');
     assertUntouched(messages, hostVersion);
+  });
+
+  // Edits in place, at every depth: the message object stays, what it holds changes.
+  const IN_PLACE = [
+    ['a message\'s string content replaced', (m) => { m[1].content = 'edited'; }],
+    ['the system message\'s content', (m) => { m[0].content += ' Answer in French.'; }],
+    ['a text block\'s text', (m) => { m.at(-2).content[0].text += ' (corrected by the user)'; }],
+    ['a tool result\'s content, deep in its block', (m) => { m[3].content[0].content = 'FAIL (re-run by the user)'; }],
+    ['a tool call\'s input, two levels down', (m) => { m[2].content[1].input.command = 'npm test -- --runInBand'; }],
+    ['a block pushed onto a message', (m) => { m[1].content = [{ type: 'text', text: m[1].content }, { type: 'text', text: 'One more thing.' }]; }],
+    ['a key added to a block', (m) => { m[3].content[0].is_error = true; }],
+    ['a key removed from a message', (m) => { delete m.at(-1).content; m.at(-1).content = 'Ship it.'; }],
+    ['a block removed from a message', (m) => { m[2].content.pop(); }],
+  ];
+  for (const [what, edit] of IN_PLACE) {
+    test(`${what} while the summary is written: reason "conflict", the host's edit kept and nothing else changed`, async () => {
+      const messages = load('ledger.anthropic');
+      const objects = messages.slice();
+      const summarize = gated();
+      const { compactor, warnings } = make(summarize);
+      const run = compactor.compact(messages, { force: true });
+      await summarize.started;
+      edit(messages);
+      const hostVersion = structuredClone(messages);
+      summarize.answer.resolve('S');
+      const report = await run;
+      assert.equal(report.compacted, false);
+      assert.equal(report.reason, 'conflict');
+      assert.equal(warnings.length, 1);
+      assert.deepStrictEqual(messages, hostVersion);
+      assert.ok(messages.every((m, i) => m === objects[i]), 'the same objects');
+    });
+  }
+
+  test('an edit in place that puts back what was there is no conflict (the messages hold what was planned)', async () => {
+    const messages = load('ledger.anthropic');
+    const summarize = gated();
+    const run = make(summarize).compactor.compact(messages, { force: true });
+    await summarize.started;
+    const text = messages[1].content;
+    messages[1].content = 'edited';
+    messages[1].content = `${text}`;
+    summarize.answer.resolve('S');
+    assert.equal((await run).reason, 'compacted');
   });
 
   test('a conflict is not rescued by the digest fallback and onArchive is not called', async () => {

@@ -16,6 +16,19 @@ before(async () => { await init(); });
 // these tokens, so the estimates these tests compare them with use it too.
 const SAFE = { profile: 'safe' };
 
+/** A message's text, string or text blocks. */
+const textOf = (m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => b.text).join(''));
+
+/**
+ * The acknowledgement as a fold writes it where everything kept is plain text: carrying the format
+ * (detectFormat would otherwise read OpenAI Chat), as an Anthropic text block or with AI SDK providerOptions.
+ */
+function acknowledgement(format, text) {
+  if (format === 'anthropic') return { role: 'assistant', content: [{ type: 'text', text, citations: null }] };
+  if (format === 'ai-sdk') return { role: 'assistant', content: text, providerOptions: { midfold: { acknowledgement: true } } };
+  return { role: 'assistant', content: text };
+}
+
 const resultMessages = (messages) => messages.filter((m) =>
   m.role === 'tool' || (m.role === 'user' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_result')));
 
@@ -93,10 +106,9 @@ describe('the seed scenario with keepTail {tokens: 0}', () => {
       assert.equal(messages.length, 4);
       assert.equal(messages[0], system);
       assert.deepStrictEqual(messages[1], { role: 'user', content: `${MARK}\nThe CSV export keeps refunds now.` });
-      assert.equal(messages[2].role, 'assistant');
-      assert.equal(typeof messages[2].content, 'string');
-      assert.ok(messages[2].content.length > 0);
-      assert.deepStrictEqual(Object.keys(messages[2]).sort(), ['content', 'role']);
+      assert.ok(textOf(messages[2]).length > 0);
+      // (the pending message and the summary are plain text: the acknowledgement carries the format)
+      assert.deepStrictEqual(messages[2], acknowledgement(format, textOf(messages[2])));
       assert.equal(messages[3], pending);
       assert.equal(report.summarizedMessages, load(`ledger.${format}`).length - 2);
     });
@@ -112,8 +124,8 @@ describe('the seed scenario with keepTail {tokens: 0}', () => {
   test('the English acknowledgement is English', async () => {
     const messages = load('ledger.anthropic');
     await new Compactor({ summarize: recorder(), keepTail: { tokens: 0 } }).compact(messages, { force: true });
-    assert.equal(cjkCount(messages[2].content), 0);
-    assert.match(messages[2].content, /[A-Za-z]{3,}/);
+    assert.equal(cjkCount(textOf(messages[2])), 0);
+    assert.match(textOf(messages[2]), /[A-Za-z]{3,}/);
   });
 
   test('tokensAfter is the estimate of the rebuilt conversation, smaller than tokensBefore', async () => {
@@ -123,11 +135,23 @@ describe('the seed scenario with keepTail {tokens: 0}', () => {
     assert.ok(report.tokensAfter < report.tokensBefore);
   });
 
-  test('the shared seed example (tool call pending its result) keeps the call and its result', async (t) => {
+  test('the shared seed example (tool call pending its result): the one request before the call is as short as a summary, so nothing changes', async (t) => {
     const messages = loadShared('seed-example.anthropic');
     if (!messages) return t.skip('tests/fixtures/seed-example.anthropic.json is not there');
+    const objects = messages.slice();
+    const report = await new Compactor({ summarize: recorder('S'), keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.reason, 'no-gain');
+    assert.deepStrictEqual(messages, loadShared('seed-example.anthropic'));
+    assert.ok(messages.every((m, i) => m === objects[i]));
+  });
+
+  test('the shared seed example with a longer request before the call: the fold keeps the call and its result', async (t) => {
+    const messages = loadShared('seed-example.anthropic');
+    if (!messages) return t.skip('tests/fixtures/seed-example.anthropic.json is not there');
+    messages[0].content = 'Please read the config file and tell me which provider it names, whether the key is read from the environment, and what the retry settings are.';
     const [first, call, result] = messages;
-    await new Compactor({ summarize: recorder('S'), keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    const report = await new Compactor({ summarize: recorder('S'), keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true);
     assert.equal(messages.length, 3);
     assert.deepStrictEqual(messages[0], { role: 'user', content: `${MARK}\nS` });
     assert.equal(messages[1], call);
@@ -395,7 +419,7 @@ describe('language', () => {
       const messages = load(`admin-web-zh.${format}`);
       const report = await new Compactor({ summarize: recorder('摘要'), keepTail: { tokens: 0 } }).compact(messages, { force: true });
       assert.equal(report.compacted, true);
-      assert.deepStrictEqual(messages[2], { role: 'assistant', content: ACK_ZH });
+      assert.deepStrictEqual(messages[2], acknowledgement(format, ACK_ZH));
     });
 
     test(`${format}: a Chinese conversation gets Chinese instructions and a Chinese system prompt`, async () => {
@@ -423,7 +447,7 @@ describe('language', () => {
   test("language: 'zh' forces Chinese on an English conversation", async () => {
     const messages = load('ledger.anthropic');
     await new Compactor({ summarize: recorder(), language: 'zh', keepTail: { tokens: 0 } }).compact(messages, { force: true });
-    assert.equal(messages[2].content, ACK_ZH);
+    assert.equal(textOf(messages[2]), ACK_ZH);
   });
 
   test("language: 'zh-CN' counts as Chinese", async () => {
@@ -783,11 +807,155 @@ describe('the shared fixtures (tests/fixtures/*.json)', () => {
       for (const budget of [0, 200, 1000]) {
         const copy = loadShared(name);
         const report = await new Compactor({ summarize: recorder('S'), keepTail: { tokens: budget } }).compact(copy, { force: true });
-        if (!report.compacted) { assert.equal(report.reason, 'nothing-to-summarize'); continue; }
+        if (!report.compacted) {
+          // (a middle shorter than its summary is not folded: no-gain, nothing changed)
+          assert.ok(['nothing-to-summarize', 'no-gain'].includes(report.reason), report.reason);
+          if (report.reason === 'no-gain') assert.deepStrictEqual(copy, loadShared(name));
+          continue;
+        }
         assert.deepStrictEqual(validate(copy).problems, [], `keepTail ${budget}`);
         assert.deepStrictEqual(copy.slice(0, systems.length), systems);
         assert.equal(copy[systems.length].content, `${MARK}\nS`);
       }
     });
   }
+});
+
+describe('a fold leaves the conversation in its format, at any size', async () => {
+  const { detectFormat } = await import('../js/hosts/node.js');
+  const { modelMessageSchema } = await import('ai');
+  const sig = (n) => `EqQBCkgIARABGAIiQ${n}L2vX3c9Zk1mWq8pR`;
+  const ANSWER_1 = 'Take a snapshot of orders first, run the migration inside a transaction per batch of 10,000 rows, and keep the old column until the backfill is verified; to roll back, stop the workers, restore the column from the snapshot and redeploy the previous release.';
+  const ANSWER_2 = 'Then the backfill marks its last committed batch in migration_state: resume from there, or restore the untouched batches from the snapshot and drop the new column. Never run both directions at once.';
+  const SUMMARY = 'Rollback plan for the orders migration: snapshot, batched backfill, restore from the snapshot.';
+  // Short real-life conversations whose format shows only in the part a fold takes away.
+  const CASES = {
+    'anthropic (thinking only)': [
+      { role: 'user', content: 'Draft a rollback plan for the orders table migration.' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'A plan needs a snapshot, batches and a way back.', signature: sig(1) }, { type: 'text', text: ANSWER_1 }] },
+      { role: 'user', content: 'What if the backfill is half done when it fails?' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Partial state: resume or restore.', signature: sig(2) }, { type: 'text', text: ANSWER_2 }] },
+      { role: 'user', content: 'OK. Write it as a checklist.' },
+    ],
+    'anthropic (a tool loop, Chinese)': [
+      { role: 'user', content: '帮我看看 orders 表迁移脚本有没有回滚步骤。' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01A', name: 'read_file', input: { path: 'migrations/0042_orders.sql' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A', content: 'ALTER TABLE orders ADD COLUMN total_cents bigint;\nUPDATE orders SET total_cents = round(total * 100);\n-- no down migration' }] },
+      { role: 'assistant', content: '脚本只有升级步骤，没有回滚：需要补一个 down 迁移，先恢复 total 列再删除 total_cents。' },
+      { role: 'user', content: '那就补上吧。' },
+    ],
+    'ai-sdk': [
+      { role: 'user', content: 'Draft a rollback plan for the orders table migration.' },
+      { role: 'assistant', content: [{ type: 'reasoning', text: 'A plan needs a snapshot, batches and a way back.', providerOptions: { anthropic: { signature: sig(1) } } }, { type: 'text', text: ANSWER_1 }] },
+      { role: 'user', content: 'What if the backfill is half done when it fails?' },
+      { role: 'assistant', content: [{ type: 'text', text: ANSWER_2 }] },
+      { role: 'user', content: 'OK. Write it as a checklist.' },
+    ],
+    'openai-responses': [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Draft a rollback plan for the orders table migration.' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: ANSWER_1, annotations: [] }] },
+      { role: 'user', content: 'What if the backfill is half done when it fails?' },
+      { role: 'assistant', content: ANSWER_2 },
+      { role: 'user', content: 'OK. Write it as a checklist.' },
+    ],
+    'ai-sdk-ui': [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Draft a rollback plan for the orders table migration.' }] },
+      { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: ANSWER_1 }] },
+      { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'What if the backfill is half done when it fails?' }] },
+      { id: 'a2', role: 'assistant', parts: [{ type: 'text', text: ANSWER_2 }] },
+      { id: 'u3', role: 'user', parts: [{ type: 'text', text: 'OK. Write it as a checklist.' }] },
+    ],
+    openai: [
+      { role: 'user', content: 'Draft a rollback plan for the orders table migration.' },
+      { role: 'assistant', content: ANSWER_1 },
+      { role: 'user', content: 'What if the backfill is half done when it fails?' },
+      { role: 'assistant', content: ANSWER_2 },
+      { role: 'user', content: 'OK. Write it as a checklist.' },
+    ],
+  };
+  for (const [name, conversation] of Object.entries(CASES)) {
+    const expected = name.split(' ')[0];
+    for (const keepTail of [0, 60, 400]) {
+      test(`${name}, keepTail ${keepTail} tokens: a forced fold keeps detectFormat's answer`, async () => {
+        const messages = structuredClone(conversation);
+        assert.equal(detectFormat(messages), expected);
+        const report = await new Compactor({ summarize: async () => SUMMARY, keepTail: { tokens: keepTail } }).compact(messages, { force: true });
+        assert.equal(report.compacted, true, report.reason);
+        assert.equal(detectFormat(messages), expected);
+        assert.deepStrictEqual(validate(messages).problems, []);
+        assert.equal(report.tokensAfter, estimateTokens(messages, SAFE));
+        if (expected === 'ai-sdk') assert.ok(modelMessageSchema.array().safeParse(messages).success);
+        // The next fold reads it in that format too, and keeps it there.
+        messages.push({ role: 'assistant', content: 'Checklist: 1. snapshot 2. batches 3. verify 4. restore.' }, { role: 'user', content: 'Thanks.' });
+        if (expected === 'ai-sdk-ui') messages.splice(-2, 2, { id: 'a3', role: 'assistant', parts: [{ type: 'text', text: 'Checklist: 1. snapshot.' }] }, { id: 'u4', role: 'user', parts: [{ type: 'text', text: 'Thanks.' }] });
+        assert.equal(detectFormat(messages), expected);
+      });
+    }
+  }
+});
+
+describe('a fold that would not reduce the conversation is not applied', () => {
+  // A short chat: whatever summary replaces its first turns costs at least what they did.
+  const shortChat = () => [
+    { role: 'system', content: 'You are a coding agent working in the ledger repository.' },
+    { role: 'user', content: 'Fix the date test.' },
+    { role: 'assistant', content: [{ type: 'text', text: 'On it.' }] },
+    { role: 'user', content: 'Use UTC everywhere.' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Done: UTC in src/date.js.' }] },
+    { role: 'user', content: 'Thanks, commit it.' },
+  ];
+
+  test("a forced fold whose digest is longer than what it replaces: reason 'no-gain', the array and its objects as they were", async () => {
+    const { digestSummarizer } = await import('../js/hosts/node.js');
+    const messages = shortChat();
+    const objects = messages.slice();
+    const warnings = [];
+    const archived = [];
+    const report = await new Compactor({ summarize: digestSummarizer(), keepTail: { tokens: 0 }, onWarn: (m) => warnings.push(m), onArchive: (r) => archived.push(r) })
+      .compact(messages, { force: true });
+    assert.equal(report.compacted, false);
+    assert.equal(report.reason, 'no-gain');
+    assert.deepStrictEqual(messages, shortChat());
+    assert.ok(messages.length === objects.length && messages.every((m, i) => m === objects[i]));
+    assert.equal(report.tokensAfter, report.tokensBefore);
+    assert.equal(report.tokensBefore, estimateTokens(messages, SAFE));
+    assert.equal(archived.length, 0);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /no-gain/);
+  });
+
+  test('over the threshold, a summary longer than the middle it replaces is not applied', async () => {
+    // The window is full of one long pending result; the turns before it are short.
+    const log = Array.from({ length: 400 }, (_, i) => `✓ test/ledger.test.ts > totals > region ${i} sums rows in cents`).join('\n');
+    const messages = [
+      { role: 'user', content: 'Run the whole suite.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'npm test' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: log }] },
+    ];
+    const copy = structuredClone(messages);
+    const rambling = async () => 'The user asked to run the whole test suite of the ledger repository, so the assistant ran npm test with the bash tool and is now waiting for its output, which is the long list of passing region tests that follows.';
+    const report = await new Compactor({ summarize: rambling, threshold: 1000, keepTail: { tokens: 0 } }).compact(messages);
+    assert.equal(report.reason, 'no-gain');
+    assert.deepStrictEqual(messages, copy);
+  });
+
+  test('a fold that frees even a little is applied, and its tokensAfter is below tokensBefore', async () => {
+    const messages = shortChat();
+    messages[1].content = 'Fix the date test: it fails at UTC midnight because the helper adds the local offset twice; keep the public API as it is and add a regression test for 00:00 in three time zones.';
+    const report = await new Compactor({ summarize: async () => 'Fix the double offset in src/date.js.', keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true);
+    assert.ok(report.tokensAfter < report.tokensBefore);
+    assert.equal(report.tokensAfter, estimateTokens(messages, SAFE));
+  });
+
+  test('messages appended while the summary is written count on both sides: the fold is measured against the conversation as it is then', async () => {
+    const messages = shortChat();
+    messages[1].content = 'Fix the date test: it fails at UTC midnight because the helper adds the local offset twice; keep the public API as it is and add a regression test for 00:00 in three time zones.';
+    const appended = Array.from({ length: 6 }, (_, i) => ({ role: i % 2 ? 'user' : 'assistant', content: `Step ${i}: ${'checked the offsets in src/date.js and the tests; '.repeat(8)}` }));
+    const summarize = async () => { messages.push(...appended); return 'Fix the double offset in src/date.js.'; };
+    const report = await new Compactor({ summarize, keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, true, report.reason);
+    assert.deepStrictEqual(messages.slice(-6), appended);
+    assert.equal(report.tokensAfter, estimateTokens(messages, SAFE));
+  });
 });

@@ -579,3 +579,74 @@ test('an AI SDK loop whose OpenAI encrypted reasoning is in flight: the clearing
   assert.equal(boundary.thinkingRemoved, undefined);
   assert.equal(messages.filter((m) => m.role === 'assistant' && m.content.some((p) => p.type === 'reasoning')).length, 4, 'every reasoning part stays');
 });
+
+test.describe('a loop whose last calls still wait for their results is in flight (its thinking is checked in the next request)', () => {
+  const log = Array.from({ length: 80 }, (_, i) => `PASS src/ledger.test.js > rounds row ${i} (${i % 7} ms)`).join('\n');
+  const sig = 'EqQBCkgIARABGAIiQL2vX3c9';
+  /** A finished Anthropic turn with a long result, the next request, then `last` (the message the list ends with). */
+  const anthropic = (last) => [
+    { role: 'user', content: 'Run the ledger tests.' },
+    { role: 'assistant', content: [{ type: 'thinking', thinking: 'Run the suite first.', signature: sig }, { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'npm test' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: log }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'All 80 pass.' }] },
+    { role: 'user', content: 'Now look up the half-even rule and apply it.' },
+    last,
+  ];
+  const cases = [
+    ['Anthropic: [thinking, tool_use]', anthropic({ role: 'assistant', content: [{ type: 'thinking', thinking: 'Read the helper.', signature: sig }, { type: 'tool_use', id: 'toolu_2', name: 'read_file', input: { path: 'src/round.ts' } }] }), true],
+    ['Anthropic, a turn paused with pause_turn: [thinking, server_tool_use]', anthropic({ role: 'assistant', content: [{ type: 'thinking', thinking: 'Search the rule.', signature: sig }, { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'banker rounding half even' } }] }), true],
+    ['Anthropic, a finished server-tool turn: [thinking, server_tool_use, web_search_tool_result, text]', anthropic({ role: 'assistant', content: [
+      { type: 'thinking', thinking: 'Search the rule.', signature: sig },
+      { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'banker rounding half even' } },
+      { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', title: 'Rounding half to even', url: 'https://en.wikipedia.org/wiki/Rounding', encrypted_content: 'EqgfCioIARgBIiQ3' }] },
+      { type: 'text', text: 'Half-even rounds 0.5 to the nearest even digit.' }] }), false],
+  ];
+  const aisdk = (last) => [
+    { role: 'user', content: 'Run the ledger tests.' },
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'bash', input: { command: 'npm test' } }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'bash', output: { type: 'text', value: log } }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'All 80 pass.' }] },
+    { role: 'user', content: 'Now look up the half-even rule and apply it.' },
+    last,
+  ];
+  const reasoning = { type: 'reasoning', text: 'Search first.', providerOptions: { anthropic: { signature: sig } } };
+  cases.push(
+    ['AI SDK: [signed reasoning, tool-call]', aisdk({ role: 'assistant', content: [reasoning, { type: 'tool-call', toolCallId: 'c2', toolName: 'read_file', input: { path: 'src/round.ts' } }] }), true],
+    ['AI SDK, a provider-executed tool answered in the message: finished', aisdk({ role: 'assistant', content: [reasoning,
+      { type: 'tool-call', toolCallId: 'ws1', toolName: 'web_search', input: { query: 'half even' }, providerExecuted: true },
+      { type: 'tool-result', toolCallId: 'ws1', toolName: 'web_search', output: { type: 'json', value: [{ title: 'Rounding', url: 'https://en.wikipedia.org/wiki/Rounding' }] } },
+      { type: 'text', text: 'Half-even rounds 0.5 to even.' }] }), false],
+    ['Claude behind OpenRouter (Chat Completions): tool_calls with signed reasoning_details', [
+      { role: 'user', content: 'Run the ledger tests.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"npm test"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: log },
+      { role: 'assistant', content: 'All 80 pass.' },
+      { role: 'user', content: 'Now apply half-even rounding.' },
+      { role: 'assistant', content: null, reasoning: 'Read the helper.', reasoning_details: [{ type: 'reasoning.text', text: 'Read the helper.', signature: sig, format: 'anthropic-claude-v1', index: 0 }],
+        tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/round.ts"}' } }] },
+    ], true],
+    ['OpenAI Responses: encrypted reasoning, then a function_call', [
+      { type: 'message', role: 'user', content: 'Run the ledger tests.' },
+      { type: 'function_call', call_id: 'fc_1', name: 'bash', arguments: '{"command":"npm test"}' },
+      { type: 'function_call_output', call_id: 'fc_1', output: log },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'All 80 pass.' }] },
+      { type: 'message', role: 'user', content: 'Now apply half-even rounding.' },
+      { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'gAAAAABpQ7x' },
+      { type: 'function_call', call_id: 'fc_2', name: 'read_file', arguments: '{"path":"src/round.ts"}' },
+    ], true],
+  );
+  for (const [name, messages, inFlight] of cases) {
+    test(`${name}: ${inFlight ? 'the clearing waits' : 'finished, the clearing runs'}`, () => {
+      const copy = structuredClone(messages);
+      const report = microCompact(messages, { keepRecent: 0 });
+      if (inFlight) {
+        assert.equal(report.deferred, 'in-flight-thinking');
+        assert.equal(report.cleared, 0);
+        assert.deepStrictEqual(messages, copy);
+      } else {
+        assert.equal(report.deferred, undefined);
+        assert.equal(report.cleared, 1);
+      }
+    });
+  }
+});

@@ -24,8 +24,11 @@ function send(messages, extra = {}) {
   return client.beta.messages.create({ model: MODEL, max_tokens: 4096, system: SYSTEM, thinking: THINKING, betas: BETAS, messages, ...extra });
 }
 
-/** Runs one user request through a tool loop of `reads` file reads; stops with the loop in flight when asked. */
-async function runTurn(messages, request, reads, { stopInFlight = false } = {}) {
+/**
+ * Runs one user request through a tool loop of `reads` file reads; stops with the loop in flight when asked:
+ * after the last read's result (`stopInFlight`), or on the assistant message whose call waits for it (`stopAtCall`).
+ */
+async function runTurn(messages, request, reads, { stopInFlight = false, stopAtCall = false } = {}) {
   messages.push({ role: 'user', content: request });
   for (let i = 0; i <= reads.length; i++) {
     const path = reads[i];
@@ -35,19 +38,22 @@ async function runTurn(messages, request, reads, { stopInFlight = false } = {}) 
       : [{ type: 'thinking', thinking: 'I have read enough; time to answer.' }, { type: 'text', text: `Done: ${request}. I read ${reads.join(', ')}.` }];
     const response = await send(messages);
     messages.push({ role: 'assistant', content: response.content });
-    if (!path) return;
+    if (!path || (stopAtCall && i === reads.length - 1)) return;
     const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: response.content[1].id, content: read(path) }] };
     messages.push(result);
     if (stopInFlight && i === reads.length - 1) return;
   }
 }
 
-/** A session: two finished requests, then a third whose tool loop is in flight. */
-async function session({ inFlight = true } = {}) {
+/**
+ * A session: two finished requests, then a third whose tool loop is in flight (with `atCall`, on the assistant
+ * message whose call is not answered yet).
+ */
+async function session({ inFlight = true, atCall = false } = {}) {
   const messages = [];
   await runTurn(messages, 'Explain how a tool result is linked to its call in the view.', FILES.slice(0, 4));
   await runTurn(messages, 'Why does micro-compaction keep the pending turn whole?', FILES.slice(4, 7));
-  await runTurn(messages, 'Now check how the id map sizes its table.', FILES.slice(7), { stopInFlight: inFlight });
+  await runTurn(messages, 'Now check how the id map sizes its table.', FILES.slice(7), { stopInFlight: inFlight, stopAtCall: atCall });
   return messages;
 }
 
@@ -132,6 +138,46 @@ describe('the thinking policy', () => {
     assert.equal(report.reason, 'deferred-thinking');
     assert.equal(report.deferred, 'in-flight-thinking');
     assert.deepStrictEqual(messages, copy);
+  });
+
+  test('a loop whose last call is not answered yet is in flight too: a forced fold with a small tail waits, its thinking stays byte for byte, and the request after the result is accepted', async () => {
+    const messages = await session({ atCall: true });
+    const last = messages.at(-1);
+    assert.deepStrictEqual(last.content.map((b) => b.type), ['thinking', 'tool_use']);
+    const bytes = JSON.stringify(last);
+    const copy = structuredClone(messages);
+    const report = await new Compactor({ summarize: digestSummarizer(), keepTail: { tokens: 50 } }).compact(messages, { force: true });
+    assert.equal(report.compacted, false);
+    assert.equal(report.reason, 'deferred-thinking');
+    assert.equal(report.deferred, 'in-flight-thinking');
+    assert.deepStrictEqual(messages, copy);
+    assert.equal(JSON.stringify(messages.at(-1)), bytes);
+    const micro = microCompact(messages, { keepRecent: 0 });
+    assert.equal(micro.cleared, 0);
+    assert.equal(micro.deferred, 'in-flight-thinking');
+    // The host runs the tool and sends the result: Anthropic checks the thinking against the prefix it was made on.
+    const call = last.content[1];
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: read(call.input.path) }] });
+    provider.reply = () => [{ type: 'thinking', thinking: 'The table is sized to twice the ids.' }, { type: 'text', text: 'It doubles the capacity.' }];
+    assert.equal((await send(messages)).stop_reason, 'end_turn');
+  });
+
+  test('a call left unanswered at the end, a forced fold keeping 50 tokens: nothing changes', async () => {
+    const messages = [
+      { role: 'user', content: 'Run the tests and fix what fails. The date helper broke after last week\'s timezone refactor; keep its public API as it is and add a regression test for UTC midnight.' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Start with the suite.', signature: 'EqQBCkgIARABGAIiQL2v' }, { type: 'tool_use', id: 'toolu_01', name: 'bash', input: { command: 'npm test' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'FAIL test/date.test.js\n  ✕ formats UTC midnight (12 ms)\nTests: 1 failed, 14 passed, 15 total' }] },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'The date helper is off by the offset; read it.', signature: 'EqQBCkgIARABGAIiQM9x' }, { type: 'tool_use', id: 'toolu_02', name: 'read_file', input: { path: 'src/date.js' } }] },
+    ];
+    const copy = structuredClone(messages);
+    const report = await new Compactor({ summarize: async () => 'The suite fails on UTC midnight.', keepTail: { tokens: 50 } }).compact(messages, { force: true });
+    assert.equal(report.reason, 'deferred-thinking');
+    assert.deepStrictEqual(messages, copy);
+    // 'unbound' (a model that checks only the last message): the fold goes ahead and keeps that message whole.
+    const unbound = await new Compactor({ summarize: async () => 'The suite fails on UTC midnight.', keepTail: { tokens: 50 }, thinking: 'unbound' })
+      .compact(messages, { force: true });
+    assert.equal(unbound.compacted, true);
+    assert.deepStrictEqual(messages.at(-1), copy.at(-1));
   });
 
   test('at the turn boundary a fold drops the kept turns\' thinking, and the provider accepts the next request', async () => {

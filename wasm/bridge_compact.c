@@ -34,7 +34,9 @@ static void put_f64(mf_buf *b, double v)
  *   then per edit: u32 message, u32 part (0xFFFFFFFF: none), u32 target, f64 chars,
  *   u32 len + replacement bytes, u32 len + tool name bytes;
  *   then u32 figure count (0 unless `per_message`) and per message f64 milli, f64 results,
- *   u32 flags (mf_msg_figures). */
+ *   u32 flags (mf_msg_figures);
+ *   then u32 thinking count and per thinking part u32 message, u32 part (0xFFFFFFFF: beside
+ *   the content), f64 milli (mf_thinking_cost). */
 EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, const char *excludes,
                          uint32_t exclude_count, double clear_at_least, double trigger, int profile,
                          int per_message, char **out_ptr, size_t *out_len, mfw_error *e)
@@ -83,6 +85,12 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
         put_f64(&b, (double)plan->figures[m].milli);
         put_f64(&b, (double)plan->figures[m].results);
         put_u32(&b, plan->figures[m].flags);
+    }
+    put_u32(&b, (uint32_t)plan->thinking_count);
+    for (size_t t = 0; t < plan->thinking_count; t++) {
+        put_u32(&b, (uint32_t)plan->thinking[t].message);
+        put_u32(&b, plan->thinking[t].part == SIZE_MAX ? UINT32_MAX : (uint32_t)plan->thinking[t].part);
+        put_f64(&b, (double)plan->thinking[t].milli);
     }
     mf_micro_plan_free(plan);
     return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));

@@ -190,7 +190,10 @@ function oneLine(text, max = PREVIEW_CHARS) {
 }
 
 function isSummary(message) {
-  return message && message.role === 'user' && typeof message.content === 'string' && message.content.startsWith(SUMMARY_MARK);
+  // (a fold writes it as a text block where nothing else kept shows the conversation's format)
+  const text = !message ? '' : typeof message.content === 'string' ? message.content
+    : Array.isArray(message.content) && message.content[0] && typeof message.content[0].text === 'string' ? message.content[0].text : '';
+  return message && message.role === 'user' && text.startsWith(SUMMARY_MARK);
 }
 
 function isUserSide(message) {

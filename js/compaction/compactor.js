@@ -14,6 +14,7 @@ import { summaryMessages } from './summary-messages.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
 import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
 import { EstimateCache } from '../core/estimate-cache.js';
+import { matches, record } from '../core/snapshot.js';
 import { checkMessageCount, optionsObject, stringList } from '../core/options.js';
 import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 
@@ -23,6 +24,10 @@ import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 // cache every few turns instead of on every turn.
 const MICRO_TRIGGER_SHARE = 0.8;
 const CLEAR_AT_LEAST_SHARE = 0.4;
+// A summarizer that never answers would hold the conversation's compaction (and the calls
+// queued behind it on the same array) for ever: after this long it counts as failed, as the
+// CLI's --timeout does. 0 waits for ever.
+const DEFAULT_TIMEOUT_MS = 120000;
 // On the browser's estimator alone (initEstimator()), the share of the first trigger at which
 // the compaction module is fetched in the background (see run()).
 const PREFETCH_SHARE = 0.5;
@@ -56,11 +61,21 @@ const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'keepRecent', 'exclud
 /** What one compact() call takes. */
 const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 
-function wholeNumber(value, name, fallback) {
+/** The largest count the core takes (js/core/options.js count()): a budget passed on to it. */
+const CORE_MAX = 0xffffffff;
+/** setTimeout's longest delay: a longer one fires at once. */
+const TIMER_MAX = 0x7fffffff;
+
+/** A whole number from 0 to `max`, or `fallback` when left out; the error names what was given. */
+function wholeNumber(value, name, fallback, max = Number.MAX_SAFE_INTEGER) {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw optionError(`${name} must be a whole number >= 0`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max)
+    throw optionError(`${name} must be a whole number from 0 to ${max}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
   return value;
 }
+
+/** A default derived from the threshold, within what the core takes (an unreachable figure either way). */
+const derived = (value) => Math.min(Math.floor(value), CORE_MAX);
 
 function callback(value, name) {
   if (value !== undefined && typeof value !== 'function') throw optionError(`${name} must be a function`);
@@ -101,7 +116,8 @@ export class Compactor {
    * @param {string} [options.instructions] a standing focus for every summary
    * @param {string} [options.profile] estimator profile
    * @param {string} [options.format] message format ('auto')
-   * @param {number} [options.timeoutMs] give up on the summarizer after this long (none)
+   * @param {number} [options.timeoutMs] give up on the summarizer after this many ms (120,000;
+   *   0: wait for ever); the report then says 'timeout' and nothing changes
    * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
    * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/core/thinking.js):
    *   'prefix-bound' (default) defers every edit while a signed tool loop is in flight and
@@ -123,20 +139,22 @@ export class Compactor {
       throw optionError(`pricing must be one of ${PRICING_NAMES.map((name) => `'${name}'`).join(', ')}, or left out`);
     this.pricing = options.pricing;
     this.threshold = wholeNumber(options.threshold, 'threshold', DEFAULT_THRESHOLD[this.pricing || 'anthropic']);
-    this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3);
+    // What goes on to the core is checked against what it takes, here rather than at the first
+    // call that plans; what is derived from a threshold beyond it is capped there.
+    this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3, CORE_MAX);
     this.excludeTools = options.excludeTools === undefined ? undefined : [...stringList(options.excludeTools, 'excludeTools')];
     if (options.policy !== undefined && options.policy !== 'batched' && options.policy !== 'every-turn' && options.policy !== 'seed')
       throw optionError("policy must be 'batched' or 'every-turn'");
     if (options.policy === 'seed') deprecated(SEED_POLICY, options.onWarn);
     const everyTurn = options.policy === 'every-turn' || options.policy === 'seed';
-    this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : Math.floor(this.threshold * MICRO_TRIGGER_SHARE));
-    this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : Math.floor(this.threshold * CLEAR_AT_LEAST_SHARE));
+    this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : derived(this.threshold * MICRO_TRIGGER_SHARE), CORE_MAX);
+    this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : derived(this.threshold * CLEAR_AT_LEAST_SHARE), CORE_MAX);
     if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))
       throw optionError('keepTail must be an object like {tokens: 10000}');
-    this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', Math.floor(this.threshold / 5));
-    this.maxSummaryTokens = wholeNumber(options.maxSummaryTokens, 'maxSummaryTokens', 2000);
-    this.maxTranscriptTokens = wholeNumber(options.maxTranscriptTokens, 'maxTranscriptTokens', 60000);
-    this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', 0);
+    this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', derived(this.threshold / 5), CORE_MAX);
+    this.maxSummaryTokens = wholeNumber(options.maxSummaryTokens, 'maxSummaryTokens', 2000, CORE_MAX);
+    this.maxTranscriptTokens = wholeNumber(options.maxTranscriptTokens, 'maxTranscriptTokens', 60000, CORE_MAX);
+    this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS, TIMER_MAX);
     if (options.fallback !== undefined && options.fallback !== 'digest') throw optionError("fallback must be 'digest' or left out");
     this.fallback = options.fallback;
     this.preloadedFull = false; // (run(): the full module's background fetch was started)
@@ -335,10 +353,11 @@ export class Compactor {
     // measures with the estimator, so scale the budget by how the two compare.
     const estimated = Math.ceil(micro.milliBefore / 1000);
     let keepTailTokens = tokensBefore !== estimated && tokensBefore > 0
-      ? Math.floor(this.keepTailTokens * (estimated / tokensBefore)) : this.keepTailTokens;
+      ? derived(this.keepTailTokens * (estimated / tokensBefore)) : this.keepTailTokens;
     // A /compact on a conversation the tail budget holds whole still folds its older part:
     // the tail gets at most half of it (the pending turn stays whatever its size).
-    const afterMicro = Math.ceil(micro.milliAfter / 1000);
+    // (the view keeps its thinking until the rebuild: measured as the plan below measures it)
+    const afterMicro = Math.ceil((micro.milliAfter + micro.milliThinking) / 1000);
     const tailShrunk = options.force === true && keepTailTokens >= afterMicro;
     if (tailShrunk) keepTailTokens = Math.floor(afterMicro / 2);
     if (tailShrunk) base.tailShrunk = true;
@@ -363,6 +382,8 @@ export class Compactor {
       throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');
 
     const snapshot = messages.slice();
+    // What each planned message holds, deep (the caller may edit one in place while the summary is written).
+    const held = holdings(snapshot);
     const middle = plan.middle.map((i) => snapshot[i]);
     let summary;
     let provided = null; // the provider's own compaction messages, when its summarizer gave them
@@ -394,44 +415,40 @@ export class Compactor {
       }
     }
 
-    // Messages appended meanwhile are fine; any change to the planned part is not.
-    const changed = messages.length < snapshot.length || snapshot.some((m, i) => messages[i] !== m);
+    // Messages appended meanwhile are fine; any change to the planned part is not, in place included:
+    // the summary did not read it, and what the host wrote is never lost.
+    const changed = messages.length < snapshot.length || snapshot.some((m, i) => messages[i] !== m) || !stillHolds(snapshot, held);
     if (changed) {
       const error = new MidfoldError('conflict', 'the conversation changed while the summary was being written');
       this.warn('midfold: compaction abandoned, the conversation is unchanged: conflict', error);
       return { ...base, compacted: false, reason: 'conflict', error, tokensAfter: tokensBefore };
     }
 
-    // The kept tail gets its micro-compaction; the folded middle goes to the archive whole.
-    applyEditsCopyingReadOnly(messages, edits.filter((e) => e.message >= plan.tailStart));
-    const tail = messages.slice(plan.tailStart);
     // The head gathers the middle's configuration updates; a run of them must become one.
     const { head, dropped } = collapseConfigurationUpdates(plan.head.map((i) => messages[i]));
     const removed = dropped.length === 0 ? middle
       : [...plan.middle, ...dropped.map((d) => plan.head[d])].sort((a, b) => a - b).map((i) => snapshot[i]);
-    let rebuilt;
-    let kept = tail;
-    if (provided) {
-      // The provider's signed block goes back unmodified, where the provider reads it.
-      rebuilt = provided.first ? [...provided.messages, ...head] : [...head, ...provided.messages];
-      // A tail that starts in the block message's role joins it: one turn, the block first, as the API
-      // returns a compaction with what follows it (and as it would combine two messages of one role).
-      if (provided.first && head.length === 0 && tail.length && sameRole(rebuilt[rebuilt.length - 1], tail[0])) {
-        rebuilt[rebuilt.length - 1] = joinedTurn(rebuilt[rebuilt.length - 1], tail[0]);
-        kept = tail.slice(1);
-      }
-    } else {
-      const format = this.format && this.format !== 'auto' ? this.format : detectFormat(messages);
-      rebuilt = [...head, ...summaryMessages({ format, summary, acknowledgement: plan.acknowledgement, tail })];
+    const fold = {
+      head, tailStart: plan.tailStart, provided,
+      // (the kept tail gets its micro-compaction; the folded middle goes to the archive whole)
+      tailEdits: edits.filter((e) => e.message >= plan.tailStart),
+      // The kept turns now follow a new prefix: their signed thinking would no longer verify, unless
+      // the provider wrote the block that stands for it (and the tail follows it as required).
+      dropThinking: this.thinking === 'prefix-bound' && !(keepsThinking && provided),
+      pair: { format: this.format && this.format !== 'auto' ? this.format : detectFormat(messages), summary, acknowledgement: plan.acknowledgement },
+    };
+    // A fold that leaves as much as there was is no fold: first built of copies, and measured
+    // against the conversation as it is now (with what was appended meanwhile).
+    const trial = foldedList(messages, fold, true);
+    const tokensAfter = estimateTokens(trial.list, common);
+    const tokensNow = messages.length === snapshot.length ? estimatedBefore : estimateTokens(messages, common);
+    if (tokensAfter >= tokensNow) {
+      this.warn(`midfold: compaction skipped, the conversation is unchanged: no-gain (the fold would leave ${tokensAfter} of its ${tokensNow} tokens)`);
+      return { ...base, compacted: false, reason: 'no-gain', tokensAfter: tokensBefore };
     }
-    // (a joined turn holds the tail's first message: its thinking is the kept turns')
-    const tailAt = rebuilt.length - (kept === tail ? 0 : 1);
-    for (const m of kept) rebuilt.push(m);
-    for (let i = 0; i < rebuilt.length; i++) messages[i] = rebuilt[i];
-    messages.length = rebuilt.length;
-    // The kept turns now follow a new prefix: their signed thinking would no longer verify, unless
-    // the provider wrote the block that stands for it (and the tail follows it as required).
-    const thinkingRemoved = this.thinking === 'prefix-bound' && !(keepsThinking && provided) ? dropKeptThinking(messages, tailAt) : 0;
+    const { list, thinkingRemoved } = foldedList(messages, { ...fold, carry: trial.carry }, false);
+    for (let i = 0; i < list.length; i++) messages[i] = list[i];
+    messages.length = list.length;
     this.usage = null;
 
     if (this.onArchive) {
@@ -441,7 +458,7 @@ export class Compactor {
       ...base,
       compacted: true,
       reason: usedFallback ? 'compacted-with-digest' : 'compacted',
-      tokensAfter: estimateTokens(messages, common),
+      tokensAfter,
       summarizedMessages: middle.length,
       ...(thinkingRemoved ? { thinkingRemoved } : {}),
       summary,
@@ -480,7 +497,7 @@ export class Compactor {
         answer = await Promise.race([Promise.resolve().then(() => this.summarize(request)), stopped]);
       } catch (e) {
         if (e && e.reason && Object.prototype.hasOwnProperty.call(e, 'error')) throw e;
-        throw { reason: 'summarizer-error', error: e };
+        throw { reason: failureReason(e), error: e };
       }
       return summaryAnswer(answer);
     } finally {
@@ -501,6 +518,89 @@ function joinedTurn(lead, message) {
   const blocks = (m) => (Array.isArray(m.content) ? m.content : typeof m.content === 'string' && m.content ? [{ type: 'text', text: m.content }] : []);
   return { ...message, content: [...blocks(lead), ...blocks(message)] };
 }
+
+/**
+ * What the messages of `list` hold, recorded (snapshot.js: their keys and leaf values in walk
+ * order, no string copied) so that stillHolds can tell, without reading a string's text again,
+ * whether any was edited in place, however deep: a changed string, a key added or removed, a
+ * block pushed. Keeps `list`'s leaves until the caller drops the result.
+ * @param {unknown[]} list
+ */
+function holdings(list) {
+  const store = [];
+  const at = [0];
+  for (const m of list) {
+    record(m, store, 0);
+    at.push(store.length);
+  }
+  return { store, at };
+}
+
+/** True when every message of `list` still holds what holdings(list) recorded. */
+function stillHolds(list, { store, at }) {
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i];
+    if (m === null || typeof m !== 'object') {
+      if (store[at[i]] !== m) return false;
+      continue;
+    }
+    try {
+      if (matches(m, store, at[i], 0) !== at[i + 1]) return false;
+    } catch {
+      return false; // a getter that throws now: something changed
+    }
+  }
+  return true;
+}
+
+/**
+ * The conversation a fold leaves: the head, the summary pair (or the provider's own messages),
+ * the tail with its clearings, the kept turns' signed thinking dropped (`dropThinking`). As a
+ * trial (`trial`), nothing of the caller's is written: edited and stripped messages are copies.
+ * Else the clearings and the thinking removal land on the caller's objects (a frozen one gets a
+ * copy) and the caller puts the list in place. What is kept may be plain text alone, which reads
+ * as OpenAI Chat: the summary pair then carries the format (summary-messages.js), so a later call
+ * that detects it reads the conversation as it was written; the trial finds that out (`carry`).
+ * @returns {{list: unknown[], thinkingRemoved: number, carry: boolean}}
+ */
+function foldedList(messages, fold, trial) {
+  const source = trial ? applyEditsToCopy(messages, fold.tailEdits) : messages;
+  if (!trial) applyEditsCopyingReadOnly(messages, fold.tailEdits);
+  const tail = source.slice(fold.tailStart);
+  const { head, provided } = fold;
+  const pair = { ...fold.pair, tail };
+  // The provider's signed block goes back unmodified, where the provider reads it.
+  const list = provided ? (provided.first ? [...provided.messages, ...head] : [...head, ...provided.messages])
+    : [...head, ...summaryMessages(pair)];
+  // A tail that starts in the block message's role joins it: one turn, the block first, as the API
+  // returns a compaction with what follows it (and as it would combine two messages of one role).
+  let kept = tail;
+  if (provided && provided.first && head.length === 0 && tail.length && sameRole(list[list.length - 1], tail[0])) {
+    list[list.length - 1] = joinedTurn(list[list.length - 1], tail[0]);
+    kept = tail.slice(1);
+  }
+  // (a joined turn holds the tail's first message: its thinking is the kept turns')
+  const tailAt = list.length - (kept === tail ? 0 : 1);
+  for (const m of kept) list.push(m);
+  const thinkingRemoved = fold.dropThinking ? dropKeptThinking(list, tailAt, -1, false, trial) : 0;
+  const format = pair.format;
+  const carry = trial ? !provided && format !== 'openai' && format !== 'unknown' && detectFormat(list) !== format : fold.carry;
+  if (carry) list.splice(head.length, tailAt - head.length, ...summaryMessages({ ...pair, carry: true }));
+  return { list, thinkingRemoved, carry };
+}
+
+/**
+ * The reason a summarizer's own error is reported under: a MidfoldError whose code is one of
+ * the Compactor's reasons keeps it (languageModelSummarizer's 'empty-summary' when the model
+ * answered no text), as does the fetch adapters' SummarizerError for an answer with no text
+ * (code 'empty'); anything else is 'summarizer-error'.
+ */
+function failureReason(e) {
+  if (e instanceof MidfoldError && SUMMARIZER_REASONS.includes(e.code)) return e.code;
+  if (e instanceof Error && e.name === 'SummarizerError' && /** @type {any} */ (e).code === 'empty') return 'empty-summary';
+  return 'summarizer-error';
+}
+const SUMMARIZER_REASONS = ['empty-summary', 'bad-summary', 'timeout'];
 
 /**
  * Reads what a summarizer resolved to: a string, `{text}`, or, for the providers' own

@@ -13,6 +13,16 @@
  *   drops string content and @ai-sdk/openai throws on it), the content is one text part,
  *   [{type: 'text', text}] (AI SDK and OpenAI Chat; Anthropic's case is the Anthropic adapter's).
  * - Otherwise string content, the shape every format accepts.
+ *
+ * Where the rest of the rebuilt list no longer shows its format (everything kept is plain
+ * text: detectFormat would call it OpenAI Chat, and a later call that detects would read it so),
+ * the pair carries it (`carry`), in a shape the format's provider accepts and no other format
+ * has. The acknowledgement carries it when there is one (the summary keeps its usual shape,
+ * the one hosts look for), else the summary: for Anthropic, content as a text block with
+ * `citations: null` (no citations; a field of Anthropic's text blocks that no other format's
+ * text part has, src/format.c); for the AI SDK, providerOptions {midfold: {acknowledgement:
+ * true}} (or {summary: true}), which no provider reads, like a UIMessage's metadata; for
+ * Responses, a message item with input_text parts (the acknowledgement always has output_text).
  */
 
 export const SUMMARY_MARK = '[Context Compressed]';
@@ -39,16 +49,22 @@ function usesArrays(list) {
 
 /**
  * The messages to insert for `summary`. `format` is the conversation's format name (as
- * detectFormat gives it); `tail` the kept tail (read, never changed). Returns new objects
- * that the caller owns.
- * @param {{format: string, summary: string, acknowledgement: string, tail: unknown[]}} request
+ * detectFormat gives it); `tail` the kept tail (read, never changed); `carry`: write them so
+ * that they show the format (see above). Returns new objects that the caller owns; as many
+ * with `carry` as without.
+ * @param {{format: string, summary: string, acknowledgement: string, tail: unknown[], carry?: boolean}} request
  * @returns {object[]}
  */
-export function summaryMessages({ format, summary, acknowledgement, tail }) {
-  if (format === 'openai-responses') return responsesMessages(`${SUMMARY_MARK}\n${summary}`, acknowledgement, tail);
+export function summaryMessages({ format, summary, acknowledgement, tail, carry = false }) {
+  if (format === 'openai-responses') return responsesMessages(`${SUMMARY_MARK}\n${summary}`, acknowledgement, tail, carry);
   const text = `${SUMMARY_MARK}\n${summary}`;
   const first = tail.length ? tail[0] : null;
   const needsAck = !(first && first.role === 'assistant');
+  if (carry && format === 'anthropic') {
+    const block = (t) => [{ type: 'text', text: t, citations: null }];
+    return needsAck ? [{ role: 'user', content: text }, { role: 'assistant', content: block(acknowledgement) }]
+      : [{ role: 'user', content: block(text) }];
+  }
   if (format === 'ai-sdk-ui') {
     const out = [{ id: newId('summary'), role: 'user', metadata: { midfold: { summary: true } }, parts: [{ type: 'text', text }] }];
     if (needsAck) {
@@ -59,8 +75,9 @@ export function summaryMessages({ format, summary, acknowledgement, tail }) {
   }
   const arrays = (format === 'ai-sdk' || format === 'openai') && usesArrays(tail);
   const content = (t) => (arrays ? [{ type: 'text', text: t }] : t);
-  const out = [{ role: 'user', content: content(text) }];
-  if (needsAck) out.push({ role: 'assistant', content: content(acknowledgement) });
+  const marked = (kind) => (carry && format === 'ai-sdk' && (kind === 'acknowledgement') === needsAck ? { providerOptions: { midfold: { [kind]: true } } } : {});
+  const out = [{ role: 'user', content: content(text), ...marked('summary') }];
+  if (needsAck) out.push({ role: 'assistant', content: content(acknowledgement), ...marked('acknowledgement') });
   return out;
 }
 
@@ -74,10 +91,10 @@ export function summaryMessages({ format, summary, acknowledgement, tail }) {
  * shape to the API itself (@openai/agents-openai, openaiResponsesConverter). It is left
  * out when the tail starts with an item of the assistant's (a message, a call, reasoning).
  */
-function responsesMessages(text, acknowledgement, tail) {
+function responsesMessages(text, acknowledgement, tail, carry) {
   const messages = tail.filter((m) => m && typeof m === 'object' && typeof m.role === 'string');
-  const strings = messages.length > 0 && messages.every((m) => typeof m.content === 'string');
-  const tag = messages.length === 0 || messages.some((m) => m.type === 'message') ? { type: 'message' } : {};
+  const strings = !carry && messages.length > 0 && messages.every((m) => typeof m.content === 'string');
+  const tag = carry || messages.length === 0 || messages.some((m) => m.type === 'message') ? { type: 'message' } : {};
   const out = [{ ...tag, role: 'user', content: strings ? text : [{ type: 'input_text', text }] }];
   const first = tail.length ? tail[0] : null;
   if (!(first && assistantSide(first)))

@@ -12,7 +12,7 @@ import { MidfoldError } from './errors.js';
 import { Wasm, instantiate } from './wasm.js';
 import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { applyEdits } from './apply.js';
-import { dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from './thinking.js';
+import { dropThinkingAfterEdits, inFlightThinking, thinkingMilliAfterEdits, thinkingPolicy } from './thinking.js';
 import { FORMAT_NAMES, checkConversationSize, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
@@ -304,6 +304,13 @@ function readPlan(w, p) {
     plan.figures = new Array(countFigures);
     for (let i = 0; i < countFigures; i++, at += 20) plan.figures[i] = figuresOf(dv.getFloat64(at, true), dv.getFloat64(at + 8, true), dv.getUint32(at + 16, true));
   }
+  const countThinking = dv.getUint32(at, true);
+  at += 4;
+  plan.thinking = new Array(countThinking);
+  for (let i = 0; i < countThinking; i++, at += 16) {
+    const part = dv.getUint32(at + 4, true);
+    plan.thinking[i] = { message: dv.getUint32(at, true), part: part === 0xffffffff ? -1 : part, milli: dv.getFloat64(at + 8, true) };
+  }
   return plan;
 }
 
@@ -362,8 +369,12 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   }, recorder);
   // Every edit lies before the pending turn: with a signed tool loop in flight, it waits.
   if (thinking === 'prefix-bound' && plan.edits.length && inFlightThinking(messages) >= 0) {
-    return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, deferred: 'in-flight-thinking' };
+    return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, milliThinking: 0, deferred: 'in-flight-thinking' };
   }
+  // The later turns' signed thinking goes with the edits (dropThinkingAfterEdits): the figure
+  // after is what is left once it has, in the plan's own prices.
+  plan.milliThinking = thinkingMilliAfterEdits(messages, plan.edits, plan.thinking, thinking);
+  plan.milliAfter -= plan.milliThinking;
   return plan;
 }
 

@@ -122,21 +122,41 @@ function isEncryptedReasoningPart(part) {
   return [meta.openai, meta.azure].some((o) => isObject(o) && typeof o.reasoningEncryptedContent === 'string' && o.reasoningEncryptedContent !== '');
 }
 
+/** The Responses items a client answers with a *_call_output: a list that ends with one waits for it. */
+const RESPONSES_CALLS = ['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call', 'shell_call', 'apply_patch_call'];
+
 const isCall = (p) => isObject(p) && (p.type === 'tool_use' || p.type === 'tool-call' ||
   (typeof p.type === 'string' && p.type.startsWith('tool-') && p.type !== 'tool-result') || p.type === 'dynamic-tool');
 const isResultCarrier = (m) => isObject(m) && (m.role === 'tool' ||
   (m.role === 'user' && partsOf(m).some((p) => isObject(p) && p.type === 'tool_result')));
 
 /**
+ * True when an assistant message that ends the conversation waits for results: a client call
+ * (Anthropic tool_use, Chat tool_calls, an AI SDK tool-call without its result beside it, as a
+ * provider-executed tool has), or a server-tool or MCP call whose result is not in it yet (a
+ * turn paused with pause_turn, which the API continues from this very message).
+ */
+function awaitsResults(m, parts) {
+  if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) return true;
+  const here = new Set();
+  for (const p of parts) if (isObject(p) && (p.type === 'tool-result' || (typeof p.type === 'string' && p.type.endsWith('_tool_result'))))
+    here.add(p.type === 'tool-result' ? p.toolCallId : p.tool_use_id);
+  return parts.some((p) => isObject(p) && (p.type === 'tool_use' ||
+    ((p.type === 'tool-call' || p.type === 'server_tool_use' || p.type === 'mcp_tool_use') && !here.has(p.type === 'tool-call' ? p.toolCallId : p.id))));
+}
+
+/**
  * The index of the message (or item) holding a tool loop in flight with signed thinking, or -1.
- * In flight: the conversation ends with the results of that assistant message's calls (or, for
- * a UIMessage, the last message is that assistant message) and nothing the user wrote came after.
+ * In flight: that assistant message made tool calls, and the conversation ends with it (its calls
+ * still wait for their results: the next request sends them after it) or with their results (or,
+ * for a UIMessage, the last message is that assistant message), nothing the user wrote after.
+ * Either way the provider checks its thinking in the next request, against what came before.
  */
 export function inFlightThinking(messages) {
   if (!Array.isArray(messages) || messages.length === 0) return -1;
   // OpenAI Responses items: a trailing run of reasoning / call / output items after the last message.
   const last = messages[messages.length - 1];
-  if (isObject(last) && typeof last.type === 'string' && last.type.endsWith('_call_output')) {
+  if (isObject(last) && !last.role && (RESPONSES_CALLS.includes(last.type) || (typeof last.type === 'string' && last.type.endsWith('_call_output')))) {
     let i = messages.length - 1;
     let signed = -1;
     while (i >= 0 && isObject(messages[i]) && messages[i].type !== 'message' && !messages[i].role) {
@@ -150,12 +170,42 @@ export function inFlightThinking(messages) {
   if (i < 0 || !isObject(messages[i]) || messages[i].role !== 'assistant') return -1;
   const m = messages[i];
   const parts = partsOf(m);
-  const answered = i < messages.length - 1 || Array.isArray(m.parts); // UIMessage: results live inside
   // (Chat Completions: the calls are tool_calls, OpenRouter's signed reasoning its reasoning_details)
-  const calls = parts.some(isCall) || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
-  if (!answered || !calls || !(parts.some(isSignedThinkingPart) || parts.some(carriesSignedDetails) ||
+  const answered = i < messages.length - 1 || Array.isArray(m.parts); // UIMessage: results live inside
+  const calls = answered ? parts.some(isCall) || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) : awaitsResults(m, parts);
+  if (!calls || !(parts.some(isSignedThinkingPart) || parts.some(carriesSignedDetails) ||
     parts.some(isEncryptedReasoningPart) || hasSignedReasoning(m))) return -1;
   return i;
+}
+
+/**
+ * What removing signed thinking does to message `m`: null when it holds none; else, for a
+ * Chat Completions message with OpenRouter's signed reasoning_details, {chat: true, count,
+ * empty} (count: the entries; empty: nothing else would be left); else {key, drop, empty}
+ * where `drop` lists the indices of its signed thinking parts in m[key] ('content' or
+ * 'parts'; it may be empty when only call parts carry OpenRouter's signed details) and
+ * `empty` says nothing else would be left. The one reading of a message that removing and
+ * pricing the removal share.
+ */
+function signedThinkingOf(m) {
+  if (!isObject(m) || m.role !== 'assistant') return null;
+  if (hasSignedReasoning(m)) {
+    // OpenRouter's Chat Completions: the reasoning rides beside the content, as
+    // reasoning_details (and its text as `reasoning`).
+    const empty = (m.content === null || m.content === undefined || m.content === '') && !(Array.isArray(m.tool_calls) && m.tool_calls.length);
+    return { chat: true, count: m.reasoning_details.length, empty };
+  }
+  const key = Array.isArray(m.content) ? 'content' : Array.isArray(m.parts) ? 'parts' : null;
+  if (!key) return null;
+  const list = m[key];
+  const drop = [];
+  let details = false;
+  for (let p = 0; p < list.length; p++) {
+    if (isSignedThinkingPart(list[p])) drop.push(p);
+    else if (carriesSignedDetails(list[p])) details = true;
+  }
+  if (!drop.length && !details) return null;
+  return { key, drop, empty: drop.length === list.length };
 }
 
 /**
@@ -164,23 +214,23 @@ export function inFlightThinking(messages) {
  * (a message that cannot be written, a frozen one, is replaced in the array by a copy that has it);
  * a message that held nothing else is removed (the provider merges the turns around it), or,
  * with `keepLength` (micro-compaction keeps the array's length), left as it was. A call part
- * that carries OpenRouter's signed details is replaced by a copy without them. Returns how many
- * parts were removed or stripped (or, on a Chat Completions message, OpenRouter
- * reasoning_details entries removed). Reasoning items are never touched.
+ * that carries OpenRouter's signed details is replaced by a copy without them. With `copies`,
+ * no message is written at all: each changed one is replaced in the array by a copy (a trial
+ * run on a list of the caller's messages). Returns how many parts were removed or stripped
+ * (or, on a Chat Completions message, OpenRouter reasoning_details entries removed).
+ * Reasoning items are never touched.
  */
-export function dropKeptThinking(messages, from, keep = -1, keepLength = false) {
+export function dropKeptThinking(messages, from, keep = -1, keepLength = false, copies = false) {
   let removed = 0;
   for (let i = messages.length - 1; i >= from; i--) {
+    if (i === keep) continue;
     const m = messages[i];
-    if (i === keep || !isObject(m) || m.role !== 'assistant') continue;
-    if (hasSignedReasoning(m)) {
-      // OpenRouter's Chat Completions: the reasoning rides beside the content, as
-      // reasoning_details (and its text as `reasoning`).
-      const empty = (m.content === null || m.content === undefined || m.content === '') && !(Array.isArray(m.tool_calls) && m.tool_calls.length);
-      if (empty && keepLength) continue;
-      removed += m.reasoning_details.length;
-      if (empty) messages.splice(i, 1);
-      else if (canEdit(m, 'reasoning_details', true) && (!('reasoning' in m) || canEdit(m, 'reasoning', true))) {
+    const t = signedThinkingOf(m);
+    if (!t || (t.empty && keepLength)) continue;
+    if (t.chat) {
+      removed += t.count;
+      if (t.empty) messages.splice(i, 1);
+      else if (!copies && canEdit(m, 'reasoning_details', true) && (!('reasoning' in m) || canEdit(m, 'reasoning', true))) {
         delete m.reasoning_details;
         delete m.reasoning;
       } else {
@@ -191,13 +241,9 @@ export function dropKeptThinking(messages, from, keep = -1, keepLength = false) 
       }
       continue;
     }
-    const key = Array.isArray(m.content) ? 'content' : Array.isArray(m.parts) ? 'parts' : null;
-    if (!key || !(m[key].some(isSignedThinkingPart) || m[key].some(carriesSignedDetails))) continue;
-    const rest = m[key].filter((p) => !isSignedThinkingPart(p));
-    if (rest.length === 0 && keepLength) continue;
-    removed += m[key].length - rest.length;
-    if (rest.length === 0) messages.splice(i, 1);
-    else setList(messages, i, key, stripCallDetails(rest, 0, () => removed++));
+    removed += t.drop.length;
+    if (t.empty) messages.splice(i, 1);
+    else setList(messages, i, t.key, stripCallDetails(m[t.key].filter((_, p) => !t.drop.includes(p)), 0, () => removed++), copies);
   }
   return removed;
 }
@@ -211,10 +257,10 @@ function canEdit(m, key, remove = false) {
   return d !== undefined && d.writable === true && (!remove || d.configurable === true);
 }
 
-/** messages[i][key] = list: in place, or in a copy of the message where it cannot be written. */
-function setList(messages, i, key, list) {
+/** messages[i][key] = list: in place, or in a copy of the message where it cannot be written (or with `copy`). */
+function setList(messages, i, key, list, copy = false) {
   const m = messages[i];
-  if (canEdit(m, key)) m[key] = list;
+  if (!copy && canEdit(m, key)) m[key] = list;
   else messages[i] = { ...m, [key]: list };
 }
 
@@ -226,6 +272,17 @@ function stripCallDetails(parts, from, onStrip) {
     return withoutSignedDetails(p);
   });
 }
+
+/** The first edited message, and in it the first edited part (Infinity when there are no edits). */
+function firstEdit(edits) {
+  let message = Infinity, part = Infinity;
+  for (const e of edits) message = Math.min(message, e.message);
+  for (const e of edits) if (e.message === message) part = Math.min(part, e.part);
+  return { message, part };
+}
+
+/** The first edited message, when it is a UIMessage that holds a whole tool loop (see below). */
+const loopMessage = (m) => isObject(m) && m.role === 'assistant' && Array.isArray(m.parts);
 
 /**
  * After micro-compaction edits (at a turn boundary: in flight it waits), the signed thinking of
@@ -242,19 +299,56 @@ function stripCallDetails(parts, from, onStrip) {
  */
 export function dropThinkingAfterEdits(messages, edits, policy) {
   if (policy !== 'prefix-bound' || !edits.length) return 0;
-  let first = Infinity;
-  for (const e of edits) first = Math.min(first, e.message);
-  let removed = dropKeptThinking(messages, first + 1, -1, true);
-  const m = messages[first];
-  if (isObject(m) && m.role === 'assistant' && Array.isArray(m.parts)) {
-    let edited = Infinity;
-    for (const e of edits) if (e.message === first) edited = Math.min(edited, e.part);
+  const first = firstEdit(edits);
+  let removed = dropKeptThinking(messages, first.message + 1, -1, true);
+  const m = messages[first.message];
+  if (loopMessage(m)) {
     let stripped = 0;
-    const kept = stripCallDetails(m.parts, edited, () => stripped++).filter((p, i) => i < edited || !isSignedThinkingPart(p));
+    const kept = stripCallDetails(m.parts, first.part, () => stripped++).filter((p, i) => i < first.part || !isSignedThinkingPart(p));
     if (kept.length < m.parts.length || stripped) {
       removed += m.parts.length - kept.length + stripped;
-      setList(messages, first, 'parts', kept);
+      setList(messages, first.message, 'parts', kept);
     }
   }
   return removed;
+}
+
+/**
+ * The milli-tokens dropThinkingAfterEdits takes out of the estimate, from a micro-compaction
+ * plan's `thinking` list (each thinking part from the first edited message on, with its
+ * estimate, as the core prices it): what the plan's own figure after the edits does not know
+ * the thinking policy removes. Reads `messages` (edits applied or not: they never touch
+ * thinking), changes nothing.
+ * @param {unknown[]} messages
+ * @param {{message: number, part: number}[]} edits
+ * @param {{message: number, part: number, milli: number}[]} thinking the plan's (part -1: beside the content)
+ * @param {'prefix-bound' | 'unbound'} policy
+ */
+export function thinkingMilliAfterEdits(messages, edits, thinking, policy) {
+  if (policy !== 'prefix-bound' || !edits.length || !thinking.length) return 0;
+  const first = firstEdit(edits);
+  // Per message, which of its thinking the drop takes: a set of part indices, or 'beside'.
+  const gone = new Map();
+  for (let i = first.message + 1; i < messages.length; i++) {
+    const t = signedThinkingOf(messages[i]);
+    if (!t || t.empty) continue; // (micro-compaction keeps a message that holds nothing else)
+    // A Chat message loses `reasoning` and reasoning_details; the core reads its thinking from
+    // reasoning_content first (DeepSeek's), which stays.
+    const m = messages[i];
+    if (t.chat) { if (!(typeof m.reasoning_content === 'string' && m.reasoning_content !== '')) gone.set(i, 'beside'); }
+    else if (t.drop.length) gone.set(i, new Set(t.drop));
+  }
+  const m = messages[first.message];
+  if (loopMessage(m)) {
+    const drop = new Set();
+    for (let p = first.part; p < m.parts.length; p++) if (isSignedThinkingPart(m.parts[p])) drop.add(p);
+    if (drop.size) gone.set(first.message, drop);
+  }
+  let milli = 0;
+  for (const t of thinking) {
+    const g = gone.get(t.message);
+    if (g === undefined) continue;
+    if (g === 'beside' ? t.part === -1 : g.has(t.part)) milli += t.milli;
+  }
+  return milli;
 }

@@ -29,6 +29,11 @@ static void detection(void)
           detect("[{\"role\": \"system\", \"content\": \"You are terse.\"}, {\"role\": \"user\", \"content\": \"hi\"},"
                  " {\"role\": \"assistant\", \"content\": \"Hello.\"}]") == MF_FORMAT_OPENAI);
     CHECK("an empty list is reported as OpenAI", detect("[]") == MF_FORMAT_OPENAI);
+    CHECK("a text block with citations (none: null) is Anthropic",
+          detect("[{\"role\": \"user\", \"content\": \"hi\"}, {\"role\": \"assistant\", \"content\": "
+                 "[{\"type\": \"text\", \"text\": \"Hello.\", \"citations\": null}]}]") == MF_FORMAT_ANTHROPIC);
+    CHECK("text parts without citations stay plain text (OpenAI)",
+          detect("[{\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": \"hi\"}]}]") == MF_FORMAT_OPENAI);
     CHECK("a request body is detected by its messages",
           detect("{\"model\": \"claude-sonnet-4-5\", \"max_tokens\": 1024, \"messages\": " "[{\"role\": \"assistant\", "
                  "\"content\": [{\"type\": \"thinking\", \"thinking\": \"hm\", \"signature\": \"x\"}]}]}") == MF_FORMAT_ANTHROPIC);

@@ -400,6 +400,64 @@ static void figures_from_the_plan(void)
     mf_doc_free(doc);
 }
 
+/* A plan with edits lists the thinking of the assistant messages from the first edited one on,
+ * each with its estimate: what a caller that drops that thinking after the edits (the JS
+ * wrapper's prefix-bound policy) takes off milli_after to price what is left. */
+#define RUN_OUTPUT "FAIL test/date.test.js: formats UTC midnight (12 ms); expected 00:00, got 08:00. "
+#define RUN_OUTPUT8 RUN_OUTPUT RUN_OUTPUT RUN_OUTPUT RUN_OUTPUT RUN_OUTPUT RUN_OUTPUT RUN_OUTPUT RUN_OUTPUT
+static void thinking_after_the_edits(void)
+{
+    static const char json[] =
+        "[{\"role\": \"user\", \"content\": \"Run the tests and fix what fails.\"},"
+        " {\"role\": \"assistant\", \"content\": [{\"type\": \"thinking\", \"thinking\": \"Start with the suite.\", \"signature\": \"EqQBCkgIARABGAIiQL2v\"},"
+        "   {\"type\": \"tool_use\", \"id\": \"toolu_01\", \"name\": \"bash\", \"input\": {\"command\": \"npm test\"}}]},"
+        " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"toolu_01\", \"content\": \"" RUN_OUTPUT8 "\"}]},"
+        " {\"role\": \"assistant\", \"content\": [{\"type\": \"thinking\", \"thinking\": \"The offset is applied twice; read the helper.\", \"signature\": \"EqQBCkgIARABGAIiQM9x\"},"
+        "   {\"type\": \"text\", \"text\": \"Reading the date helper.\"},"
+        "   {\"type\": \"tool_use\", \"id\": \"toolu_02\", \"name\": \"read_file\", \"input\": {\"path\": \"src/date.js\"}}]},"
+        " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"toolu_02\", \"content\": \"" RUN_OUTPUT8 "\"}]},"
+        " {\"role\": \"assistant\", \"content\": [{\"type\": \"redacted_thinking\", \"data\": \"EmwKAhgBEgy3va3pzix\"}, {\"type\": \"text\", \"text\": \"Fixed.\"}]},"
+        " {\"role\": \"user\", \"content\": \"Thanks.\"}]";
+    mf_micro_plan *p = plan_of(json, MF_FORMAT_AUTO, 1);
+    CHECK("keep_recent 1 clears the first run's output only", p && p->count == 1 && p->edits[0].message == 2);
+    CHECK("the thinking from the edited message on is listed: message 3's thinking, message 5's redacted thinking",
+          p && p->thinking_count == 2 && p->thinking[0].message == 3 && p->thinking[0].part == 0 &&
+              p->thinking[1].message == 5 && p->thinking[1].part == 0);
+    CHECK("message 1's thinking, before the edit, is not", p && p->thinking_count == 2);
+    char left[2048];
+    snprintf(left, sizeof left,
+             "[{\"role\": \"user\", \"content\": \"Run the tests and fix what fails.\"},"
+             " {\"role\": \"assistant\", \"content\": [{\"type\": \"thinking\", \"thinking\": \"Start with the suite.\", \"signature\": \"EqQBCkgIARABGAIiQL2v\"},"
+             "   {\"type\": \"tool_use\", \"id\": \"toolu_01\", \"name\": \"bash\", \"input\": {\"command\": \"npm test\"}}]},"
+             " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"toolu_01\", \"content\": \"[truncated: bash result, %zu chars]\"}]},"
+             " {\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"text\": \"Reading the date helper.\"},"
+             "   {\"type\": \"tool_use\", \"id\": \"toolu_02\", \"name\": \"read_file\", \"input\": {\"path\": \"src/date.js\"}}]},"
+             " {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", \"tool_use_id\": \"toolu_02\", \"content\": \"" RUN_OUTPUT8 "\"}]},"
+             " {\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"text\": \"Fixed.\"}]},"
+             " {\"role\": \"user\", \"content\": \"Thanks.\"}]",
+             strlen(RUN_OUTPUT8));
+    uint64_t thinking = 0;
+    for (size_t t = 0; p && t < p->thinking_count; t++) thinking += p->thinking[t].milli;
+    CHECK("milli_after less the listed thinking is the estimate of the conversation cleared and without that thinking",
+          p && thinking > 0 && p->milli_after - thinking == estimate_of(left, MF_FORMAT_AUTO));
+    mf_micro_plan_free(p);
+
+    static const char chat[] =
+        "[{\"role\": \"user\", \"content\": \"Run the tests.\"},"
+        " {\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\": \"call_1\", \"type\": \"function\", \"function\": {\"name\": \"bash\", \"arguments\": \"{\\\"command\\\": \\\"npm test\\\"}\"}}]},"
+        " {\"role\": \"tool\", \"tool_call_id\": \"call_1\", \"content\": \"" RUN_OUTPUT8 "\"},"
+        " {\"role\": \"assistant\", \"content\": \"The offset is applied twice.\", \"reasoning\": \"Compare the expected and actual hours.\"},"
+        " {\"role\": \"user\", \"content\": \"Fix it.\"}]";
+    p = plan_of(chat, MF_FORMAT_AUTO, 0);
+    CHECK("a Chat message's reasoning, beside its content, is listed with part SIZE_MAX",
+          p && p->count == 1 && p->thinking_count == 1 && p->thinking[0].message == 3 && p->thinking[0].part == SIZE_MAX &&
+              p->thinking[0].milli == mf_estimate_text("Compare the expected and actual hours.", 38, MF_PROFILE_BAREAGENT));
+    mf_micro_plan_free(p);
+    p = plan_of(chat, MF_FORMAT_AUTO, 3);
+    CHECK("a plan without edits lists no thinking", p && p->count == 0 && p->thinking_count == 0 && p->thinking == NULL);
+    mf_micro_plan_free(p);
+}
+
 void test_micro(void)
 {
     seed_semantics();
@@ -408,4 +466,5 @@ void test_micro(void)
     odd_results();
     invariants();
     figures_from_the_plan();
+    thinking_after_the_edits();
 }

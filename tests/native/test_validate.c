@@ -184,6 +184,40 @@ static void pairing(void)
                        MF_FORMAT_AISDK, MF_PROBLEM_RESULT_WITHOUT_CALL, 1, 0));
 }
 
+/* A turn paused with stop_reason "pause_turn" ends on a server call it has not run; the
+ * continuation, the next assistant message, holds its result (docs/anthropic-blocks.md). */
+#define SERVER_CALL(id) "{\"type\": \"server_tool_use\", \"id\": \"" id "\", \"name\": \"web_search\", \"input\": {\"query\": \"sqlite wal\"}}"
+#define SERVER_RESULT(id) "{\"type\": \"web_search_tool_result\", \"tool_use_id\": \"" id "\", \"content\": [{\"type\": \"web_search_result\", " \
+    "\"title\": \"Write-Ahead Logging\", \"url\": \"https://www.sqlite.org/wal.html\", \"encrypted_content\": \"EqgfCioI\"}]}"
+#define TEXT(t) "{\"type\": \"text\", \"text\": \"" t "\"}"
+static void paused_turns(void)
+{
+    mf_validation *v = validate("[" USER("Does WAL work over NFS?") ", " ASSISTANT(SERVER_CALL("s1") ", " SERVER_RESULT("s1") ", " SERVER_CALL("s2"))
+                                ", " ASSISTANT(SERVER_RESULT("s2") ", " TEXT("No: WAL needs shared memory.")) ", " USER("Thanks.") "]",
+                                MF_FORMAT_AUTO);
+    CHECK("a server call a turn paused on, answered at the start of the next assistant message: no problem", v && v->count == 0);
+    mf_validation_free(v);
+    v = validate("[" USER("Does WAL work over NFS?") ", " ASSISTANT(SERVER_CALL("s2") ", " TEXT("Searching."))
+                 ", " ASSISTANT(SERVER_RESULT("s2")) "]", MF_FORMAT_AUTO);
+    CHECK("a server call followed by text did not pause there: its result in the next message is a pair of errors "
+          "(and the two assistant messages in a row a warning)",
+          v && v->count == 3 && has_problem(v, MF_PROBLEM_CALL_WITHOUT_RESULT, 1, 0) && has_problem(v, MF_PROBLEM_RESULT_WITHOUT_CALL, 2, 0) &&
+          has_problem(v, MF_PROBLEM_CONSECUTIVE_ROLE, 2, SIZE_MAX));
+    mf_validation_free(v);
+    v = validate("[" USER("Does WAL work over NFS?") ", " ASSISTANT(SERVER_CALL("s2")) ", " USER("go on") ", "
+                 ASSISTANT(SERVER_RESULT("s2")) "]", MF_FORMAT_AUTO);
+    CHECK("a user message between the paused call and its result: a pair of errors",
+          v && v->count == 2 && has_problem(v, MF_PROBLEM_CALL_WITHOUT_RESULT, 1, 0) && has_problem(v, MF_PROBLEM_RESULT_WITHOUT_CALL, 3, 0));
+    mf_validation_free(v);
+    v = validate("[" USER("Does WAL work over NFS?") ", " ASSISTANT(SERVER_CALL("s2")) "]", MF_FORMAT_AUTO);
+    CHECK("a paused turn that ends the list is still a warning",
+          v && v->count == 1 && v->problems[0].code == MF_PROBLEM_CALL_WITHOUT_RESULT && v->problems[0].severity == MF_SEVERITY_WARNING);
+    mf_validation_free(v);
+}
+#undef SERVER_CALL
+#undef SERVER_RESULT
+#undef TEXT
+
 static void mixed_and_errors(void)
 {
     mf_validation *v = validate("[" ASSISTANT(TOOL_USE("t1", "ls")) ", {\"role\": \"tool\", \"tool_call_id\": \"t1\", \"content\": \"a\"}]",
@@ -239,6 +273,7 @@ static void consecutive_roles(void)
 void test_validate(void)
 {
     valid();
+    paused_turns();
     shapes();
     pairing();
     consecutive_roles();
