@@ -240,9 +240,10 @@ export declare function planMicroCompact<M extends MessageLike>(messages: readon
   edits: (MicroEdit & { target: number; replacement: string })[];
 };
 
-/** A deterministic model-free summary within maxTokens: the user's requests, constraints at their latest value,
- * the latest test state and errors with exit statuses, files and identifiers, decisions with their reasons,
- * conclusions, tool activity. In the browser, after initFull() (init()'s lite module has no digest:
+/** A deterministic model-free summary: the user's own requests, constraints at their latest value, each test
+ * suite's latest counts, each command's failures with exit statuses and whether they passed later, files with what
+ * happened to them, decisions with their reasons, conclusions, tool activity — the most valuable lines that fit
+ * maxTokens, and how many were left out (docs/digest.md). In the browser, after initFull() (init()'s lite module has no digest:
  * 'not-initialized'; digestSummarizer() loads the full module by itself). */
 export declare function digest<M extends MessageLike>(messages: readonly M[], options?: {
   maxTokens?: number; language?: string; profile?: Profile; format?: Format | 'auto';

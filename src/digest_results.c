@@ -15,9 +15,11 @@
  *   cargo test   "test result: FAILED. 118 passed; 3 failed; 0 ignored; …" (summed over the
  *                test binaries); names from "test path::name ... FAILED"
  *   mocha        "118 passing (2s)", "3 failing", "1 pending"; names from "1) suite test:"
+ *   playwright   "Running 12 tests using 4 workers", then "1 failed", "11 passed (18.4s)",
+ *                "2 flaky", "1 skipped"; names listed under "N failed" ("[chromium] › file:3:5 › t")
  * Exit statuses: "exit code 2", "Exit status 1", "exited with code 1", "exit_code": 1,
  * "returncode=1", "npm error code 1". */
-#include "digest.h"
+#include "digest_results.h"
 
 #include <string.h>
 
@@ -175,6 +177,8 @@ static void failing_name(mf_span l, mf_test_run *r, int *section)
             start_run(r, "node --test");
             add_failing(r, after(rest, i + 3));
         }
+    } else if (*section == 3 && starts_with_bytes(l, "[") && mf_span_has(l, "] \xE2\x80\xBA ")) { /* playwright: "[chromium] › …" */
+        add_failing(r, mf_span_from(l, mf_span_find(l, MF_SPAN("] \xE2\x80\xBA ")) + 6));
     } else if (*section == 1 && starts_with_bytes(l, "\xE2\x9C\x96 ")) { /* ✖ after "failing tests:" */
         add_failing(r, before_timing(after(l, 4)));
     } else if (*section == 2 && l.n > 3 && is_digit(l.s[0])) { /* mocha: "1) suite test:" */
@@ -228,6 +232,24 @@ static bool summary_line(mf_span l, mf_test_run *r, int *section)
         start_run(r, "node --test");
         *(which == 1 ? &r->passed : which == 2 ? &r->failed : &r->skipped) = v;
         return true;
+    }
+    if (starts_with_bytes(l, "Running ") && mf_span_has(l, " using ") && mf_span_has(l, " worker")) {
+        start_run(r, "playwright"); /* "Running 12 tests using 4 workers": its summary lines follow */
+        return true;
+    }
+    if (l.n && is_digit(l.s[0]) && r->runner && strcmp(r->runner, "playwright") == 0) {
+        /* "1 failed" (its names follow), "11 passed (18.4s)", "2 flaky", "1 skipped" */
+        size_t k = 0;
+        uint64_t v;
+        read_uint(l, &k, &v);
+        mf_span word = after(l, k);
+        int which = mf_span_starts(word, " passed") ? 1 : mf_span_starts(word, " failed") ? 2
+                  : mf_span_starts(word, " flaky") || mf_span_starts(word, " skipped") || mf_span_starts(word, " did not run") ? 3 : 0;
+        if (which) {
+            *(which == 1 ? &r->passed : which == 2 ? &r->failed : &r->skipped) += v;
+            *section = which == 2 ? 3 : 0;
+            return true;
+        }
     }
     if (l.n && is_digit(l.s[0])) { /* mocha: "118 passing (2s)", "3 failing", "1 pending" */
         size_t k = 0;
@@ -319,6 +341,14 @@ static int error_rank(mf_span l)
         mf_span_has(l, "traceback (most recent call last)") || starts_with_bytes(l, "错误") ||
         starts_with_bytes(l, "报错") || starts_with_bytes(l, "失败") || starts_with_bytes(l, "异常"))
         return 2;
+    /* A compiler's "file.go:15:2: declared and not used" names its file and place. */
+    size_t colon = 0;
+    while (colon < l.n && colon < 160 && l.s[colon] != ':' && l.s[colon] != ' ') colon++;
+    if (colon + 1 < l.n && l.s[colon] == ':' && memchr(l.s, '.', colon) && is_digit(l.s[colon + 1])) {
+        size_t k = colon + 1;
+        while (k < l.n && is_digit(l.s[k])) k++;
+        if (k + 1 < l.n && l.s[k] == ':' && is_digit(l.s[k + 1])) return 1;
+    }
     /* npm's own "npm ERR! Test failed" only says that something above failed. */
     if (mf_span_has(l, "error") || mf_span_has(l, "fail") || mf_span_has(l, "错误") || mf_span_has(l, "失败")) return 1;
     return 0;
@@ -338,16 +368,37 @@ static mf_span without_log_prefix(mf_span l)
     return l;
 }
 
+/* A line of the header an agent's shell tool puts before the output: Codex's "Chunk ID:",
+ * "Wall time:", "Process exited with code 1", "Original token count:", "Exit code: 0",
+ * "Output:"; Claude Code's "Exit code 2". */
+static bool header_line(mf_span l)
+{
+    static const char *const KEYS[] = {"chunk id:", "wall time:", "process exited with code", "original token count:",
+                                       "exit code", "total output lines:", "output:", NULL};
+    for (int k = 0; KEYS[k]; k++)
+        if (mf_span_starts(l, KEYS[k])) return k != 4 || l.n < 16; /* "Exit code 2", not "exit code 2 means…" */
+    return false;
+}
+
 void mf_read_result_facts(mf_span text, mf_result_facts *f)
 {
     memset(f, 0, sizeof *f);
     size_t at = 0;
     mf_span line;
     int section = 0;
-    bool traceback = false, colon = false;
+    bool traceback = false, colon = false, header = true;
     while (mf_next_line(text, &at, &line)) {
         mf_span l = without_log_prefix(mf_span_trim(line));
         if (!l.n) continue;
+        if (header && header_line(l)) {
+            exit_status(l, f);
+            continue;
+        }
+        if (header) {
+            header = false;
+            f->first = l;
+            f->first_rank = error_rank(l);
+        }
         /* "error during build:" says what follows: the next line is the error. */
         if (colon) {
             colon = false;
@@ -375,8 +426,9 @@ void mf_read_result_facts(mf_span text, mf_result_facts *f)
     }
 }
 
-bool mf_result_failed(const mf_result_facts *f)
+bool mf_result_failed(const mf_result_facts *f, bool content)
 {
-    return (f->tests.runner && (f->tests.failed || f->tests.packages_failed)) || (f->has_exit && f->exit_code != 0) ||
-           f->error_rank >= 2;
+    if (f->has_exit) return f->exit_code != 0;
+    if (f->tests.runner && (f->tests.failed || f->tests.packages_failed)) return true;
+    return (content ? f->first_rank : f->error_rank) >= 2;
 }

@@ -1,5 +1,5 @@
 /* digest_text.c — lines, sentences and case-blind matching for the digest's readers. */
-#include "digest.h"
+#include "digest_text.h"
 
 #include <string.h>
 
@@ -18,6 +18,16 @@ mf_span mf_span_trim(mf_span s)
         else break;
     }
     return s;
+}
+
+mf_span mf_span_from(mf_span s, size_t at) { return at >= s.n ? (mf_span){s.s + s.n, 0} : (mf_span){s.s + at, s.n - at}; }
+
+size_t mf_span_find(mf_span s, mf_span needle)
+{
+    if (!needle.n || needle.n > s.n) return needle.n ? SIZE_MAX : 0;
+    for (const char *p = s.s, *end = s.s + (s.n - needle.n + 1); (p = memchr(p, needle.s[0], (size_t)(end - p))) != NULL; p++)
+        if (memcmp(p, needle.s, needle.n) == 0) return (size_t)(p - s.s);
+    return SIZE_MAX;
 }
 
 bool mf_span_eq(mf_span a, mf_span b) { return a.n == b.n && (!a.n || memcmp(a.s, b.s, a.n) == 0); }
@@ -129,4 +139,15 @@ bool mf_is_cjk_cp(uint32_t cp)
 {
     return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x3040 && cp <= 0x30FF) ||
            (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x2FA1F);
+}
+
+bool mf_span_has_cjk(mf_span s)
+{
+    for (size_t i = 0; i < s.n;) {
+        if ((unsigned char)s.s[i] < 0x80) { i++; continue; }
+        uint32_t cp;
+        i += mf_utf8_decode((const unsigned char *)s.s + i, s.n - i, &cp);
+        if (mf_is_cjk_cp(cp)) return true;
+    }
+    return false;
 }

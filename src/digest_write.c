@@ -1,131 +1,127 @@
-/* digest_write.c — the digest as text, within its budget. Sections, in the order a
- * continuation reads them (and the last-resort cut drops them from the end): an earlier
- * summary, the user's requests, the constraints at their latest value, the latest test
- * state and errors, the tool activity, files and identifiers, decisions with their reasons,
- * the latest conclusions. Headings in English or Chinese. */
-#include "digest_state.h"
-#include "profiles.h"
-#include "prompt.h"
+/* digest_write.c — the digest's facts as lines, each worth what a continuation loses
+ * without it, chosen within the budget by digest_budget.c. Sections, in the order a
+ * continuation reads them: an earlier summary, the user's requests, the constraints at their
+ * latest value, the tests and errors, the files and identifiers, the decisions with their
+ * reasons, the latest conclusions, the tool activity. Headings in English or Chinese.
+ *
+ * What comes first when the budget is short (the values below): the task and the latest
+ * request; a failing test suite and the failures no later run resolved; changed constraints;
+ * decisions with their reasons; the files the work changed; the latest conclusion, sentence
+ * by sentence; then history — resolved failures, earlier requests, the earlier summary,
+ * files only read, identifiers — and the tool counts last. A long text is condensed by
+ * sentence and cut only at a word (or a CJK character), so each line says a whole thing. */
+#include "digest_write.h"
+#include "digest_budget.h"
+#include "digest_line.h"
+#include "digest_command.h"
+#include "digest_decide.h"
 
 #include <string.h>
 
-typedef struct limits {
-    size_t requests, constraints, errors, decisions, conclusions, values, files, idents, chars;
-    bool tools;              /* the tool activity section */
-} limits;
+enum { SEC_SUMMARY, SEC_REQUESTS, SEC_CONSTRAINTS, SEC_STATE, SEC_FILES, SEC_DECISIONS, SEC_CONCLUSIONS, SEC_TOOLS, SECTIONS };
 
-/* A line break of any kind a reader splits on (the set content.c escapes after), or a tab. */
-static bool breaks_line(uint32_t cp)
+static const char *const HEADINGS_EN[SECTIONS] = {
+    "## Earlier summary", "## User requests", "## Constraints (latest values)", "## Tests and errors (latest state)",
+    "## Files and identifiers", "## Decisions and reasons", "## Latest assistant conclusions", "## Tool activity"};
+static const char *const HEADINGS_ZH[SECTIONS] = {
+    "## 更早的摘要", "## 用户的请求", "## 约束（以最新为准）", "## 测试与错误（最新状态）", "## 涉及的文件和标识",
+    "## 决定及理由", "## 助手最近的结论", "## 工具调用"};
+
+static void put_int(mf_buf *b, long long v)
 {
-    return cp == '\t' || (cp >= 0x0A && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x1E) || cp == 0x85 ||
-           cp == 0x2028 || cp == 0x2029;
+    if (v < 0) mf_buf_putc(b, '-');
+    mf_buf_put_uint(b, v < 0 ? (uint64_t)-(v + 1) + 1 : (uint64_t)v);
 }
 
-/* Writes at most `chars` code points of text on one line, with an ellipsis if cut. Every
- * quote stays on its own bullet's line — no line break of any kind survives — so nothing
- * quoted can start a line of the digest and pass for a heading or a request of its own. */
-static void put_clipped(mf_buf *b, const char *s, size_t n, size_t chars)
+static bool within(mf_span needle, mf_span hay) { return needle.n && mf_span_find(hay, needle) != SIZE_MAX; }
+
+/* ---- the sections ---------------------------------------------------------------------------- */
+
+typedef struct writer {
+    const mf_digest_facts *d;
+    mf_budget budget;
+    bool zh;
+} writer;
+
+static mf_buf *line(writer *w)
 {
-    if (!n) return; /* an empty span may have no pointer at all */
-    size_t i = 0, cps = 0, run = 0;
-    while (i < n && cps < chars) {
-        unsigned char c = (unsigned char)s[i];
-        uint32_t cp = c;
-        size_t len = c < 0x80 ? 1 : mf_utf8_decode((const unsigned char *)s + i, n - i, &cp);
-        cps++;
-        if (breaks_line(cp)) { /* one line: breaks become spaces */
-            mf_buf_put_utf8(b, s + run, i - run);
-            mf_buf_putc(b, ' ');
-            run = i += len;
-            continue;
-        }
-        i += len;
-    }
-    mf_buf_put_utf8(b, s + run, i - run);
-    if (i < n) mf_buf_puts(b, "…");
+    mf_buf *b = mf_budget_line_text(&w->budget);
+    mf_buf_puts(b, "- ");
+    return b;
 }
 
-static void put_span(mf_buf *b, mf_span s, size_t chars) { put_clipped(b, s.s, s.n, chars); }
-
-static bool counted_text(const mf_part *p) { return p->kind == MF_PART_TEXT && p->text_len && !mf_digest_is_summary_text(p); }
-
-static void put_skipped(mf_buf *b, size_t skipped, bool zh)
+static void offer(writer *w, unsigned section, long value)
 {
-    mf_buf_puts(b, zh ? "- （另有 " : "- (");
-    mf_buf_put_uint(b, skipped);
-    mf_buf_puts(b, zh ? " 条更早的）\n" : skipped == 1 ? " earlier one)\n" : " earlier ones)\n");
+    mf_budget_offer(&w->budget, section, value < 1 ? 1 : (uint32_t)value);
 }
 
-/* The last `limit` text parts of messages with `role`, oldest first, as bullets; with
- * `keep_first`, the first one too (the user's first request usually states the task). */
-static void put_texts(mf_buf *b, const mf_view *v, mf_role role, size_t limit, bool keep_first, size_t chars, bool zh)
+/* A summary's lines worth carrying: not its headings ("Summary:", "## 进展"), not a digest's
+ * own first and last lines. */
+static bool summary_item(mf_span l)
 {
-    size_t total = 0;
-    for (size_t m = 0; m < v->count; m++)
-        if (v->msgs[m].role == role)
-            for (size_t p = 0; p < v->msgs[m].count; p++) total += counted_text(&v->msgs[m].parts[p]);
-    size_t skip = total > limit ? total - limit : 0, seen = 0;
-    size_t first = keep_first && skip ? 1 : 0; /* shown before the skipped ones */
-    if (skip && !first) put_skipped(b, skip, zh);
-    for (size_t m = 0; m < v->count; m++) {
-        if (v->msgs[m].role != role) continue;
-        for (size_t p = 0; p < v->msgs[m].count; p++) {
-            const mf_part *part = &v->msgs[m].parts[p];
-            if (!counted_text(part)) continue;
-            size_t at = seen++;
-            if (at >= first && at < skip + first) {
-                if (at == first && first) put_skipped(b, skip, zh);
-                continue;
-            }
-            mf_buf_puts(b, "- ");
-            /* The latest request is what comes next: it gets twice the room. */
-            put_clipped(b, part->text, part->text_len, keep_first && at + 1 == total ? chars * 2 : chars);
-            mf_buf_putc(b, '\n');
+    if (!l.n || l.s[0] == '#' || (l.n <= 48 && l.s[l.n - 1] == ':')) return false;
+    if (mf_span_starts(l, "digest of ") && mf_span_has(l, "earlier messages")) return false;
+    if (mf_span_starts(l, "(") && mf_span_has(l, "left out")) return false;
+    return !(mf_span_starts(l, "\xE6\xAD\xA4\xE5\x89\x8D ") && mf_span_has(l, "\xE6\x9D\xA1\xE6\xB6\x88\xE6\x81\xAF")); /* 此前 N 条消息 */
+}
+
+static void summaries(writer *w)
+{
+    const mf_digest_facts *d = w->d;
+    for (size_t i = 0; i < d->nsummaries; i++) {
+        long base = i + 1 == d->nsummaries ? 730 : 600;
+        size_t at = 0, k = 0;
+        mf_span l;
+        while (mf_next_line(d->summaries[i].text, &at, &l) && k < 60) {
+            l = mf_span_trim(l);
+            if (!summary_item(l)) continue;
+            mf_line_condensed(line(w), l, 240);
+            offer(w, SEC_SUMMARY, base - 8 * (long)k++);
         }
     }
 }
 
-/* An earlier summary in the middle is carried over, clipped, so nothing it held is lost. */
-static void put_previous(mf_buf *b, const mf_view *v, size_t chars, bool zh)
+/* A request that sets a direction (long enough to, or naming a number, a path, a name) rather than small talk. */
+static bool directs(mf_span s)
 {
-    for (size_t m = 0; m < v->count; m++)
-        for (size_t p = 0; p < v->msgs[m].count; p++) {
-            const mf_part *part = &v->msgs[m].parts[p];
-            bool provider = mf_part_is_compaction(part) && part->text_len; /* the provider's own, in the clear */
-            if (!provider && (v->msgs[m].role != MF_ROLE_USER || !mf_digest_is_summary_text(part))) continue;
-            size_t skip = provider ? 0 : sizeof MF_SUMMARY_MARK - 1;
-            while (skip < part->text_len && (part->text[skip] == '\n' || part->text[skip] == ' ')) skip++;
-            mf_buf_puts(b, zh ? "## 更早的摘要\n" : "## Earlier summary\n");
-            put_clipped(b, part->text + skip, part->text_len - skip, chars * 4);
-            mf_buf_puts(b, "\n\n");
-        }
+    if (s.n >= 25) return true;
+    for (size_t i = 0; i < s.n; i++) if ((s.s[i] >= '0' && s.s[i] <= '9') || s.s[i] == '/' || s.s[i] == '`') return true;
+    return false;
 }
 
-/* Changed constraints first, then the most recently stated: the ones a continuation gets wrong. */
-static void put_constraints(mf_buf *b, const digest *d, size_t limit, bool zh)
+static void requests(writer *w)
 {
-    if (!d->nconstraints || !limit) return;
-    mf_buf_puts(b, zh ? "\n## 约束（以最新为准）\n" : "\n## Constraints (latest values)\n");
-    bool shown[MF_DIGEST_MAX_CONSTRAINTS] = {false};
-    for (size_t k = 0; k < limit && k < d->nconstraints; k++) {
-        size_t best = SIZE_MAX;
-        for (size_t i = 0; i < d->nconstraints; i++) {
-            if (shown[i]) continue;
-            const constraint_entry *c = &d->constraints[i], *o = best == SIZE_MAX ? NULL : &d->constraints[best];
-            if (!o || (c->changed && !o->changed) || (c->changed == o->changed && c->seq > o->seq)) best = i;
-        }
-        shown[best] = true;
-        const constraint_entry *c = &d->constraints[best];
-        mf_buf_puts(b, "- ");
-        put_span(b, c->c.subject, 40);
-        mf_buf_puts(b, zh ? "：" : ": ");
-        put_span(b, c->c.value, 40);
+    const mf_digest_facts *d = w->d;
+    size_t total = 0, seen = 0;
+    for (size_t i = 0; i < d->nrequests; i++) total += !d->requests[i].boilerplate;
+    for (size_t i = 0; i < d->nrequests; i++) {
+        const dg_text *r = &d->requests[i];
+        if (r->boilerplate) continue;
+        size_t later = total - ++seen;
+        bool first = seen == 1, latest = !later;
+        mf_line_condensed(line(w), r->text, first ? 600 : latest ? 400 : 260);
+        long value = first ? 960 : latest ? 950 : (directs(r->text) ? 780 : 420) - 3 * (long)(later < 60 ? later : 60);
+        offer(w, SEC_REQUESTS, value);
+    }
+}
+
+static void constraints(writer *w)
+{
+    const mf_digest_facts *d = w->d;
+    for (size_t i = 0; i < d->nconstraints; i++) {
+        const dg_constraint *c = &d->constraints[i];
+        size_t newer = 0;
+        for (size_t k = 0; k < d->nconstraints; k++) newer += d->constraints[k].seq > c->seq && d->constraints[k].changed == c->changed;
+        mf_buf *b = line(w);
+        mf_line_clipped(b, c->c.subject, 40);
+        mf_buf_puts(b, w->zh ? "：" : ": ");
+        mf_line_clipped(b, c->c.value, 40);
         if (c->changed) {
-            mf_buf_puts(b, zh ? "（此前 " : " (was ");
-            put_span(b, c->was, 40);
-            mf_buf_puts(b, zh ? "）" : ")");
+            mf_buf_puts(b, w->zh ? "（此前 " : " (was ");
+            mf_line_clipped(b, c->was, 40);
+            mf_buf_puts(b, w->zh ? "）" : ")");
         }
-        mf_buf_putc(b, '\n');
+        offer(w, SEC_CONSTRAINTS, (c->changed ? 900 : 760) - 2 * (long)newer);
     }
 }
 
@@ -146,11 +142,11 @@ static void put_counts(mf_buf *b, const mf_test_run *r)
     if (!*sep) mf_buf_puts(b, "no tests counted");
 }
 
-static void put_failing(mf_buf *b, const mf_test_run *r, size_t chars)
+static void put_failing(mf_buf *b, const mf_test_run *r)
 {
     for (size_t i = 0; i < r->nfailing; i++) {
         if (i) mf_buf_puts(b, ", ");
-        put_span(b, r->failing[i], chars < 100 ? chars : 100);
+        mf_line_clipped(b, r->failing[i], 100);
     }
     if (r->more_failing) {
         mf_buf_puts(b, ", +");
@@ -158,228 +154,314 @@ static void put_failing(mf_buf *b, const mf_test_run *r, size_t chars)
     }
 }
 
-static void put_tests(mf_buf *b, const test_state *t, size_t chars, bool zh)
+static void suites(writer *w)
 {
-    const mf_test_run *r = &t->latest;
-    mf_buf_puts(b, "- ");
-    mf_buf_puts(b, r->runner);
-    mf_buf_puts(b, zh ? "：" : ": ");
-    put_counts(b, r);
-    if (r->nfailing) {
-        mf_buf_puts(b, zh ? "；失败的测试：" : "; failing: ");
-        put_failing(b, r, chars);
-    }
-    if (t->runs > 1) {
-        mf_buf_puts(b, zh ? "（最近一次，共 " : " (latest of ");
-        mf_buf_put_uint(b, t->runs);
-        mf_buf_puts(b, zh ? " 次运行）" : " runs)");
-    } else {
-        mf_buf_puts(b, zh ? "（最近一次）" : " (latest run)");
-    }
-    if (t->has_earlier && !run_failed(r)) {
-        mf_buf_puts(b, zh ? "；此前失败过：" : "; earlier it failed: ");
-        put_counts(b, &t->earlier);
-        if (t->earlier.nfailing) {
-            mf_buf_puts(b, " — ");
-            put_failing(b, &t->earlier, chars);
+    const mf_digest_facts *d = w->d;
+    bool zh = w->zh;
+    for (size_t i = 0; i < d->nsuites; i++) {
+        const dg_suite *t = &d->suites[i];
+        const mf_test_run *r = &t->latest;
+        size_t same_runner = 0;
+        for (size_t k = 0; k < d->nsuites; k++) same_runner += strcmp(d->suites[k].runner, t->runner) == 0;
+        mf_buf *b = line(w);
+        mf_buf_puts(b, t->runner);
+        if (same_runner > 1 && t->label.n) { /* which of the runner's suites */
+            mf_buf_puts(b, " `");
+            mf_line_clipped(b, t->label, 80);
+            mf_buf_putc(b, '`');
         }
-    }
-    mf_buf_putc(b, '\n');
-}
-
-static void put_error(mf_buf *b, const error_entry *e, size_t chars, bool zh)
-{
-    mf_buf_puts(b, "- ");
-    put_span(b, e->tool, 60);
-    if (e->call.n) {
-        mf_buf_puts(b, " `");
-        put_span(b, e->call, 80);
-        mf_buf_putc(b, '`');
-    }
-    mf_buf_puts(b, zh ? "：" : ": ");
-    put_span(b, e->line, chars < 200 ? chars : 200);
-    if (e->has_exit) {
-        mf_buf_puts(b, zh ? "（退出码 " : " (exit code ");
-        char num[24];
-        size_t n = 0;
-        unsigned long long v = e->exit_code < 0 ? (unsigned long long)-e->exit_code : (unsigned long long)e->exit_code;
-        do { num[n++] = (char)('0' + v % 10); v /= 10; } while (v);
-        if (e->exit_code < 0) mf_buf_putc(b, '-');
-        while (n) mf_buf_putc(b, num[--n]);
-        mf_buf_puts(b, zh ? "）" : ")");
-    }
-    if (e->resolved) mf_buf_puts(b, zh ? "，之后已通过" : "; it passed later");
-    mf_buf_putc(b, '\n');
-}
-
-static bool error_before(const error_entry *a, const error_entry *b)
-{
-    if (a->resolved != b->resolved) return !a->resolved;
-    return a->resolved ? a->seq > b->seq : a->seq < b->seq; /* of the resolved ones, the latest first */
-}
-
-static void put_state(mf_buf *b, const digest *d, size_t errors, size_t chars, bool zh)
-{
-    if (!d->nruns && !d->nerrors) return;
-    mf_buf_puts(b, zh ? "\n## 测试与错误（最新状态）\n" : "\n## Tests and errors (latest state)\n");
-    for (size_t i = 0; i < d->nruns; i++) put_tests(b, &d->runs[i], chars, zh);
-    /* The latest errors, unresolved ones before those that passed later, oldest first. */
-    size_t order[MF_DIGEST_MAX_ERRORS], n = 0;
-    for (size_t i = 0; i < d->nerrors; i++) order[n++] = i;
-    for (size_t i = 1; i < n; i++)
-        for (size_t k = i; k > 0 && error_before(&d->errors[order[k]], &d->errors[order[k - 1]]); k--) {
-            size_t t = order[k]; order[k] = order[k - 1]; order[k - 1] = t;
+        mf_buf_puts(b, zh ? "：" : ": ");
+        put_counts(b, r);
+        if (r->nfailing) {
+            mf_buf_puts(b, zh ? "；失败的测试：" : "; failing: ");
+            put_failing(b, r);
         }
-    for (size_t i = 0; i < n && i < errors; i++) put_error(b, &d->errors[order[i]], chars, zh);
-}
-
-static void put_tools(mf_buf *b, const digest *d, size_t values, bool zh)
-{
-    if (!d->ntools) return;
-    mf_buf_puts(b, zh ? "\n## 工具调用\n" : "\n## Tool activity\n");
-    for (size_t i = 0; i < d->ntools; i++) {
-        const tool_stat *t = &d->tools[i];
-        mf_buf_puts(b, "- ");
-        put_span(b, t->name, 80);
-        mf_buf_puts(b, " ×");
-        mf_buf_put_uint(b, t->calls);
-        if (t->errors) {
-            mf_buf_puts(b, zh ? "（" : " (");
-            mf_buf_put_uint(b, t->errors);
-            mf_buf_puts(b, zh ? " 次出错）" : t->errors == 1 ? " error)" : " errors)");
+        if (t->runs > 1) {
+            mf_buf_puts(b, zh ? "（最近一次，共 " : " (latest of ");
+            mf_buf_put_uint(b, t->runs);
+            mf_buf_puts(b, zh ? " 次运行）" : " runs)");
+        } else {
+            mf_buf_puts(b, zh ? "（最近一次）" : " (latest run)");
         }
-        for (size_t k = 0; k < t->nvalues && k < values; k++) {
-            mf_buf_puts(b, k ? ", " : ": ");
-            put_span(b, t->values[k], 80);
+        if (t->has_earlier && run_failed(r)) { /* what failed before and passes now */
+            bool any = false;
+            for (size_t k = 0; k < t->earlier.nfailing; k++) {
+                bool still = false;
+                for (size_t j = 0; j < r->nfailing && !still; j++) still = mf_span_eq(r->failing[j], t->earlier.failing[k]);
+                if (still) continue;
+                mf_buf_puts(b, any ? ", " : zh ? "；此前失败、现已通过：" : "; failed before, passing now: ");
+                mf_line_clipped(b, t->earlier.failing[k], 100);
+                any = true;
+            }
         }
-        mf_buf_putc(b, '\n');
+        if (t->has_earlier && !run_failed(r)) {
+            mf_buf_puts(b, zh ? "；此前失败过：" : "; earlier it failed: ");
+            put_counts(b, &t->earlier);
+            if (t->earlier.nfailing) {
+                mf_buf_puts(b, " — ");
+                put_failing(b, &t->earlier);
+            }
+        }
+        offer(w, SEC_STATE, run_failed(r) ? 930 : 850);
     }
 }
 
-static bool span_within(mf_span needle, mf_span hay)
+/* Did a later run pass: the same command, or the same runner's suite? */
+static bool resolved(const mf_digest_facts *d, const dg_failure *f)
 {
-    for (size_t i = 0; needle.n && i + needle.n <= hay.n; i++)
-        if (memcmp(hay.s + i, needle.s, needle.n) == 0) return true;
+    if (d->commands[f->command].passed > f->last) return true;
+    for (size_t i = 0; f->runner && i < d->nsuites; i++)
+        if (strcmp(d->suites[i].runner, f->runner) == 0 && d->suites[i].last > f->last && !run_failed(&d->suites[i].latest)) return true;
     return false;
 }
 
-static void put_files(mf_buf *b, const digest *d, const limits *l, bool zh)
+static void failure(writer *w, const dg_failure *f, bool passed, long value)
 {
-    size_t files = d->nfiles < l->files ? d->nfiles : l->files, shown = 0;
-    bool any = files;
-    for (size_t k = 0; k < d->nidents && k < l->idents && !any; k++) any = true;
-    if (!any) return;
-    mf_buf_puts(b, zh ? "\n## 涉及的文件和标识\n- " : "\n## Files and identifiers\n- ");
-    for (size_t k = 0; k < files; k++, shown++) {
-        if (shown) mf_buf_puts(b, ", ");
-        put_span(b, d->files[k], 120);
+    const dg_command *c = &w->d->commands[f->command];
+    bool zh = w->zh;
+    mf_buf *b = line(w);
+    mf_line_clipped(b, c->tool, 60);
+    if (c->key.n) {
+        mf_buf_puts(b, " `");
+        mf_line_clipped(b, c->key, 80);
+        mf_buf_putc(b, '`');
     }
-    /* The names the user wrote first, then the assistant's; none that a listed path holds. */
-    size_t taken = 0;
+    mf_buf_puts(b, zh ? "：" : ": ");
+    mf_line_clipped(b, f->line, 200);
+    if (f->has_exit || f->times > 1) {
+        mf_buf_puts(b, zh ? "（" : " (");
+        if (f->has_exit) {
+            mf_buf_puts(b, zh ? "退出码 " : "exit code ");
+            put_int(b, f->exit_code);
+        }
+        if (f->times > 1) {
+            mf_buf_puts(b, f->has_exit ? (zh ? "，共 " : ", ") : (zh ? "共 " : ""));
+            mf_buf_put_uint(b, f->times);
+            mf_buf_puts(b, zh ? " 次" : " times");
+        }
+        mf_buf_puts(b, zh ? "）" : ")");
+    }
+    if (passed) mf_buf_puts(b, zh ? "，之后已通过" : "; it passed later");
+    offer(w, SEC_STATE, value);
+}
+
+/* Is the failing command one the user's requests name ("`npm run build` fails since …")? Then
+ * it is what the work is about. */
+static bool asked_about(const mf_digest_facts *d, const dg_failure *f)
+{
+    mf_span key = d->commands[f->command].key;
+    for (size_t i = 0; key.n >= 4 && i < d->nrequests; i++) if (within(key, d->requests[i].text)) return true;
+    return false;
+}
+
+/* Failures no later run resolved, oldest first; then those that passed later, latest first. */
+static void failures(writer *w)
+{
+    const mf_digest_facts *d = w->d;
+    size_t open = 0;
+    for (size_t i = 0; i < d->nfailures; i++) open += !resolved(d, &d->failures[i]);
+    size_t seen = 0;
+    for (size_t i = 0; i < d->nfailures; i++)
+        if (!resolved(d, &d->failures[i]))
+            failure(w, &d->failures[i], false, (asked_about(d, &d->failures[i]) ? 925 : 910) - 3 * (long)(open - ++seen));
+    seen = 0;
+    for (size_t i = d->nfailures; i-- > 0;)
+        if (resolved(d, &d->failures[i]))
+            failure(w, &d->failures[i], true, (asked_about(d, &d->failures[i]) ? 805 : 650) - 3 * (long)seen++);
+}
+
+static void put_file(writer *w, const dg_file *f)
+{
+    static const char *const EN[] = {"read", "created", "edited", "deleted", "moved to "};
+    static const char *const ZH[] = {"读取", "新建", "修改", "删除", "移动到 "};
+    const char *const *words = w->zh ? ZH : EN;
+    mf_buf *b = line(w);
+    mf_line_clipped(b, f->path, 160);
+    mf_buf_puts(b, w->zh ? "：" : ": ");
+    const char *sep = "";
+    unsigned ops = f->ops & ~(unsigned)MF_FILE_READ ? f->ops & ~(unsigned)MF_FILE_READ : f->ops;
+    for (int k = 0; k < 5; k++) {
+        if (!(ops & (1u << k))) continue;
+        mf_buf_puts(b, sep);
+        mf_buf_puts(b, words[k]);
+        if (k == 2 && f->edits > 1) {
+            mf_buf_puts(b, w->zh ? " " : " ×");
+            mf_buf_put_uint(b, f->edits);
+            if (w->zh) mf_buf_puts(b, " 次");
+        }
+        if (k == 4) mf_line_clipped(b, f->to, 160);
+        sep = w->zh ? "，" : ", ";
+    }
+}
+
+
+static void files(writer *w)
+{
+    const mf_digest_facts *d = w->d;
+    for (int pass = 0; pass < 2; pass++) /* the files the work changed, then those it only read */
+        for (size_t i = 0; i < d->nfiles; i++) {
+            const dg_file *f = &d->files[i];
+            bool changed = f->ops & ~(unsigned)MF_FILE_READ;
+            if (changed != (pass == 0)) continue;
+            size_t newer = 0;
+            for (size_t k = 0; k < d->nfiles; k++) newer += d->files[k].last > f->last;
+            put_file(w, f);
+            offer(w, SEC_FILES, changed ? 800 - 2 * (long)newer : 440 - (long)newer);
+        }
+    /* Identifiers on a few lines: the user's first, then the most mentioned; none that a
+     * file's path holds. */
+    size_t *order = mf_alloc((d->nidents ? d->nidents : 1) * sizeof *order);
+    if (!order) { w->budget.failed = true; return; }
+    for (size_t i = 0; i < d->nidents; i++) {
+        size_t k = i;
+        for (; k > 0 && d->idents[order[k - 1]].mentions < d->idents[i].mentions; k--) order[k] = order[k - 1];
+        order[k] = i;
+    }
+    size_t rank = 0;
     for (int pass = 0; pass < 2; pass++)
-        for (size_t k = 0; k < d->nidents && taken < l->idents; k++) {
-            if (d->ident_by_user[k] != (pass == 0)) continue;
+        for (size_t i = 0; i < d->nidents; i++) {
+            const dg_ident *id = &d->idents[order[i]];
+            if (id->by_user != (pass == 0)) continue;
             bool dup = false;
-            for (size_t f = 0; f < files && !dup; f++) dup = span_within(d->idents[k], d->files[f]);
+            for (size_t k = 0; k < d->nfiles && !dup; k++) dup = within(id->text, d->files[k].path);
             if (dup) continue;
-            if (shown++) mf_buf_puts(b, ", ");
-            put_span(b, d->idents[k], 80);
-            taken++;
+            mf_line_clipped(line(w), id->text, 80);
+            offer(w, SEC_FILES, 620 - 4 * (long)(rank < 60 ? rank : 60));
+            rank++;
         }
-    mf_buf_putc(b, '\n');
+    mf_dealloc(order);
 }
 
-/* The latest decisions, oldest first. */
-static void put_decisions(mf_buf *b, const digest *d, const limits *l, bool zh)
+static void decisions(writer *w)
 {
-    size_t held = d->ndecisions < MF_DIGEST_MAX_DECISIONS ? d->ndecisions : MF_DIGEST_MAX_DECISIONS;
-    size_t first = d->ndecisions - held;
-    size_t pick[MF_DIGEST_MAX_DECISIONS], n = 0;
-    /* The latest ones that give their reason first, then the others. */
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t k = d->ndecisions; k-- > first && n < l->decisions;) {
-            const decision *c = &d->decisions[k % MF_DIGEST_MAX_DECISIONS];
-            if (c->reasoned != (pass == 0)) continue;
-            bool dup = false;
-            for (size_t i = 0; i < n && !dup; i++) dup = mf_span_eq(d->decisions[pick[i] % MF_DIGEST_MAX_DECISIONS].text, c->text);
-            if (!dup) pick[n++] = k;
+    const mf_digest_facts *d = w->d;
+    for (size_t i = 0; i < d->ndecisions; i++) {
+        const dg_decision *c = &d->decisions[i];
+        bool again = false; /* said again later: the later one stands */
+        for (size_t k = i + 1; k < d->ndecisions && !again; k++) again = mf_span_eq(d->decisions[k].text, c->text);
+        if (again) continue;
+        mf_line_condensed(line(w), c->text, 320);
+        long later = (long)(d->ndecisions - 1 - i);
+        offer(w, SEC_DECISIONS, (c->reasoned ? 860 : 610) - 3 * (later < 60 ? later : 60));
+    }
+}
+
+/* A reply with something to say: not only narration ("Let me check …"), not a line or two. */
+static bool substantive(mf_span text)
+{
+    size_t at = 0;
+    mf_span s;
+    while (mf_next_sentence(text, &at, &s))
+        if (!mf_sentence_is_narration(s) && mf_line_cps(s) >= 20) return true;
+    return false;
+}
+
+/* A line of a reply that gives a value the user changed after it ("under the 5 MB limit"
+ * before the limit became 4 MB) would pass for current: it is left out. */
+static bool stale_after(const mf_digest_facts *d, mf_span l, size_t msg)
+{
+    for (size_t i = 0; i < d->nconstraints; i++) {
+        const dg_constraint *c = &d->constraints[i];
+        if (c->changed && c->msg > msg && within(c->was, l)) return true;
+    }
+    return false;
+}
+
+/* A line of a reply that only repeats one of the decisions adds nothing. */
+static bool repeats_decision(const mf_digest_facts *d, mf_span l)
+{
+    for (size_t i = 0; i < d->ndecisions; i++) if (within(mf_span_trim(d->decisions[i].text), l) && d->decisions[i].text.n * 10 > l.n * 8) return true;
+    return false;
+}
+
+static void conclusions(writer *w)
+{
+    const mf_digest_facts *d = w->d;
+    size_t nth = 0, picked[6], n = 0;
+    for (size_t i = d->nreplies; i-- > 0 && n < 6;) {
+        bool refused = false; /* it says what a refused call was to do */
+        for (size_t k = 0; k < d->nrefused && !refused; k++) refused = d->refused[k] == d->replies[i].msg;
+        if (!refused && substantive(d->replies[i].text)) picked[n++] = i;
+    }
+    for (size_t j = n; j-- > 0;) { /* oldest first, as they were said */
+        nth = j;
+        long base = nth == 0 ? 800 : nth == 1 ? 560 : 380;
+        size_t at = 0, k = 0;
+        mf_span l;
+        while (mf_next_line(d->replies[picked[j]].text, &at, &l) && k < 60) {
+            l = mf_span_trim(l);
+            if (!l.n || l.s[0] == '#' || l.s[0] == '|' || mf_span_starts(l, "```") || mf_span_starts(l, "---") || repeats_decision(d, l) ||
+                stale_after(d, l, d->replies[picked[j]].msg))
+                continue;
+            size_t sat = 0;
+            mf_span first;
+            if (!mf_next_sentence(l, &sat, &first) || (mf_sentence_is_narration(first) && sat >= l.n)) continue;
+            mf_line_condensed(line(w), l, 260);
+            /* Its first line is its gist; the rest follows what is worth more. */
+            offer(w, SEC_CONCLUSIONS, k ? base - 50 - 15 * (long)(k - 1) : base);
+            k++;
         }
-    if (!n) return;
-    for (size_t i = 1; i < n; i++) /* in the order they were made */
-        for (size_t k = i; k > 0 && pick[k] < pick[k - 1]; k--) { size_t t = pick[k]; pick[k] = pick[k - 1]; pick[k - 1] = t; }
-    mf_buf_puts(b, zh ? "\n## 决定及理由\n" : "\n## Decisions and reasons\n");
-    for (size_t i = 0; i < n; i++) {
-        mf_buf_puts(b, "- ");
-        /* A decision is worth little without its reason, which ends the sentence: a longer clip. */
-        put_span(b, d->decisions[pick[i] % MF_DIGEST_MAX_DECISIONS].text, l->chars < 240 ? 240 : l->chars);
-        mf_buf_putc(b, '\n');
     }
 }
 
-static void write_digest(mf_buf *b, const digest *d, const limits *l, bool zh)
+static void tools(writer *w)
 {
-    const mf_view *v = d->view;
-    mf_buf_puts(b, zh ? "此前 " : "Digest of ");
-    mf_buf_put_uint(b, v->count);
-    mf_buf_puts(b, zh ? " 条消息的摘要（未使用模型，自动生成）。\n\n" : " earlier messages (written without a model).\n\n");
-    put_previous(b, v, l->chars, zh);
-    mf_buf_puts(b, zh ? "## 用户的请求\n" : "## User requests\n");
-    put_texts(b, v, MF_ROLE_USER, l->requests, true, l->chars, zh);
-    put_constraints(b, d, l->constraints, zh);
-    put_state(b, d, l->errors, l->chars, zh);
-    put_files(b, d, l, zh);
-    put_decisions(b, d, l, zh);
-    if (l->conclusions) {
-        mf_buf_puts(b, zh ? "\n## 助手最近的结论\n" : "\n## Latest assistant conclusions\n");
-        put_texts(b, v, MF_ROLE_ASSISTANT, l->conclusions, false, l->chars, zh);
+    const mf_digest_facts *d = w->d;
+    for (size_t i = 0; i < d->ntools; i++) {
+        const dg_tool *t = &d->tools[i];
+        size_t busier = 0;
+        for (size_t k = 0; k < d->ntools; k++) busier += d->tools[k].calls > t->calls;
+        mf_buf *b = line(w);
+        mf_line_clipped(b, t->name, 80);
+        mf_buf_puts(b, " ×");
+        mf_buf_put_uint(b, t->calls);
+        if (t->errors) {
+            mf_buf_puts(b, w->zh ? "（" : " (");
+            mf_buf_put_uint(b, t->errors);
+            mf_buf_puts(b, w->zh ? " 次出错）" : t->errors == 1 ? " error)" : " errors)");
+        }
+        for (size_t k = 0; k < t->nvalues; k++) {
+            mf_buf_puts(b, k ? (w->zh ? "、" : ", ") : (w->zh ? "：" : ": "));
+            mf_line_clipped(b, t->values[k], 60);
+        }
+        /* What a lookup tool was asked (cities, queries) is named nowhere else. */
+        offer(w, SEC_TOOLS, (t->nvalues ? 760 : 260) - 2 * (long)busier);
     }
-    if (l->tools) put_tools(b, d, l->values, zh);
 }
 
-/* What the digest gives up, step by step, when it is over budget: the least a
- * continuation needs first (long quotes, older conclusions, argument lists), the
- * constraints, the test state and the errors last. Each row holds from its round on. */
-static void shrink(limits *l, int round)
+static void left_out(mf_buf *b, size_t count, bool zh)
 {
-    static const limits steps[] = {
-        /* requests, constraints, errors, decisions, conclusions, values, files, idents, chars, tools */
-        {8, 8, 8, 4, 2, 3, 24, 16, 400, true},
-        {8, 8, 8, 4, 2, 2, 24, 16, 250, true},
-        {4, 8, 8, 3, 1, 1, 24, 16, 200, true},
-        {4, 8, 6, 2, 1, 1, 16, 12, 160, true},
-        {2, 6, 6, 2, 1, 1, 16, 12, 120, true},
-        {2, 6, 4, 2, 1, 1, 12, 8, 100, true},
-        {2, 4, 4, 2, 1, 1, 8, 6, 80, true},
-        {2, 4, 3, 2, 0, 1, 8, 6, 60, true},
-        {2, 3, 3, 2, 0, 0, 6, 4, 60, false},
-        {2, 2, 2, 1, 0, 0, 4, 2, 60, false},
-    };
-    *l = steps[round < (int)(sizeof steps / sizeof *steps) ? round : (int)(sizeof steps / sizeof *steps) - 1];
+    mf_buf_puts(b, zh ? "（为控制篇幅，另有 " : "(");
+    mf_buf_put_uint(b, count);
+    mf_buf_puts(b, zh ? " 条次要内容未列出。）\n" : count == 1 ? " lower-priority line left out to fit the budget.)\n"
+                                                    : " lower-priority lines left out to fit the budget.)\n");
 }
 
-void mf_digest_write(mf_buf *b, const digest *d, uint32_t max_tokens, mf_profile profile, bool zh)
+void mf_digest_write(mf_buf *out, const mf_digest_facts *d, uint32_t max_tokens, mf_profile profile, bool zh)
 {
-    limits l = {8, 8, MF_DIGEST_MAX_ERRORS, 4, 3, MF_DIGEST_MAX_VALUES, MF_DIGEST_MAX_FILES, 16, 400, true};
-    uint64_t budget = (uint64_t)max_tokens * MF_MILLI;
-    for (int round = 0;; round++) {
-        b->len = 0;
-        write_digest(b, d, &l, zh);
-        if (b->failed || mf_estimate_text(b->data, b->len, profile) <= budget || round == 10) break;
-        shrink(&l, round);
+    writer w = {d, {0}, zh};
+    mf_budget_init(&w.budget, profile);
+    summaries(&w);
+    requests(&w);
+    constraints(&w);
+    suites(&w);
+    failures(&w);
+    files(&w);
+    decisions(&w);
+    conclusions(&w);
+    tools(&w);
+    mf_buf head;
+    mf_buf_init(&head);
+    mf_buf_puts(&head, zh ? "此前 " : "Digest of ");
+    mf_buf_put_uint(&head, d->messages);
+    mf_buf_puts(&head, zh ? " 条消息的摘要（未使用模型，自动生成）。\n" : " earlier messages (written without a model).\n");
+    mf_buf_putc(&head, 0); /* the layout reads the head as a C string */
+    head.len--;
+    if (head.failed) out->failed = true;
+    else {
+        mf_budget_layout layout = {head.data, zh ? HEADINGS_ZH : HEADINGS_EN, SECTIONS, left_out, zh};
+        mf_budget_write(&w.budget, out, &layout, (uint64_t)max_tokens * MF_MILLI);
     }
-    /* Last resort: cut at the last line that fits, and drop the headings left with nothing under them. */
-    bool cut_any = false;
-    while (!b->failed && b->len && mf_estimate_text(b->data, b->len, profile) > budget) {
-        size_t cut = b->len - 1;
-        while (cut > 0 && b->data[cut - 1] != '\n') cut--;
-        b->len = cut;
-        cut_any = true;
-    }
-    while (cut_any && !b->failed && b->len) {
-        size_t start = b->len - 1;
-        while (start > 0 && b->data[start - 1] != '\n') start--;
-        bool empty = start + 1 == b->len, heading = b->len - start > 3 && memcmp(b->data + start, "## ", 3) == 0;
-        if (!empty && !heading) break;
-        b->len = start;
-    }
+    mf_buf_free(&head);
+    mf_budget_free(&w.budget);
 }

@@ -1,4 +1,5 @@
-/* json_scan.c — the top-level string members of a JSON object text (json_scan.h).
+/* json_scan.c — the top-level string members (and arrays of strings) of a JSON object text
+ * (json_scan.h).
  *
  * The digest reads OpenAI arguments strings ('{"path": "src/a.js", "command": "npm test"}')
  * for a handful of string values. A tree parser (cJSON) would do, but it drags a parser into
@@ -226,6 +227,40 @@ static mf_status skip_value(scan *sc, size_t max_depth)
     }
 }
 
+/* An array of strings at sc->i (`["bash", "-lc", "cargo test"]`, an argv): *matched when it
+ * is one, and with `arena` *out becomes its MF_ARRAY node; anything else leaves sc->i where it
+ * was, for skip_value to check. */
+static mf_status string_array(scan *sc, mf_arena *arena, mf_node *out, bool *matched)
+{
+    size_t start = sc->i;
+    uint32_t count = 0;
+    mf_node *items = NULL;
+    *matched = false;
+    for (int pass = 0; pass < (arena ? 2 : 1); pass++) {
+        if (pass && count && !(items = mf_arena_calloc(arena, count, sizeof *items))) return MF_ERR_NOMEM;
+        sc->i = start + 1;
+        uint32_t k = 0;
+        if (!take(sc, ']')) {
+            do {
+                skip_ws(sc);
+                const char *v = NULL;
+                size_t v_len = 0;
+                if (sc->i >= sc->n || sc->s[sc->i] != '"' || k == UINT32_MAX) { sc->i = start; return MF_OK; }
+                mf_status st = read_string(sc, pass ? arena : NULL, &v, &v_len);
+                if (st == MF_ERR_NOMEM) return st;
+                if (st) { sc->i = start; return MF_OK; }
+                if (pass) { items[k].kind = MF_STRING; items[k].str = v; items[k].len = v_len; }
+                k++;
+            } while (take(sc, ','));
+            if (!take(sc, ']')) { sc->i = start; return MF_OK; }
+        }
+        count = k;
+    }
+    if (arena) { memset(out, 0, sizeof *out); out->kind = MF_ARRAY; out->items = items; out->count = count; }
+    *matched = true;
+    return MF_OK;
+}
+
 /* One pass over the object: counts its string members (items NULL) or fills items. */
 static mf_status members(const char *json, size_t len, mf_arena *arena, mf_node *items, uint32_t *count)
 {
@@ -251,8 +286,17 @@ static mf_status members(const char *json, size_t len, mf_arena *arena, mf_node 
                     m->key = key; m->key_len = key_len;
                 }
                 (*count)++;
-            } else if ((st = skip_value(&sc, MF_MAX_DEPTH - 1)) != MF_OK) { /* the object is one level */
-                return st;
+            } else {
+                bool array = false;
+                mf_node *m = items ? &items[*count] : NULL;
+                if (sc.i < sc.n && sc.s[sc.i] == '[' && (st = string_array(&sc, items ? arena : NULL, m, &array)) != MF_OK) return st;
+                if (array) {
+                    if (*count == UINT32_MAX) return MF_ERR_TOO_LARGE;
+                    if (m) { m->key = key; m->key_len = key_len; }
+                    (*count)++;
+                } else if ((st = skip_value(&sc, MF_MAX_DEPTH - 1)) != MF_OK) { /* the object is one level */
+                    return st;
+                }
             }
         } while (take(&sc, ','));
         if (!take(&sc, '}')) return MF_ERR_PARSE;

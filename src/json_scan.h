@@ -7,8 +7,9 @@
 #include "internal.h"
 
 /* Reads `json` (len bytes, no NUL needed) as one JSON object and fills *out with an
- * MF_OBJECT node whose items are its top-level members whose values are strings, in text
- * order (other members are checked and skipped). Keys and values are decoded: escapes
+ * MF_OBJECT node whose items are its top-level members whose values are strings, or arrays
+ * of strings only (an MF_ARRAY of MF_STRING), in text order (other members are checked and
+ * skipped). Keys and values are decoded: escapes
  * resolved, \u surrogate pairs joined, a lone surrogate or \u0000 read as U+FFFD. A string
  * without escapes borrows `json`; the rest (the item array, decoded strings) lives in
  * `arena`, so *out is valid while both are. Returns MF_OK, MF_ERR_PARSE when the text is not

@@ -116,10 +116,12 @@ mf_language mf_detect_language(const mf_view *view)
         if (msg->role != MF_ROLE_USER) continue;
         for (size_t p = 0; p < msg->count; p++) {
             const mf_part *part = &msg->parts[p];
-            /* An earlier summary is our own text, not the user's. */
-            if (part->kind == MF_PART_TEXT && !(part->text_len >= sizeof MF_SUMMARY_MARK - 1 &&
-                                                memcmp(part->text, MF_SUMMARY_MARK, sizeof MF_SUMMARY_MARK - 1) == 0))
-                mf_count_classes(part->text, part->text_len, counts);
+            /* An earlier summary and the harness's text (AGENTS.md, <environment_context>) are
+             * no words of the user's. */
+            const char *own;
+            size_t own_len;
+            if (part->kind == MF_PART_TEXT && mf_user_text_kind(part->text, part->text_len, &own, &own_len) == MF_USER_OWN)
+                mf_count_classes(own, own_len, counts);
         }
     }
     uint64_t cjk = counts[MF_CLASS_CJK], alnum = counts[MF_CLASS_ALNUM];

@@ -2,6 +2,7 @@
 #ifndef MIDFOLD_PROMPT_H
 #define MIDFOLD_PROMPT_H
 
+#include "harness.h"
 #include "internal.h"
 
 /* The summarizer's system prompt. Static. */
@@ -10,10 +11,8 @@ const char *mf_prompt_system(mf_language language);
 void mf_prompt_instructions(mf_buf *b, const mf_compact_options *o, mf_language language, bool has_previous);
 /* The assistant's reply after the summary message. Static. */
 const char *mf_prompt_acknowledgement(mf_language language);
-/* The first line of a summary message: "[Context Compressed]". */
-#define MF_SUMMARY_MARK "[Context Compressed]"
-
-/* The language of the user's own text (user messages' text parts, never tool results):
+/* The language of the user's own text (user messages' text parts, never tool results nor
+ * the harness's text, harness.h):
  * Chinese when CJK code points are at least a third of the ASCII letters and digits
  * (a Chinese character carries about as much as a short English word), else English. */
 mf_language mf_detect_language(const mf_view *view);

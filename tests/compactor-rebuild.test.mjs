@@ -472,6 +472,24 @@ describe('language', () => {
     assert.equal(cjkCount(splitPrompt(summarize.calls[0].prompt).instructions), 0);
   });
 
+  test('the language is the user\'s: a Codex rollout\'s English AGENTS.md and <environment_context> leave a Chinese user\'s summary Chinese', async () => {
+    const say = (role, text) => ({ type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }] });
+    const agents = '## Build\n- Run `pytest tests/unit` and `mypy etl` before every commit; both must be clean.\n' +
+      '## Conventions\n- Complete type annotations everywhere; no bare except clauses; log with structlog, never print.\n';
+    const messages = [
+      say('developer', '<permissions instructions>\nThe sandbox permits reading files and editing files in cwd.\n</permissions instructions>'),
+      say('user', `# AGENTS.md instructions for /data/work/orders-etl\n\n<INSTRUCTIONS>\n${agents.repeat(3)}</INSTRUCTIONS>`),
+      say('user', '<environment_context>\n  <cwd>/data/work/orders-etl</cwd>\n  <approval_policy>on-request</approval_policy>\n  <sandbox_mode>workspace-write</sandbox_mode>\n  <shell>bash</shell>\n</environment_context>'),
+      say('user', '把每日订单同步到 ClickHouse 的 ETL 写完，按天抽取。'),
+      say('assistant', '好的，先看 etl/extract.py。'),
+      say('user', '继续'),
+    ];
+    const summarize = recorder();
+    const report = await new Compactor({ summarize, keepTail: { tokens: 0 } }).compact(messages, { force: true });
+    assert.equal(report.language, 'zh');
+    assert.ok(cjkCount(splitPrompt(summarize.calls[0].prompt).instructions) > 0);
+  });
+
   test("report.language is 'zh' for the Chinese conversation", async () => {
     const report = await new Compactor({ keepTail: { tokens: 0 }, summarize: recorder() }).compact(load('admin-web-zh.openai'), { force: true });
     assert.equal(report.language, 'zh');

@@ -624,7 +624,8 @@ function summaryAnswer(answer) {
 
 /**
  * A summarizer that needs no model and no network: a deterministic digest of the folded
- * messages (requests, tool activity, files, latest conclusions), built in wasm. Use it
+ * messages (requests, constraints, test and error state, files, decisions, conclusions; the
+ * most valuable that fit), built in wasm (docs/digest.md). Use it
  * where no model is configured, or through `fallback: 'digest'`.
  * Ownership: reads `options` once; each call reads the request's messages and keeps nothing.
  * @param {{maxTokens?: number}} [options] caps the digest (default: the request's maxTokens)

@@ -475,11 +475,13 @@ export function planCompaction(messages, options) {
 }
 
 /**
- * A summary written without a model (deterministic): the user's requests and the latest
- * value of each constraint they stated, the latest test state and the last error of each
- * failing tool with its exit status, the files and identifiers touched, the assistant's
- * decisions with their reasons and latest conclusions, the tool activity, within
- * `maxTokens` (estimated). Reads `messages`, never keeps it.
+ * A summary written without a model (deterministic, offline): the user's own requests (the
+ * harness's text and acknowledgements left out) and the latest value of each constraint
+ * they stated, each test suite's latest counts, each command's distinct failures with their
+ * exit status and whether a later run passed, the files and what happened to them, the
+ * assistant's decisions with their reasons and latest conclusions, the tool activity. The
+ * most valuable lines that fit `maxTokens` (estimated), and how many were left out
+ * (docs/digest.md). Reads `messages`, never keeps it.
  * @param {unknown[]} messages
  * @param {{maxTokens?: number, language?: string, profile?: string, format?: string}} [options]
  * @returns {string}

@@ -29,6 +29,7 @@ int main(void)
     test_aisdk();
     test_json_scan();
     test_digest();
+    test_digest_calls();
     test_json_reprint();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
     return check_summary();

@@ -21,6 +21,7 @@ void test_anthropic_blocks(void); /* test_anthropic_blocks.c: server tools, MCP,
 void test_aisdk(void);         /* test_aisdk.c: AI SDK approvals, media and UIMessage */
 void test_json_scan(void);     /* test_json_scan.c: the digest's arguments scanner on hostile text */
 void test_digest(void);        /* test_digest.c: test runners, exit statuses, errors, decisions, constraints */
+void test_digest_calls(void);  /* test_digest_calls.c: the files and commands of calls, the harness's text */
 void test_json_reprint(void);  /* test_json_reprint.c: arguments re-printed in one pass, against cJSON */
 
 #endif

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "digest.h"
+#include "digest_constraint.h"
+#include "digest_decide.h"
+#include "digest_results.h"
 #include "helpers.h"
 #include "suites.h"
 
@@ -78,6 +80,38 @@ static void runners(void)
           f.tests.passed == 118 && f.tests.failed == 3 && f.tests.skipped == 1);
 }
 
+static void playwright(void)
+{
+    mf_result_facts f = facts("Running 11 tests using 4 workers\n\n  \xE2\x9C\x93  1 [chromium] \xE2\x80\xBA tests/a.spec.ts:8:3 \xE2\x80\xBA a (1.2s)\n"
+                              "  1) [chromium] \xE2\x80\xBA tests/e2e/offline.spec.ts:14:3 \xE2\x80\xBA offline \xE2\x80\xBA shows the badge \xE2\x94\x80\xE2\x94\x80\n\n"
+                              "    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()\n\n"
+                              "  1 failed\n    [chromium] \xE2\x80\xBA tests/e2e/offline.spec.ts:14:3 \xE2\x80\xBA offline \xE2\x80\xBA shows the badge\n"
+                              "  1 flaky\n  10 passed (29.4s)\n");
+    CHECK("playwright: \"N failed\", \"N passed (…)\", flaky counted as skipped", f.tests.runner && !strcmp(f.tests.runner, "playwright") &&
+          f.tests.failed == 1 && f.tests.passed == 10 && f.tests.skipped == 1);
+    CHECK("playwright: the names under \"N failed\"", f.tests.nfailing == 1 &&
+          span_is(f.tests.failing[0], "tests/e2e/offline.spec.ts:14:3 \xE2\x80\xBA offline \xE2\x80\xBA shows the badge"));
+    CHECK("\"N passed\" without playwright's opening line is no playwright run", !facts("  10 passed (29.4s)\n").tests.runner);
+}
+
+static void agent_headers(void)
+{
+    mf_result_facts f = facts("Chunk ID: 3f2a1c\nWall time: 0.5123 seconds\nProcess exited with code 1\nOriginal token count: 0\nOutput:\n");
+    CHECK("Codex's header: the exit status, and no output line of its own", f.has_exit && f.exit_code == 1 && !f.first.n && !f.error.n);
+    f = facts("Exit code 2\nesbuild src/server.ts --bundle\nmake: esbuild: No such file or directory\nmake: *** [Makefile:4: build] Error 127");
+    CHECK("Claude Code's \"Exit code 2\" is the status; the output starts after it", f.exit_code == 2 &&
+          span_is(f.first, "esbuild src/server.ts --bundle") && span_is(f.error, "make: esbuild: No such file or directory"));
+    f = facts("Exit code: 0\nWall time: 0 seconds\nOutput:\n    return Err(ImportError::Parse(e)); // error: bad row\n");
+    CHECK("a printout of source with error words and exit code 0 did not fail", !mf_result_failed(&f, true) && !mf_result_failed(&f, false));
+    f = facts("ENOENT: no such file or directory, open 'src/config/env.ts'");
+    CHECK("what a tool read fails when its first line is an error", mf_result_failed(&f, true));
+    f = facts("Survey complete.\n\nError handling: the 401 path is covered; none of the tests failed.\n");
+    CHECK("a report that talks about errors, without a status, did not fail", !mf_result_failed(&f, true));
+    f = facts("# github.com/acme/shopfront/internal/checkout\ninternal/checkout/items.go:15:2: declared and not used: rows\n");
+    CHECK("go build's \"file:line:col: message\" is its error line, not the package heading",
+          span_is(f.error, "internal/checkout/items.go:15:2: declared and not used: rows"));
+}
+
 static void statuses_and_errors(void)
 {
     CHECK("\"Exit code: 1\" is an exit status", facts("Exit code: 1\nWall time: 3 s\n").exit_code == 1);
@@ -91,7 +125,7 @@ static void statuses_and_errors(void)
     mf_result_facts f = facts("src/api/client.ts:42:7 - error TS2322: Type 'string | undefined' is not assignable.\n"
                               "Found 1 error.\nExit status 2\n");
     CHECK("tsc: the TS error line", span_is(f.error, "src/api/client.ts:42:7 - error TS2322: Type 'string | undefined' is not assignable."));
-    CHECK("a nonzero exit status means the command failed", mf_result_failed(&f));
+    CHECK("a nonzero exit status means the command failed", mf_result_failed(&f, false));
     f = facts("Traceback (most recent call last):\n  File \"r.py\", line 3, in <module>\n    main()\n"
               "decimal.InvalidOperation: [<class 'decimal.DivisionUndefined'>]\n");
     CHECK("Python: the line a traceback ends with, whatever the exception's name",
@@ -104,16 +138,16 @@ static void statuses_and_errors(void)
     f = facts("src/lib.rs:3:5: note\nerror[E0308]: mismatched types\nerror: could not compile `dates`\n");
     CHECK("rustc: \"error[E0308]\" before cargo's \"error: could not compile\"", span_is(f.error, "error[E0308]: mismatched types"));
     f = facts("src/format-date.js:4:const { utcToZonedTime } = require('date-fns-tz');\n");
-    CHECK("grep output that mentions an error type is no failure", !mf_result_failed(&f));
+    CHECK("grep output that mentions an error type is no failure", !mf_result_failed(&f, false));
     f = facts("> ledger-api@2.3.1 lint\n> eslint src test\n\n/home/dev/ledger-api/src/export/csv.js\n"
               "  9:21  error  'delimiter' is defined but never used  no-unused-vars\n\n"
               "\xE2\x9C\x96 1 problem (1 error, 0 warnings)\n");
     CHECK("ESLint: \"LINE:COL  error  message  rule\" is the error of a failed lint",
-          mf_result_failed(&f) && span_is(f.error, "9:21  error  'delimiter' is defined but never used  no-unused-vars"));
+          mf_result_failed(&f, false) && span_is(f.error, "9:21  error  'delimiter' is defined but never used  no-unused-vars"));
     f = facts("  12:3  warning  Unexpected console statement  no-console\n\n\xE2\x9C\x96 1 problem (0 errors, 1 warning)\n");
-    CHECK("ESLint: a warning alone is no failure", !mf_result_failed(&f));
+    CHECK("ESLint: a warning alone is no failure", !mf_result_failed(&f, false));
     f = facts("错误：城市“乐山”不在支持的城市列表中。");
-    CHECK("a Chinese error line (错误：…) is a failure", mf_result_failed(&f) && f.error.n > 0);
+    CHECK("a Chinese error line (错误：…) is a failure", mf_result_failed(&f, false) && f.error.n > 0);
 }
 
 static void decisions(void)
@@ -127,6 +161,17 @@ static void decisions(void)
     CHECK("an intention without a reason is none", !mf_sentence_is_decision(span_of("I'll run the tests again now.")));
     CHECK("a question decides nothing", !mf_sentence_is_decision(span_of("Should we switch to Postgres instead of SQLite?")));
     CHECK("a Chinese question decides nothing", !mf_sentence_is_decision(span_of("要不要改用高铁，因为更快？")));
+    CHECK("\"Let me confirm …\" narrates", !mf_sentence_is_decision(span_of("Let me confirm where errorHandler is defined because it matters.")));
+    CHECK("\"先看一下…\" narrates", !mf_sentence_is_decision(span_of("先看一下 fetchOrders 是怎么用的，因为它被调用了两次。")));
+    CHECK("\"We keep Z\" decides", mf_sentence_is_decision(span_of("We keep one middleware and look the limit up by plan.")) == 1);
+    CHECK("\"Switching X to Y so …\" decides with its reason",
+          mf_sentence_is_decision(span_of("Switching the tests to ioredis-mock so they don't need a running Redis.")) == 2);
+    CHECK("\"Raising X, because …\" decides with its reason",
+          mf_sentence_is_decision(span_of("Raising the pool from 5 to 40 connections per pod, because 4 pods stay under 200.")) == 2);
+    CHECK("\"Raising …\" without a reason is no decision", !mf_sentence_is_decision(span_of("Raising the pool size now.")));
+    CHECK("a sentence that introduces a list decides nothing", !mf_sentence_is_decision(span_of("根据天气预报，建议这样安排：")));
+    CHECK("the next sentence can give the reason", mf_sentence_is_reason(span_of("That way a refresh keeps the filters.")) &&
+          mf_sentence_is_reason(span_of("因为主库账号会触发审计告警。")) && !mf_sentence_is_reason(span_of("The tests pass.")));
 }
 
 static size_t constraints(const char *sentence, mf_constraint *out) { return mf_find_constraints(span_of(sentence), out, 4); }
@@ -155,6 +200,29 @@ static void constraint_values(void)
     CHECK("a day with no deadline in the sentence is no value", constraints("I tested it on Friday.", c) == 0);
     CHECK("dates (5月1日), ordinals (第二天) and articles (一条) are no values",
           constraints("5月1日出发，第二天去乌镇，写一条说明", c) == 0);
+    CHECK("a value turned down is none: \"500 is too low\", \"not 800\", 2 秒太紧了",
+          constraints("make it 1000 edits, 500 is too low", c) == 1 && span_is(c[0].value, "1000 edits") &&
+          constraints("the target is 500 ms p99, not 800", c) == 1 && span_is(c[0].value, "500 ms") &&
+          constraints("2 秒太紧了，首屏放宽到 3 秒以内就行", c) == 1 && span_is(c[0].value, "3 秒以内"));
+    CHECK("a rate stays with its value: \"60 requests per minute\"", constraints("Limit it to 60 requests per minute.", c) == 1 &&
+          span_is(c[0].value, "60 requests per minute"));
+    CHECK("a subject of two words: \"free plan\" after the value, \"Paid plans\" before it",
+          constraints("Actually make it 60 requests per minute for the free plan.", c) == 1 && span_is(c[0].subject, "free plan") &&
+          constraints("Paid plans keep 100.", c) == 1 && span_is(c[0].subject, "Paid plans"));
+    CHECK("a quoted value, an ISO date and a lone digit are no values",
+          constraints("what should \"(3.20)\" mean? use 2024-05-20, returns 0", c) == 0);
+    CHECK("a bare number joined to its subject by other words is none (\"rejects with 409\")",
+          constraints("an edit that the server rejects with 409 is dropped", c) == 0);
+    CHECK("a comma ends the subject's clause", constraints("over that, answer 429 with a header", c) == 0);
+    mf_constraint later[4], earlier[4];
+    const char *was = "The target is a p99 of 800 ms.", *now = "the target is 500 ms p99, not 800";
+    size_t ne = constraints(was, earlier), nl = mf_find_constraints(span_of(now), later, 4);
+    CHECK("a later statement that names the earlier subject and says it changes updates it",
+          ne == 1 && nl == 1 && mf_constraint_match(&later[0], span_of(now), &earlier[0], span_of(was)) > 0);
+    const char *other = "We have 500 ms of slack in the nightly job.";
+    nl = mf_find_constraints(span_of(other), later, 4);
+    CHECK("one that names neither, or says no change, does not",
+          nl == 1 && mf_constraint_match(&later[0], span_of(other), &earlier[0], span_of(was)) < 0);
 }
 
 /* ---- whole digests ---------------------------------------------------------------- */
@@ -236,6 +304,8 @@ static void whole(void)
 void test_digest(void)
 {
     runners();
+    playwright();
+    agent_headers();
     statuses_and_errors();
     decisions();
     constraint_values();
