@@ -4,12 +4,14 @@
 // items and result.history stay bounded where the same workload on the bare MemorySession grows; what is stored
 // is valid Responses input (calls with their outputs, reasoning before what it produced); a failing summarizer
 // and a write made while the summary is written leave the store as it was; any object with the Session methods
-// can be the store.
+// can be the store; docs/openai-agents.md's snippet runs as written.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MemorySession } from '@openai/agents';
 import { init, digestSummarizer, MidfoldError } from 'midfold';
 import { midfoldSession } from 'midfold/openai-agents';
@@ -17,6 +19,7 @@ import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { agentsWorkload } from './helpers/agents-workload.mjs';
 import { checkInput } from './helpers/mock-responses.mjs';
 import { toResponses } from '../js/integrations/agents-items.js';
+import { docSnippet } from './helpers/doc-snippets.mjs';
 
 let provider;
 before(async () => { await init(); provider = await startStrictProvider(); });
@@ -133,4 +136,38 @@ test('options: a Session is required, and the Compactor\'s options are checked a
   assert.throws(() => midfoldSession({ summarize: digestSummarizer(), underlyingSession: { getItems() {} } }), /missing getSessionId, addItems, popItem, clearSession/);
   assert.throws(() => midfoldSession({ summarize: digestSummarizer(), underlyingSession: new MemorySession(), treshold: 1000 }), (e) => e.code === 'invalid-option');
   assert.throws(() => midfoldSession({ summarize: digestSummarizer(), underlyingSession: new MemorySession(), onReport: 'yes' }), /onReport/);
+});
+
+test("docs/openai-agents.md's snippet runs as written: three questions, the store folded, every request accepted", async () => {
+  const SRC = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+  // Each question: three rounds of four parallel reads of the C core, then the answer.
+  provider.reply = ({ body }) => {
+    let last = -1;
+    body.input.forEach((item, i) => { if (item.role === 'user') last = i; });
+    // (by the question's text: the fold takes earlier questions out of the input, and call ids must stay unique)
+    const q = ['Where are tool results paired with their calls?', 'Where are formats detected?', 'Which file writes JSON?'].indexOf(textOf(body.input[last].content));
+    const round = body.input.slice(last + 1).filter((item) => item.type === 'function_call').length / 4;
+    if (round >= 3) return [{ type: 'message', id: `msg_q${q}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `Answer ${q + 1}`, annotations: [] }] }];
+    return [0, 1, 2, 3].map((k) => {
+      const path = SRC[(q * 12 + round * 4 + k) % SRC.length];
+      return { type: 'function_call', id: `fc_q${q}r${round}c${k}`, call_id: `call_q${q}r${round}c${k}`, name: 'read_file', arguments: JSON.stringify({ path }), status: 'completed' };
+    });
+  };
+  const out = fileURLToPath(new URL('./output/', import.meta.url));
+  mkdirSync(out, { recursive: true });
+  const file = join(out, 'doc-openai-agents-session.mjs');
+  writeFileSync(file, docSnippet('openai-agents-session'));
+  const from = provider.requests.length;
+  const r = await new Promise((resolve) => execFile(process.execPath, [file], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 120000,
+    env: { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_AGENTS_DISABLE_TRACING: '1' },
+  }, (error, stdout, stderr) => resolve({ code: error ? error.code ?? 1 : 0, stdout, stderr })));
+  assert.equal(r.code, 0, r.stderr);
+  const requests = provider.requests.slice(from);
+  assert.equal(requests.length, 12);
+  assert.deepStrictEqual(requests.filter((x) => x.status !== 200).map((x) => x.error), []);
+  const stored = [...r.stdout.matchAll(/Answer (\d) \((\d+) items stored\)/g)].map((m) => Number(m[2]));
+  assert.equal(stored.length, 3, r.stdout);
+  assert.ok(stored[2] < 3 * stored[0], `stored ${stored.join(', ')}`);
+  assert.ok(requests.at(-1).body.input.some((item) => item.role === 'user' && textOf(item.content).startsWith('[Context Compressed]')), 'the third question goes out after a fold');
 });
