@@ -2,9 +2,10 @@
 // reasoning, parallel tool calls over real files and the Chinese travel fixture) run by the SDK's Runner against
 // the strict provider on 127.0.0.1, with the session given to run(). Facts: every request is accepted; the stored
 // items and result.history stay bounded where the same workload on the bare MemorySession grows; what is stored
-// is valid Responses input (calls with their outputs, reasoning before what it produced); a failing summarizer
-// and a write made while the summary is written leave the store as it was; any object with the Session methods
-// can be the store; docs/openai-agents.md's snippet runs as written.
+// is valid Responses input (calls with their outputs, reasoning before what it produced); a failing summarizer,
+// a write made while the summary is written and a store failing half way through the rewrite leave the store as
+// it was; a read during the rewrite never sees it empty; any object with the Session methods can be the store;
+// docs/openai-agents.md's snippet runs as written.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -106,6 +107,46 @@ test('an item added to the store while the summary is written survives: nothing 
   assert.equal(report.conflict, true);
   assert.equal(report.written, false);
   assert.deepStrictEqual(await store.getItems(), [...beforeItems, late]);
+});
+
+test('a read that comes while compaction rewrites the store waits for the rewrite: it never sees the store empty', async () => {
+  const store = new MemorySession();
+  await runTurns(store, 5);
+  let cleared, release;
+  const clearing = new Promise((resolve) => { cleared = resolve; });
+  const gate = new Promise((resolve) => { release = resolve; });
+  // A store whose writes are slow (a remote one): the rewrite is under way between its clear and its add.
+  const slow = {
+    getSessionId: () => store.getSessionId(), getItems: (limit) => store.getItems(limit), popItem: () => store.popItem(),
+    addItems: (items) => store.addItems(items),
+    async clearSession() { await store.clearSession(); cleared(); await gate; },
+  };
+  const session = midfoldSession({ ...OPTIONS, underlyingSession: slow });
+  const compacting = session.compact();
+  await clearing;
+  const reading = session.getItems();
+  release();
+  const [report, items] = await Promise.all([compacting, reading]);
+  assert.equal(report.written, true, report.reason);
+  assert.equal(items.length, report.stored.after);
+  assert.ok(items.length > 0);
+});
+
+test('a store that fails half way through the rewrite gets its items back, and the runner\'s hook does not reject', async () => {
+  const store = new MemorySession();
+  await runTurns(store, 5);
+  const beforeItems = await store.getItems();
+  let failures = 1;
+  const flaky = {
+    getSessionId: () => store.getSessionId(), getItems: (limit) => store.getItems(limit), popItem: () => store.popItem(),
+    clearSession: () => store.clearSession(),
+    async addItems(items) { if (failures-- > 0) throw new Error('connection reset'); return store.addItems(items); },
+  };
+  const warnings = [];
+  const session = midfoldSession({ ...OPTIONS, underlyingSession: flaky, onWarn: (m, e) => warnings.push(`${m}: ${e && e.message}`) });
+  assert.equal(await session.runCompaction(), null);
+  assert.deepStrictEqual(await store.getItems(), beforeItems);
+  assert.ok(warnings.some((w) => w.includes('unchanged') && w.includes('connection reset')), warnings.join('\n'));
 });
 
 test('any object with the Session methods is a store: a JSON file on disk', async () => {

@@ -41,6 +41,8 @@ class MidfoldSession {
     this.lastReport = null;
     this.onReport = onReport;
     this.queue = Promise.resolve();
+    /** The rewrite of the store in progress, or null. */
+    this.rewriting = null;
     // The SDK compares stored and expected history through this hook when the store rewrites items.
     if (typeof underlyingSession.prepareHistoryItemsForPersistenceComparison === 'function')
       this.prepareHistoryItemsForPersistenceComparison = (items) => underlyingSession.prepareHistoryItemsForPersistenceComparison(items);
@@ -54,7 +56,11 @@ class MidfoldSession {
   }
 
   getSessionId() { return this.underlyingSession.getSessionId(); }
-  getItems(limit) { return this.underlyingSession.getItems(limit); }
+  /** The stored items; a read that comes while compaction rewrites the store waits for the rewrite (the store is empty for a moment). */
+  async getItems(limit) {
+    if (this.rewriting) await this.rewriting.catch(() => {});
+    return this.underlyingSession.getItems(limit);
+  }
   addItems(items) { return this.serial(() => this.underlyingSession.addItems(items)); }
   popItem() { return this.serial(() => this.underlyingSession.popItem()); }
   clearSession() { return this.serial(() => this.underlyingSession.clearSession()); }
@@ -91,7 +97,8 @@ class MidfoldSession {
         const next = fromResponses(work, read, items);
         const now = await this.underlyingSession.getItems();
         if (same(now, items)) {
-          await this.replace(items, next);
+          this.rewriting = this.replace(items, next);
+          try { await this.rewriting; } finally { this.rewriting = null; }
           after = next;
           written = true;
         } else {
