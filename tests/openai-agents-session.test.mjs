@@ -47,7 +47,8 @@ test('14 turns through the Runner: every request accepted, stored items and resu
   const bare = await runTurns(new MemorySession());
   const reports = [];
   const store = new MemorySession();
-  const managed = await runTurns(midfoldSession({ ...OPTIONS, underlyingSession: store, onReport: (r) => reports.push(r) }));
+  const archived = [];
+  const managed = await runTurns(midfoldSession({ ...OPTIONS, underlyingSession: store, onReport: (r) => reports.push(r), onArchive: (removed) => archived.push(...removed) }));
   assert.deepStrictEqual(managed.requests.filter((r) => r.status !== 200).map((r) => r.error), []);
   assert.deepStrictEqual(managed.answers, bare.answers, 'the model answered every turn the same');
   assert.ok(bare.stored.at(-1) > 100, `the bare session grows (${bare.stored.join(', ')})`);
@@ -62,6 +63,9 @@ test('14 turns through the Runner: every request accepted, stored items and resu
   const summary = items.find((item) => item.role === 'user' && textOf(item.content).startsWith('[Context Compressed]'));
   assert.ok(summary, 'the fold is stored as a user message');
   assert.match(textOf(summary.content), /杭州/);
+  // onArchive gets the folded items as the store held them (the SDK's spelling), the first question first.
+  assert.equal(textOf(archived[0].content), 'Where are tool results paired with their calls?');
+  assert.ok(archived.some((item) => item.type === 'function_call_result' && typeof item.callId === 'string'));
 });
 
 test('the fold is written at a turn boundary: within a run the stored reasoning keeps its call', async () => {

@@ -36,7 +36,13 @@ class MidfoldSession {
     /** The session that holds the items (the source of truth). */
     this.underlyingSession = underlyingSession;
     /** The Compactor that plans every compaction of the stored items. */
+    // onArchive gets the folded items as the SDK's own (the Compactor reads their Responses form).
+    const { onArchive } = compactorOptions;
+    if (typeof onArchive === 'function')
+      compactorOptions.onArchive = (removed, summary) => onArchive(fromResponses(removed, this.reading.read, this.reading.items), summary);
     this.compactor = new Compactor({ ...compactorOptions, format: 'openai-responses' });
+    /** The stored items of the compaction in progress, and their Responses form. */
+    this.reading = null;
     /** The last compaction's report, or null before the first. */
     this.lastReport = null;
     this.onReport = onReport;
@@ -90,6 +96,7 @@ class MidfoldSession {
       const items = await this.underlyingSession.getItems();
       const read = items.map(toResponses);
       const work = items.map(toResponses); // the Compactor rebuilds this one in place
+      this.reading = { read, items };
       const report = await this.compactor.compact(work, { force: options.force === true, ...(options.signal ? { signal: options.signal } : {}) });
       let after = items;
       let written = false;

@@ -49,7 +49,9 @@ export interface SessionCompactReport extends CompactReport {
   conflict?: true;
 }
 
-export interface MidfoldSessionOptions<I> extends Omit<CompactorOptions, 'format'> {
+export interface MidfoldSessionOptions<I> extends Omit<CompactorOptions, 'format' | 'onArchive'> {
+  /** Gets the stored items each fold removes, as the store held them (the SDK's items), and the summary. */
+  onArchive?: (removed: I[], summary: string) => void;
   /** The session that holds the items; it stays the source of truth. */
   underlyingSession: AgentsSessionLike<I>;
   /** Called with each compaction's report. */

@@ -74,7 +74,11 @@ new Compactor({ summarize: async () => 'summary', onArchive: (removed: AgentInpu
 void kept;
 
 // midfoldSession over the SDK's MemorySession is a Session that run() takes; the item type follows the store's.
-const agentSession = midfoldSession({ underlyingSession: new MemorySession(), summarize: async () => 'summary', threshold: 20000 });
+const agentSession = midfoldSession({
+  underlyingSession: new MemorySession(), summarize: async () => 'summary', threshold: 20000,
+  // removed is AgentInputItem[]: the SDK's union still narrows.
+  onArchive: (removed) => { for (const item of removed) if (item.type === 'function_call_result') void item.callId; },
+});
 const asSession: Session = agentSession;
 export async function sessionRun(): Promise<AgentInputItem[]> {
   await run(new Agent({ name: 'a' }), 'hello', { session: agentSession });
