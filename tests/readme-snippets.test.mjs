@@ -35,7 +35,7 @@ const RUN_HERE = ['quick-start', 'ai-sdk-prepare-step', 'ai-sdk-middleware', 'op
 const RUN_ELSEWHERE = {
   browser: 'tests/browser.test.mjs', 'cloudflare-worker': 'tests/edge.test.mjs',
   'state-across-calls': 'tests/state.test.mjs', simulate: 'tests/simulate.test.mjs',
-  'chat-route': 'tests/ai-sdk-chat-route.test.mjs',
+  'chat-route': 'tests/ai-sdk-chat-route.test.mjs', 'openai-agents-session': 'tests/openai-agents-session.test.mjs',
 };
 
 test('every js snippet of the README is marked to run, and every marked snippet of README.md and docs/*.md is run by a test', () => {

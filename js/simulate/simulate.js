@@ -20,6 +20,8 @@ import { GrowingMicroCompaction, GrowingServerClearing } from './clearing.js';
 import { isSystem, sessionTurns } from './turns.js';
 
 export { sessionTurns };
+/** The provider caches and the pricing resolver, for pricing recorded requests (requests.js). */
+export { CACHES, resolvePricing };
 
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
