@@ -228,7 +228,7 @@ export interface CompactionPlan {
 
 /** Where a compaction would cut and what it would ask, without changing anything. */
 export declare function planCompaction<M extends MessageLike>(messages: readonly M[], options?: {
-  keepTailTokens?: number; maxTranscriptTokens?: number; maxSummaryTokens?: number; language?: string;
+  keepTailTokens?: number; keepTailMessages?: number; maxTranscriptTokens?: number; maxSummaryTokens?: number; language?: string;
   instructions?: string; profile?: Profile; format?: Format | 'auto';
 }): CompactionPlan;
 
@@ -292,8 +292,11 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** Micro-compact only when at least this many tokens go (40 % of the threshold: 20,000; 0 with
    * 'every-turn'); a forced compaction micro-compacts its kept tail regardless. */
   clearAtLeast?: number;
-  /** Recent tokens kept verbatim beyond the pending turn (threshold / 5). */
-  keepTail?: { tokens?: number };
+  /** What a fold keeps verbatim beyond the pending turn, never cut between a call and its results:
+   * the recent messages that fit `tokens` (threshold / 5 when neither key is given, 0 when only
+   * `messages` is) and at least `messages` messages (system messages not counted; a count that lands
+   * among a call's results keeps the call too). Another key is an 'invalid-option' error. */
+  keepTail?: { tokens?: number; messages?: number };
   /** The summary length asked for (2,000). */
   maxSummaryTokens?: number;
   /** Cap on the transcript sent to the summarizer (60,000). */

@@ -77,6 +77,27 @@ function wholeNumber(value, name, fallback, max = Number.MAX_SAFE_INTEGER) {
 /** A default derived from the threshold, within what the core takes (an unreachable figure either way). */
 const derived = (value) => Math.min(Math.floor(value), CORE_MAX);
 
+/** What keepTail knows: each key is a floor of its own on the kept tail. */
+const KEEP_TAIL_KEYS = ['tokens', 'messages'];
+
+/**
+ * keepTail read and checked: {tokens, messages}. `messages` alone sets no token budget (the
+ * caller asked for N messages, not for N plus threshold / 5 tokens' worth); with neither,
+ * the tokens default. A key keepTail does not know is an error: {token: 500} read as {}
+ * would keep the default tail instead of what was asked for.
+ */
+function keepTailOption(value, defaultTokens) {
+  if (value === undefined) return { tokens: defaultTokens, messages: 0 };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw optionError('keepTail must be an object like {tokens: 10000} or {messages: 20}');
+  for (const key of Object.keys(value)) {
+    if (!KEEP_TAIL_KEYS.includes(key)) throw optionError(`keepTail: unknown key ${JSON.stringify(key)}; known: ${KEEP_TAIL_KEYS.join(', ')}`);
+  }
+  const messages = wholeNumber(value.messages, 'keepTail.messages', 0, CORE_MAX);
+  const tokens = wholeNumber(value.tokens, 'keepTail.tokens', value.messages === undefined ? defaultTokens : 0, CORE_MAX);
+  return { tokens, messages };
+}
+
 function callback(value, name) {
   if (value !== undefined && typeof value !== 'function') throw optionError(`${name} must be a function`);
   return value;
@@ -109,7 +130,10 @@ export class Compactor {
    *   threshold: 40,000; the threshold when that is lower)
    * @param {number} [options.clearAtLeast] micro-compact only when this many tokens go (40 % of
    *   the threshold: 20,000); a forced compaction micro-compacts its kept tail regardless
-   * @param {{tokens?: number}} [options.keepTail] recent tokens kept verbatim (threshold / 5)
+   * @param {{tokens?: number, messages?: number}} [options.keepTail] what a fold keeps verbatim
+   *   beyond the pending turn: the recent messages that fit `tokens` (threshold / 5 when neither
+   *   is given; 0 when only `messages` is), and at least `messages` messages; never a cut
+   *   between a call and its results
    * @param {number} [options.maxSummaryTokens] the summary length asked for (2,000)
    * @param {number} [options.maxTranscriptTokens] cap on the transcript sent (60,000)
    * @param {string} [options.language] 'auto' (default), 'en', 'zh' or another language code
@@ -149,9 +173,9 @@ export class Compactor {
     const everyTurn = options.policy === 'every-turn' || options.policy === 'seed';
     this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : derived(this.threshold * MICRO_TRIGGER_SHARE), CORE_MAX);
     this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : derived(this.threshold * CLEAR_AT_LEAST_SHARE), CORE_MAX);
-    if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))
-      throw optionError('keepTail must be an object like {tokens: 10000}');
-    this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', derived(this.threshold / 5), CORE_MAX);
+    const tail = keepTailOption(options.keepTail, derived(this.threshold / 5));
+    this.keepTailTokens = tail.tokens;
+    this.keepTailMessages = tail.messages;
     this.maxSummaryTokens = wholeNumber(options.maxSummaryTokens, 'maxSummaryTokens', 2000, CORE_MAX);
     this.maxTranscriptTokens = wholeNumber(options.maxTranscriptTokens, 'maxTranscriptTokens', 60000, CORE_MAX);
     this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS, TIMER_MAX);
@@ -362,7 +386,7 @@ export class Compactor {
     if (tailShrunk) keepTailTokens = Math.floor(afterMicro / 2);
     if (tailShrunk) base.tailShrunk = true;
     const plan = planCompaction(view, {
-      ...common, keepTailTokens, maxTranscriptTokens: this.maxTranscriptTokens,
+      ...common, keepTailTokens, keepTailMessages: this.keepTailMessages, maxTranscriptTokens: this.maxTranscriptTokens,
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
     });
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {

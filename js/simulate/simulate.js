@@ -49,7 +49,7 @@ const DEPRECATED_NAMES = { seed: { to: 'every-turn', deprecation: SEED_POLICY } 
 
 const NUMBER_KEYS = {
   micro: ['keepRecent', 'trigger', 'clearAtLeast'],
-  compactor: ['threshold', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail'],
+  compactor: ['threshold', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail', 'keepTailMessages'],
   contextEditing: ['trigger', 'keep', 'clearAtLeast'],
 };
 
@@ -67,7 +67,14 @@ function parsePart(text) {
     if (!Number.isInteger(n) || n < 0) throw optionError(`policy ${kind}: ${key} must be a whole number, got ${JSON.stringify(value)}`);
     part[key] = n;
   }
-  if (kind === 'compactor' && part.keepTail !== undefined) part.keepTail = { tokens: part.keepTail };
+  // (keepTail=N is keepTail.tokens, keepTailMessages=N keepTail.messages: one key each in the grammar)
+  if (kind === 'compactor' && (part.keepTail !== undefined || part.keepTailMessages !== undefined)) {
+    const keepTail = {};
+    if (part.keepTail !== undefined) keepTail.tokens = part.keepTail;
+    if (part.keepTailMessages !== undefined) keepTail.messages = part.keepTailMessages;
+    delete part.keepTailMessages;
+    part.keepTail = keepTail;
+  }
   return [kind, part];
 }
 
@@ -376,7 +383,7 @@ function runner(spec, profile, prices, summaries, provider, format, build) {
   return {
     /** The Compactor's settings as it resolved them (its defaults follow the pricing), or undefined. */
     compactor: compactor ? { threshold: compactor.threshold, microTrigger: compactor.microTrigger, clearAtLeast: compactor.clearAtLeast,
-      keepRecent: compactor.keepRecent } : undefined,
+      keepRecent: compactor.keepRecent, ...(compactor.keepTailMessages ? { keepTailMessages: compactor.keepTailMessages } : {}) } : undefined,
     /** The request for this turn, after `added` (owned copies) joined the conversation. */
     async request(added) {
       for (const m of added) ctx.push(m);
