@@ -55,7 +55,7 @@ const digestSummarizers = new WeakSet();
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
-const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
+const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'contextWindow', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
   'fallback', 'thinking', 'onWarn', 'onArchive'];
 /** What one compact() call takes. */
@@ -76,6 +76,37 @@ function wholeNumber(value, name, fallback, max = Number.MAX_SAFE_INTEGER) {
 
 /** A default derived from the threshold, within what the core takes (an unreachable figure either way). */
 const derived = (value) => Math.min(Math.floor(value), CORE_MAX);
+
+/**
+ * The fraction of `threshold: {fraction}`, checked (above 0, at most 1), or undefined when the
+ * threshold is a number or left out. Throws 'invalid-option' for any other shape. The
+ * integrations ask it to tell whether the threshold waits for a model's window.
+ * @param {unknown} threshold
+ * @returns {number | undefined}
+ */
+export function thresholdFraction(threshold) {
+  if (threshold === null || typeof threshold !== 'object') return undefined;
+  if (Array.isArray(threshold)) throw optionError('threshold must be a whole number of tokens or {fraction: 0.8}');
+  for (const key of Object.keys(threshold)) {
+    if (key !== 'fraction') throw optionError(`threshold: unknown key ${JSON.stringify(key)}; known: fraction`);
+  }
+  const f = threshold.fraction;
+  if (typeof f !== 'number' || !(f > 0 && f <= 1))
+    throw optionError(`threshold.fraction must be a number above 0 and at most 1, got ${typeof f === 'string' ? JSON.stringify(f) : String(f)}`);
+  return f;
+}
+
+/**
+ * The threshold in tokens: a number as given; {fraction} of `contextWindow` (rounded down),
+ * which it then needs (the integrations find it from the model's id); else `fallback`.
+ */
+function thresholdTokens(threshold, contextWindow, fallback) {
+  const fraction = thresholdFraction(threshold);
+  if (fraction === undefined) return wholeNumber(threshold, 'threshold', fallback);
+  if (contextWindow === undefined)
+    throw optionError('threshold {fraction} needs contextWindow (the model\'s window in tokens); compactStep, midfoldMiddleware and compactionFilter find it from the model id');
+  return Math.max(1, Math.floor(fraction * contextWindow));
+}
 
 /** What keepTail knows: each key is a floor of its own on the kept tail. */
 const KEEP_TAIL_KEYS = ['tokens', 'messages'];
@@ -118,8 +149,11 @@ export class Compactor {
    * @param {'anthropic' | 'openai' | 'deepseek'} [options.pricing] whose prompt cache the
    *   requests use; it sets the default threshold (DEFAULT_THRESHOLD: 150,000 for DeepSeek,
    *   whose cached reads cost a fiftieth, 50,000 otherwise)
-   * @param {number} [options.threshold] compact above this many estimated tokens (50,000;
-   *   see `pricing`)
+   * @param {number | {fraction: number}} [options.threshold] compact above this many estimated
+   *   tokens (50,000; see `pricing`), or above this fraction of `contextWindow` ({fraction: 0.8})
+   * @param {number} [options.contextWindow] the model's context window in tokens: what
+   *   `threshold: {fraction}` is a fraction of (the integrations read it from the model id,
+   *   js/pricing/windows.js)
    * @param {number} [options.keepRecent] tool-result turns micro-compaction keeps whole (3)
    * @param {string[]} [options.excludeTools] tools whose results micro-compaction never clears
    * @param {'batched' | 'every-turn' | 'seed'} [options.policy] 'batched' (default): micro-compaction
@@ -162,7 +196,10 @@ export class Compactor {
     if (options.pricing !== undefined && !PRICING_NAMES.includes(options.pricing))
       throw optionError(`pricing must be one of ${PRICING_NAMES.map((name) => `'${name}'`).join(', ')}, or left out`);
     this.pricing = options.pricing;
-    this.threshold = wholeNumber(options.threshold, 'threshold', DEFAULT_THRESHOLD[this.pricing || 'anthropic']);
+    if (options.contextWindow !== undefined && (!Number.isInteger(options.contextWindow) || options.contextWindow < 1))
+      throw optionError(`contextWindow must be a whole number of tokens above 0, got ${String(options.contextWindow)}`);
+    this.contextWindow = options.contextWindow;
+    this.threshold = thresholdTokens(options.threshold, this.contextWindow, DEFAULT_THRESHOLD[this.pricing || 'anthropic']);
     // What goes on to the core is checked against what it takes, here rather than at the first
     // call that plans; what is derived from a threshold beyond it is capped there.
     this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3, CORE_MAX);
