@@ -2,6 +2,8 @@
 // keepTail does not know is refused instead of being ignored.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 import { init, Compactor, MidfoldError, planCompaction, validate, simulate } from '../js/hosts/node.js';
 import { load, recorder, MARK, FORMATS } from './fixtures/compactor/lib.mjs';
@@ -125,5 +127,34 @@ describe("simulate: keepTailMessages in the policy grammar", () => {
   });
   test('an unknown compactor key in the grammar is refused', async () => {
     await assert.rejects(simulate(load('ledger.openai'), { policies: ['compactor:keepTailMsgs=4'] }), (e) => e.code === 'invalid-option');
+  });
+});
+
+describe('the command line: --keep-tail-messages and --threshold N% with --context-window', () => {
+  const CLI = fileURLToPath(new URL('../js/cli.js', import.meta.url));
+  const FILE = fileURLToPath(new URL('./fixtures/compactor/admin-web-zh.openai.json', import.meta.url));
+  const run = (args) => new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH } },
+      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
+  });
+
+  test('compact --force --keep-tail-messages 3 keeps the last three messages of the Chinese session verbatim', async () => {
+    const r = await run(['compact', FILE, '--force', '--keep-tail-messages', '3', '-o', '-']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    const original = load('admin-web-zh.openai');
+    assert.deepEqual(out.slice(-3), original.slice(-3));
+    assert.ok(out.length < original.length);
+  });
+
+  test('compact --threshold 50% --context-window 2000 folds as --threshold 1000 does; 50% alone is refused', async () => {
+    const a = await run(['compact', FILE, '--threshold', '50%', '--context-window', '2000', '-o', '-']);
+    const b = await run(['compact', FILE, '--threshold', '1000', '-o', '-']);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(a.stdout, b.stdout);
+    assert.notDeepEqual(JSON.parse(a.stdout), load('admin-web-zh.openai'));
+    const refused = await run(['compact', FILE, '--threshold', '50%']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /contextWindow/);
   });
 });
