@@ -7,7 +7,8 @@
 // Tokens a request may hold, input and output together, as the provider's model page states it.
 // Where a model has a larger window on request (Claude's 1M-token beta), the default one: a
 // fraction of it compacts early rather than overflowing; pass `contextWindow` for the larger.
-export const CONTEXT_WINDOWS = Object.freeze({
+// (pure: a page that does not use the table bundles none of it)
+export const CONTEXT_WINDOWS = /* @__PURE__ */ Object.freeze({
   'claude-sonnet-4-5': 200000,
   'claude-opus-4-5': 200000,
   'claude-haiku-4-5': 200000,
@@ -39,7 +40,7 @@ export const CONTEXT_WINDOWS = Object.freeze({
   'gemini-2.0-flash-lite': 1048576,
 });
 
-export const CONTEXT_WINDOW_SOURCES = Object.freeze([
+export const CONTEXT_WINDOW_SOURCES = /* @__PURE__ */ Object.freeze([
   { url: 'https://platform.claude.com/docs/en/models/sonnet-4-5/overview', read: '2026-12-07', for: 'Claude Sonnet 4.5: "Context window: 200K tokens"; Opus 4.5, Haiku 4.5, Sonnet 4, Opus 4 and 4.1 at 200K as the models overview and the SDKs\' model tables (LlamaIndex, Claude Code\'s catalog) list them; 1M only through the context-1m beta' },
   { url: 'https://vercel.com/ai-gateway/models/gpt-5.4.md', read: '2026-12-07', for: 'GPT-5.4: 1,050,000 (922K input, 128K output); GPT-5.5 1,050,000 (docs.oxen.ai model page; Vercel rounds it to 1M)' },
   { url: 'https://developers.openai.com/api/docs/models/gpt-5.4-nano', read: '2026-12-07', for: 'GPT-5.4 nano: "400,000 context window"; GPT-5 nano the same (developers.openai.com/api/docs/models/gpt-5-nano)' },
