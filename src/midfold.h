@@ -325,9 +325,13 @@ typedef struct mf_compact_options {
     const char *instructions;       /* a focus for the summary (a /compact argument), or NULL */
     size_t instructions_len;
     mf_profile profile;
+    uint64_t keep_tail_messages;    /* a second floor: the tail holds at least this many non-system
+                                     * messages (moved back to where no call is parted from its
+                                     * results); 0: the token budget alone */
 } mf_compact_options;
 
-/* keep_tail_tokens 10000, max_transcript_tokens 60000, max_summary_tokens 2000, AUTO. */
+/* keep_tail_tokens 10000, max_transcript_tokens 60000, max_summary_tokens 2000, AUTO,
+ * keep_tail_messages 0. */
 void mf_compact_options_init(mf_compact_options *options);
 
 /* Where to cut and what to send. The conversation is cut in three: the head (system

@@ -446,31 +446,34 @@ function withCString(w, text, fn) {
  */
 export function compactionOptions(options) {
   const o = optionsObject(options, 'planCompaction',
-    ['keepTailTokens', 'maxTranscriptTokens', 'maxSummaryTokens', 'language', 'instructions', 'profile', 'format']);
+    ['keepTailTokens', 'keepTailMessages', 'maxTranscriptTokens', 'maxSummaryTokens', 'language', 'instructions', 'profile', 'format']);
   const keepTail = count(o.keepTailTokens, 'keepTail.tokens', 10000);
+  const keepTailMessages = count(o.keepTailMessages, 'keepTail.messages', 0);
   const maxTranscript = count(o.maxTranscriptTokens, 'maxTranscriptTokens', 60000);
   const maxSummary = count(o.maxSummaryTokens, 'maxSummaryTokens', 2000);
   const [language, code] = languageOption(o.language);
   if (o.instructions !== undefined && typeof o.instructions !== 'string')
     throw new MidfoldError('invalid-option', 'instructions must be a string');
-  return { keepTail, maxTranscript, maxSummary, language, code, instructions: o.instructions,
+  return { keepTail, keepTailMessages, maxTranscript, maxSummary, language, code, instructions: o.instructions,
     profile: profileIndex(o.profile), format: formatIndex(o.format) };
 }
 
 /**
  * Plans a compaction without changing anything: where the conversation is cut (head:
  * kept system messages, middle: summarized, tail from `tailStart`: kept verbatim) and the
- * summarizer request (`system`, `prompt`). Reads `messages`, never keeps it.
+ * summarizer request (`system`, `prompt`). The tail holds the pending turn and the recent
+ * messages that fit `keepTailTokens`, and at least `keepTailMessages` messages (0: no such
+ * floor), never starting between a call and its results. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
- * @param {{keepTailTokens?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
+ * @param {{keepTailTokens?: number, keepTailMessages?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
  *   language?: string, instructions?: string, profile?: string, format?: string}} [options]
  */
 export function planCompaction(messages, options) {
-  const { keepTail, maxTranscript, maxSummary, language, code, instructions, profile, format } = compactionOptions(options);
+  const { keepTail, keepTailMessages, maxTranscript, maxSummary, language, code, instructions, profile, format } = compactionOptions(options);
   messagesArray(messages, 'planCompaction');
   requireTier('planCompaction', COMPACT);
   return withDoc(messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, instructions, (insPtr, insLen) =>
-    w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, maxTranscript, maxSummary, language, codePtr,
+    w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, keepTailMessages, maxTranscript, maxSummary, language, codePtr,
       insPtr, insLen, profile, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))))));
 }
 

@@ -80,5 +80,6 @@ export { createMemoryTool, memoryStore, localStorageStore, kvStore } from '../me
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
 export { simulate } from '../simulate/simulate.js';
 export { pricingOfURL } from '../pricing/hosts.js';
+export { contextWindowOf } from '../pricing/windows.js';
 export { simulationChart } from '../simulate/chart.js';
 export { readAgentLog, agentLogFormat } from '../logs/index.js';

@@ -12,6 +12,7 @@
  */
 import { MidfoldError } from '../core/errors.js';
 import { Compactor } from '../compaction/compactor.js';
+import { fractionWindows } from './model-window.js';
 import { compactHistory } from '../state/index.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { checkDepth } from '../core/depth.js';
@@ -25,6 +26,9 @@ import { toResponses, fromResponses } from './agents-items.js';
  * default: one in memory per conversation, found by its content, the `maxConversations`
  * (256) most recently used). Options are the Compactor's (its format is set for you) plus
  * `state`, `maxConversations` and `onReport(report)`. The instructions pass through unchanged.
+ * `threshold: {fraction}` without `contextWindow` is a fraction of the window of the agent's
+ * model, found from its id (`agent.model`; an agent on the Runner's default model names none:
+ * the default threshold applies, with a warning through `onWarn`).
  *
  * Ownership: keeps the Compactor and the state; never changes the SDK's items (untouched
  * items are returned as they came, edited ones as copies).
@@ -37,15 +41,26 @@ export function compactionFilter(options) {
   // Without a state from the host, each conversation gets one of its own (found by content), in the
   // module's map: a filter built inside each run() continues as one built once.
   const states = integrationStates(given, maxConversations, 'compactionFilter', options);
-  const compactor = new Compactor({ ...compactorOptions, format: 'openai-responses' });
-  return async function callModelInputFilter({ modelData }) {
+  // threshold {fraction} without contextWindow: a fraction of the window of the agent's model (its
+  // id: `agent.model` as a string, or the model object's); one Compactor per window.
+  const windows = fractionWindows(compactorOptions);
+  const compactor = new Compactor({ ...(windows ? windows.check : compactorOptions), format: 'openai-responses' });
+  const byWindow = new Map();
+  const compactorFor = (agent) => {
+    if (!windows) return compactor;
+    const model = agent && typeof agent === 'object' ? agent.model : undefined;
+    const key = windows.variant(model);
+    if (!byWindow.has(key)) byWindow.set(key, new Compactor({ ...windows.optionsFor(model), format: 'openai-responses' }));
+    return byWindow.get(key);
+  };
+  return async function callModelInputFilter({ modelData, agent }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;
     const originals = modelData.input;
     checkMessageCount(originals, 'compactionFilter');
     originals.forEach((item, i) => checkDepth(item, [i], 1)); // before JSON.stringify could overflow the stack
     const read = originals.map(toResponses);
     const state = given || await states.of(read);
-    const { messages, report } = await compactHistory(compactor, read, { state });
+    const { messages, report } = await compactHistory(compactorFor(agent), read, { state });
     if (onReport) { try { onReport(report); } catch { /* a failing hook must not fail the run */ } }
     if (!report.session || !report.session.changed) return modelData;
     return { ...modelData, input: fromResponses(messages, read, originals) };

@@ -76,6 +76,7 @@ export function compactorSettings(compactor) {
     c.language ?? null, c.instructions ?? null, c.profile ?? null, c.format ?? null, c.fallback ?? null];
   // (only when set, so that the states saved before excludeTools existed still match)
   if (c.excludeTools && c.excludeTools.length) settings.push([...c.excludeTools].sort());
+  if (c.keepTailMessages) settings.push({ keepTailMessages: c.keepTailMessages });
   return JSON.stringify(settings);
 }
 

@@ -74,6 +74,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/logs/codex.js", esModule = embed "../../js/logs/codex.js"),
     (name = "midfold/js/pricing/index.js", esModule = embed "../../js/pricing/index.js"),
     (name = "midfold/js/pricing/hosts.js", esModule = embed "../../js/pricing/hosts.js"),
+    (name = "midfold/js/pricing/windows.js", esModule = embed "../../js/pricing/windows.js"),
     (name = "midfold/js/pricing/anthropic.js", esModule = embed "../../js/pricing/anthropic.js"),
     (name = "midfold/js/pricing/openai.js", esModule = embed "../../js/pricing/openai.js"),
     (name = "midfold/js/pricing/deepseek.js", esModule = embed "../../js/pricing/deepseek.js"),
