@@ -28,6 +28,7 @@ const sentTokens = (requests) => requests.reduce((n, r) => n + r.body.messages.r
 test('a long tool loop of parallel calls through a Mastra Agent: every request accepted, pairs intact, the middle folded, the pending turn verbatim', async () => {
   const reports = [];
   const run = await runTurns(provider, { inputProcessors: [processor(reports)] });
+  assert.deepEqual(run.errors, []);
   for (const [i, t] of TURNS.entries()) assert.ok(run.texts[i].endsWith(t.answer), run.texts[i]);
   assert.equal(run.requests.length, TURNS.length * (STEPS + 1));
   assert.deepEqual(run.requests.filter((r) => r.status !== 200).map((r) => r.error), []);

@@ -6,8 +6,10 @@
 //
 //   const run = await runTurns(provider, { inputProcessors: [...] });
 //   run.requests   // the provider's records of the agent's requests (summary requests left out)
-//   run.texts      // the agent's final answer of each turn
+//   run.texts      // the agent's final answer of each turn (null where a turn failed; run.errors says why)
 //   run.stored     // what memory holds of the thread afterwards (MastraDBMessage[])
+// Mastra's feature telemetry (PostHog) stays off: nothing leaves 127.0.0.1.
+process.env.MASTRA_TELEMETRY_DISABLED = '1';
 import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { Agent } from '@mastra/core/agent';
@@ -64,7 +66,7 @@ export function models(provider) {
 
 /**
  * Runs every turn of `turns` through one Agent with `inputProcessors`, on one memory thread. Resolves to the
- * agent's requests (summaries left out), each turn's answer, and what memory stored.
+ * agent's requests (summaries left out), each turn's answer, the errors of failed turns and what memory stored.
  */
 export async function runTurns(provider, { inputProcessors = [], turns = TURNS, thread = 'thread-1' } = {}) {
   const scripted = script(provider, turns);
@@ -75,14 +77,21 @@ export async function runTurns(provider, { inputProcessors = [], turns = TURNS, 
   });
   const from = provider.requests.length;
   const texts = [];
+  const errors = [];
   for (const [n, turn] of turns.entries()) {
     scripted.turn(n);
-    const r = await agent.generate(turn.ask, { memory: { thread, resource: 'user-1' }, maxSteps: STEPS + 2 });
-    texts.push(r.text);
+    try {
+      const r = await agent.generate(turn.ask, { memory: { thread, resource: 'user-1' }, maxSteps: STEPS + 2 });
+      texts.push(r.text);
+    } catch (e) {
+      // (a request the provider refused ends the turn: a peer's result, recorded for the comparison)
+      texts.push(null);
+      errors.push(e instanceof Error ? e.message : String(e));
+    }
   }
   const all = provider.requests.slice(from);
   const stored = (await memory.recall({ threadId: thread, resourceId: 'user-1', perPage: false })).messages;
-  return { requests: all.filter((r) => !isSummaryRequest(r.body)), summaries: all.filter((r) => isSummaryRequest(r.body)), texts, stored };
+  return { requests: all.filter((r) => !isSummaryRequest(r.body)), summaries: all.filter((r) => isSummaryRequest(r.body)), texts, errors, stored };
 }
 
 const blocksOf = (m) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content);
