@@ -53,7 +53,7 @@ function finishUsage(chunks) {
  * one as a hard cap: processors run in order, each on the prompt the one before returned.
  *
  * Ownership: the processor keeps the Compactor and the state; it never changes the prompt it is
- * given (a fold returns a new array; untouched messages are the prompt's own objects).
+ * given (what changed comes back as a new array).
  * @param {object} options
  */
 export function compactionProcessor(options) {
