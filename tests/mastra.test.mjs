@@ -132,3 +132,17 @@ test("the provider's input count in each answer (processLLMResponse) anchors the
   // The second call is planned on the first one's count (what the mock provider said it read) plus the new messages.
   assert.notEqual(anchored[1].tokensBefore, estimated[1].tokensBefore);
 });
+
+test('with signed thinking, nothing is edited while a turn\'s loop is in flight; the next turn folds at its boundary, and the provider accepts every request', async () => {
+  const reports = [];
+  const run = await runTurns(provider, { inputProcessors: [processor(reports)], thread: 'thinking', thinking: true });
+  assert.deepEqual(run.errors, []);
+  assert.deepEqual(run.requests.filter((r) => r.status !== 200).map((r) => r.error), []);
+  for (const r of run.requests) assert.deepEqual(pairProblems(r.body.messages), []);
+  const first = run.requests.slice(0, STEPS + 1);
+  // Inside the first loop every assistant message still carries the thinking the provider signed over its prefix.
+  assert.ok(first.every((r) => !folded(r.body.messages) && toolResults(r.body.messages).cleared === 0), 'no fold, no cleared result');
+  assert.ok(first.at(-1).body.messages.filter((m) => m.role === 'assistant').every((m) => m.content[0].type === 'thinking'));
+  assert.ok(reports.slice(0, STEPS + 1).some((r) => r.reason === 'deferred-thinking'), 'an edit waited for the turn boundary');
+  assert.ok(run.requests.slice(STEPS + 1).some((r) => folded(r.body.messages)), 'the second turn folded');
+});

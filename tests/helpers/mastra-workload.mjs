@@ -35,16 +35,18 @@ export const isSummaryRequest = (body) => !body.tools;
  * Chinese summary. Requests are counted per turn (`turn(t)` starts one), not read from the messages, so a peer
  * that drops the question still gets the same script.
  */
-export function script(provider, turns = TURNS) {
+export function script(provider, turns = TURNS, { thinking = false } = {}) {
   let t = 0;
   let step = 0;
   provider.reply = ({ body }) => {
     if (isSummaryRequest(body)) return [{ type: 'text', text: '摘要：用户要求通读 C 核心；助手并行读取了前面的源文件（read_file），内容已在工具结果里。' }];
     const i = step++;
-    if (i >= STEPS) return [{ type: 'text', text: turns[t].answer }];
+    // With thinking on, every answer opens with a thinking block (the provider signs it over the prefix).
+    const thought = thinking ? [{ type: 'thinking', thinking: `第 ${i + 1} 步之前：还没找到要找的地方，继续读。` }] : [];
+    if (i >= STEPS) return [...thought, { type: 'text', text: turns[t].answer }];
     const k = (t * STEPS + i) * 2;
     const [a, b] = [FILES[k % FILES.length], FILES[(k + 1) % FILES.length]];
-    return [{ type: 'text', text: `第 ${i + 1} 步：同时读取 ${a} 和 ${b}。` },
+    return [...thought, { type: 'text', text: `第 ${i + 1} 步：同时读取 ${a} 和 ${b}。` },
       { type: 'tool_use', id: `toolu_${t}_${i}_a`, name: 'read_file', input: { path: a } },
       { type: 'tool_use', id: `toolu_${t}_${i}_b`, name: 'read_file', input: { path: b } }];
   };
@@ -65,11 +67,14 @@ export function models(provider) {
 }
 
 /**
- * Runs every turn of `turns` through one Agent with `inputProcessors`, on one memory thread. Resolves to the
+ * Runs every turn of `turns` through one Agent with `inputProcessors`, on one memory thread (with extended
+ * thinking when `thinking` is set). Resolves to the
  * agent's requests (summaries left out), each turn's answer, the errors of failed turns and what memory stored.
  */
-export async function runTurns(provider, { inputProcessors = [], turns = TURNS, thread = 'thread-1' } = {}) {
-  const scripted = script(provider, turns);
+export async function runTurns(provider, { inputProcessors = [], turns = TURNS, thread = 'thread-1', thinking = false } = {}) {
+  const scripted = script(provider, turns, { thinking });
+  // Extended thinking through Mastra's call options, as @ai-sdk/anthropic reads them.
+  const callOptions = thinking ? { providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } } } : {};
   const memory = new MockMemory({ options: { lastMessages: 200 } });
   const agent = new Agent({
     id: 'reviewer', name: 'reviewer', instructions: '你是一名代码审查助手。用中文简短回答。',
@@ -81,7 +86,7 @@ export async function runTurns(provider, { inputProcessors = [], turns = TURNS, 
   for (const [n, turn] of turns.entries()) {
     scripted.turn(n);
     try {
-      const r = await agent.generate(turn.ask, { memory: { thread, resource: 'user-1' }, maxSteps: STEPS + 2 });
+      const r = await agent.generate(turn.ask, { memory: { thread, resource: 'user-1' }, maxSteps: STEPS + 2, ...callOptions });
       texts.push(r.text);
     } catch (e) {
       // (a request the provider refused ends the turn: a peer's result, recorded for the comparison)
