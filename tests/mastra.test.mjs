@@ -146,3 +146,17 @@ test('with signed thinking, nothing is edited while a turn\'s loop is in flight;
   assert.ok(reports.slice(0, STEPS + 1).some((r) => r.reason === 'deferred-thinking'), 'an edit waited for the turn boundary');
   assert.ok(run.requests.slice(STEPS + 1).some((r) => folded(r.body.messages)), 'the second turn folded');
 });
+
+test('agent.stream gets the same: every request accepted, the middle folded, the count of each answer anchoring the next', async () => {
+  const reports = [];
+  const run = await runTurns(provider, { inputProcessors: [processor(reports)], thread: 'streamed', stream: true });
+  assert.deepEqual(run.errors, []);
+  for (const [i, t] of TURNS.entries()) assert.ok(run.texts[i].endsWith(t.answer), run.texts[i]);
+  assert.deepEqual(run.requests.filter((r) => r.status !== 200).map((r) => r.error), []);
+  assert.ok(run.requests.every((r) => r.body.stream === true), 'streamed requests');
+  assert.ok(run.requests.some((r) => folded(r.body.messages)));
+  const generated = [];
+  await runTurns(provider, { inputProcessors: [processor(generated)], thread: 'generated' });
+  assert.deepEqual(reports.map((r) => [r.reason, r.tokensBefore, r.tokensAfter]), generated.map((r) => [r.reason, r.tokensBefore, r.tokensAfter]),
+    'stream and generate plan alike');
+});
