@@ -2,9 +2,9 @@
 // turns on one thread, each a tool loop of 8 steps of two parallel reads of the C sources, Chinese text between
 // them; @ai-sdk/anthropic sending to the strict mock provider on 127.0.0.1), run once per input processor:
 // none, midfold's compactionProcessor, Mastra's TokenLimiter and ToolCallFilter (as configured by default and
-// keeping the last two tool steps), and Mastra's documented pairing of the two. Prints a markdown table
-// (docs/mastra.md). Tokens are counted with o200k (gpt-tokenizer) over each request's system and messages as
-// sent, so no side is measured with its own estimator.
+// keeping the last two tool steps), the pairing of the two that TokenLimiter's .d.ts describes, and midfold with
+// TokenLimiter after it as a hard cap. Prints a markdown table (docs/mastra.md). Tokens are counted with o200k
+// (gpt-tokenizer) over each request's system and messages as sent, so no side is measured with its own estimator.
 //
 //   node tests/bench/mastra.mjs
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
@@ -20,13 +20,18 @@ const provider = await startStrictProvider();
 // The offline digest writes midfold's summaries (no model: what it keeps is what the workload did, not a mock's text).
 const summarize = digestSummarizer();
 
+const CAP = 24_000;
+const midfold = (reports) => compactionProcessor({ threshold: BUDGET, keepTail: { tokens: 4000 }, keepRecent: 2, summarize, onReport: (r) => reports.push(r) });
+
 const CONFIGS = [
   { name: 'no processor', processors: () => [] },
-  { name: `midfold compactionProcessor (threshold ${BUDGET})`, processors: (reports) => [compactionProcessor({ threshold: BUDGET, keepTail: { tokens: 4000 }, keepRecent: 2, summarize, onReport: (r) => reports.push(r) })] },
+  { name: `midfold compactionProcessor (threshold ${BUDGET})`, processors: (reports) => [midfold(reports)] },
   { name: `TokenLimiter(${BUDGET})`, processors: () => [new TokenLimiter(BUDGET)] },
   { name: 'ToolCallFilter()', processors: () => [new ToolCallFilter()] },
   { name: 'ToolCallFilter({ filterAfterToolSteps: 2 })', processors: () => [new ToolCallFilter({ filterAfterToolSteps: 2 })] },
   { name: `ToolCallFilter() + TokenLimiter(${BUDGET})`, processors: () => [new ToolCallFilter(), new TokenLimiter(BUDGET)] },
+  // midfold first, Mastra's limiter after it as a hard cap on what midfold left (a window's size, above the threshold).
+  { name: `midfold + TokenLimiter(${CAP}) as a cap`, processors: (reports) => [midfold(reports), new TokenLimiter(CAP)] },
 ];
 
 // The files the workload reads (two a step), to see which the last request still names anywhere.
