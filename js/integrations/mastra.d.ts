@@ -9,7 +9,10 @@ export { conversationStates, type ConversationStates, languageModelSummarizer } 
 
 /** The Compactor's options (its `format` is set for you), plus the carried state and a report hook. Unless
  * `pricing` or `threshold` is set, the model's provider sets `pricing` (and with it the default threshold). */
-export interface MastraCompactionOptions extends Omit<AISDKCompactionOptions, 'onReport'> {
+export interface MastraCompactionOptions extends Omit<AISDKCompactionOptions, 'onReport' | 'signal'> {
+  /** Aborts a summary being written (the report says 'aborted', nothing changes), beside the run's own
+   * `abortSignal`, which Mastra hands each model call and which aborts it too. */
+  signal?: AbortSignal;
   /** Called with each model call's report (the Compactor's, plus `session`). */
   onReport?: (report: CompactReport & { session?: { matched: number; changed: boolean; saved: boolean } }) => void;
 }
