@@ -160,3 +160,18 @@ test('agent.stream gets the same: every request accepted, the middle folded, the
   assert.deepEqual(reports.map((r) => [r.reason, r.tokensBefore, r.tokensAfter]), generated.map((r) => [r.reason, r.tokensBefore, r.tokensAfter]),
     'stream and generate plan alike');
 });
+
+test("the run's abortSignal aborts a summary being written: the report says 'aborted' and the turn ends without a fold", async () => {
+  const controller = new AbortController();
+  const reports = [];
+  let aborted = false;
+  // A summarizer that answers only when aborted: the run is stopped while it writes.
+  const summarize = (request) => new Promise((_, reject) => {
+    request.signal.addEventListener('abort', () => { aborted = true; reject(request.signal.reason); });
+    controller.abort(new Error('the user pressed stop'));
+  });
+  const run = await runTurns(provider, { inputProcessors: [processor(reports, { summarize })], thread: 'aborted', abortSignal: controller.signal, turns: TURNS.slice(0, 1) });
+  assert.ok(aborted, 'the summarizer saw the run\'s signal abort');
+  assert.ok(reports.some((r) => r.reason === 'aborted'), reports.map((r) => r.reason).join());
+  assert.ok(run.requests.every((r) => !folded(r.body.messages)));
+});

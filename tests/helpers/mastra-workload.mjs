@@ -68,10 +68,10 @@ export function models(provider) {
 
 /**
  * Runs every turn of `turns` through one Agent with `inputProcessors`, on one memory thread (with extended
- * thinking when `thinking` is set; through `agent.stream` when `stream` is). Resolves to the
+ * thinking when `thinking` is set; through `agent.stream` when `stream` is; under the run's `abortSignal`). Resolves to the
  * agent's requests (summaries left out), each turn's answer, the errors of failed turns and what memory stored.
  */
-export async function runTurns(provider, { inputProcessors = [], turns = TURNS, thread = 'thread-1', thinking = false, stream = false } = {}) {
+export async function runTurns(provider, { inputProcessors = [], turns = TURNS, thread = 'thread-1', thinking = false, stream = false, abortSignal } = {}) {
   const scripted = script(provider, turns, { thinking });
   // Extended thinking through Mastra's call options, as @ai-sdk/anthropic reads them.
   const callOptions = thinking ? { providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } } } : {};
@@ -86,7 +86,7 @@ export async function runTurns(provider, { inputProcessors = [], turns = TURNS, 
   for (const [n, turn] of turns.entries()) {
     scripted.turn(n);
     try {
-      const options = { memory: { thread, resource: 'user-1' }, maxSteps: STEPS + 2, ...callOptions };
+      const options = { memory: { thread, resource: 'user-1' }, maxSteps: STEPS + 2, ...callOptions, ...(abortSignal ? { abortSignal } : {}) };
       texts.push(stream ? await (await agent.stream(turn.ask, options)).text : (await agent.generate(turn.ask, options)).text);
     } catch (e) {
       // (a request the provider refused ends the turn: a peer's result, recorded for the comparison)
