@@ -117,6 +117,8 @@ test('the processor is a plain object of Mastra\'s Processor shape; no midfold e
   assert.deepEqual(importing, []);
   assert.throws(() => compactionProcessor(), /compactionProcessor: options/);
   assert.throws(() => compactionProcessor({ summarize: async () => 's', specificationVersion: 'v4' }), /compactionProcessor: specificationVersion/);
+  assert.throws(() => compactionProcessor({ summarize: async () => 's', maxConversations: 0 }), /^MidfoldError: compactionProcessor: maxConversations must be/);
+  assert.throws(() => compactionProcessor({ summarize: async () => 's', threshold: -1 }), /threshold/);
 });
 
 test("the provider's input count in each answer (processLLMResponse) anchors the next call's estimate", async () => {

@@ -37,6 +37,17 @@ function finishUsage(chunks) {
   return undefined;
 }
 
+/** Runs `build`, naming this function in the option errors the middleware would name itself in. */
+function named(build) {
+  try {
+    return build();
+  } catch (e) {
+    const own = 'midfoldMiddleware:';
+    if (e instanceof MidfoldError && e.message.startsWith(own)) throw new MidfoldError(e.code, `${FN}:${e.message.slice(own.length)}`);
+    throw e;
+  }
+}
+
 /**
  * A Mastra input processor (`inputProcessors: [compactionProcessor({…})]` on an `Agent`, or per
  * call) that compacts the prompt of every model call of the agent's loop: old tool results are
@@ -62,7 +73,7 @@ export function compactionProcessor(options) {
   if (specificationVersion !== undefined) throw new MidfoldError('invalid-option', `${FN}: specificationVersion is not an option here (Mastra hands every model's prompt over in one form)`);
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${FN}: onReport must be a function`);
   if (signal !== undefined && !isSignal(signal)) throw new MidfoldError('invalid-option', `${FN}: signal must be an AbortSignal`);
-  const middleware = midfoldMiddleware(options);
+  const middleware = named(() => midfoldMiddleware(options));
   // What each request sent (its params, as the middleware returned them), for the count its answer brings.
   /** @type {WeakMap<object, object>} */
   const sent = new WeakMap();
