@@ -8,6 +8,7 @@
  * results (so no call is ever separated from its result). System messages before the
  * tail are the head; everything else before it is the middle. */
 #include "prompt.h"
+#include "result.h"
 
 #include <string.h>
 

@@ -175,8 +175,10 @@ typedef struct mf_media {
     bool file;               /* shown as "[file: NAME]" rather than "[document: TITLE]" */
     uint64_t bytes;          /* decoded size; 0 when unknown (a URL, a provider reference) */
 } mf_media;
-/* What a block gives the model and the summarizer, told to a reader (read.c): `text` is
- * read by the model (priced, written, counted), `label` frames it in the transcript only,
+/* What a block gives the model and the summarizer, told to a reader by a reader function
+ * (an adapter's; read.c for blocks none knows), whose sinks are the estimate, the transcript
+ * and the marker's count (result.h): `text` is read by the model (priced, written, counted),
+ * `label` frames it in the transcript only,
  * `value` is a JSON value read by its keys and values (tool input), `media` is billed by
  * the unit (images; document pages), never as text. */
 typedef struct mf_reader {
@@ -306,11 +308,6 @@ mf_status mf_view_link_results(mf_view *view);
  * transcript text; tool results of messages m with shrink[m] set are written as their
  * "[truncated: ...]" marker (shrink may be NULL). serialize.c */
 void mf_serialize_list(mf_buf *b, const mf_view *view, const size_t *list, size_t n, const uint8_t *shrink);
-/* True when a tool result's content already starts with "[truncated:" (micro.c). */
-bool mf_result_is_truncated(const mf_node *content);
-/* Writes "[truncated: NAME result, N chars]" (micro.c). */
-void mf_write_marker(mf_buf *b, const char *name, size_t name_len, size_t chars);
-
 /* ---- media (media.c): images and files wherever a format puts them ----------------- */
 typedef enum mf_media_kind { MF_MEDIA_NONE = 0, MF_MEDIA_IMAGE, MF_MEDIA_DOCUMENT } mf_media_kind;
 /* Classifies a block of tool-result content (any format's media item types); fills *media
@@ -323,7 +320,7 @@ uint64_t mf_media_bytes(const mf_node *data);
 bool mf_media_type_is_image(const mf_node *media_type);
 /* What a media item costs in milli-tokens under a profile. estimate.c */
 uint64_t mf_estimate_media(mf_media_kind kind, const mf_media *media, mf_profile profile);
-/* Writes "[image]", "[file: NAME]", "[document: NAME]" (serialize.c). */
+/* Writes "[image]", "[file: NAME]", "[document: NAME]", "[document]" (media.c). */
 void mf_write_media(mf_buf *b, mf_media_kind kind, const mf_media *media, const char *name, size_t name_len);
 
 /* ---- estimation internals (estimate.c) -------------------------------------------- */
@@ -343,8 +340,6 @@ uint64_t mf_measure_result_part(const mf_part *part, mf_profile profile, size_t 
 /* One message's figures (see mf_doc_estimate_each), and their flags alone. estimate.c */
 void mf_msg_figures_of(const mf_msg *msg, mf_profile profile, mf_msg_figures *out);
 unsigned mf_msg_figures_flags(const mf_msg *msg);
-/* Code points of a tool result's content as micro-compaction counts them. */
-size_t mf_tool_result_chars(const mf_node *content);
 /* Writes a value as compact JSON with ": " and ", " separators (Python json.dumps).
  * Into a transcript, use mf_put_content_json instead. */
 void mf_write_json(mf_buf *b, const mf_node *node);
@@ -368,13 +363,6 @@ bool mf_anthropic_read(const mf_reader *r, const mf_node *node);
  * its text fields (strings not under an opaque key such as encrypted_content, signature,
  * data, id); always true. read.c */
 bool mf_read_text_fields(const mf_reader *r, const mf_node *node);
-/* The estimate, transcript and code points of what `read` tells about `node`; false when
- * `read` does not know it. With `own_marker` (a block at the top of a message) the block
- * opens with its marker; without (a block inside a tool result), every byte it writes is
- * content, through the door. read.c */
-bool mf_read_milli(mf_read_fn read, const mf_node *node, mf_profile profile, uint64_t *milli);
-bool mf_read_write(mf_read_fn read, mf_buf *b, const mf_node *node, bool own_marker);
-bool mf_read_chars(mf_read_fn read, const mf_node *node, size_t *chars);
 /* The string a micro-compaction marker replaces inside a result's content object (stdout
  * of a code execution, a viewed file, a fetched page), or NULL. adapt_anthropic.c */
 const mf_node *mf_anthropic_marker_node(const mf_node *content);
@@ -384,9 +372,9 @@ const mf_node *mf_anthropic_marker_node(const mf_node *content);
 const mf_node *mf_anthropic_cleared(mf_arena *arena, const mf_node *content, mf_edit_target target, const char *text,
                                     size_t len);
 
-/* Writes a tool result's content as transcript text: strings as they are, text blocks
- * joined by newlines, media as "[image]", anything else as JSON, all of it through
- * mf_put_content. serialize.c */
+/* Writes a tool result's content as transcript text (the result walk, result.c): strings
+ * as they are, blocks joined by newlines, media as their placeholders, anything else as
+ * JSON, all of it through mf_put_content. serialize.c */
 void mf_write_result_text(mf_buf *b, const mf_node *content);
 
 /* ---- the content door (content.c) ------------------------------------------------

@@ -23,5 +23,6 @@ void test_json_scan(void);     /* test_json_scan.c: the digest's arguments scann
 void test_digest(void);        /* test_digest.c: test runners, exit statuses, errors, decisions, constraints */
 void test_digest_calls(void);  /* test_digest_calls.c: the files and commands of calls, the harness's text */
 void test_json_reprint(void);  /* test_json_reprint.c: arguments re-printed in one pass, against cJSON */
+void test_result(void);        /* test_result.c: one reader of tool results, three sinks that agree */
 
 #endif
