@@ -9,6 +9,8 @@
  * tail are the head; everything else before it is the middle. */
 #include "prompt.h"
 #include "result.h"
+#include "measure.h"
+#include "transcript.h"
 
 #include <string.h>
 

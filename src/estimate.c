@@ -22,6 +22,7 @@
  * it per string. */
 #include "profiles.h"
 #include "result.h"
+#include "measure.h"
 
 static uint64_t text_milli(const char *s, size_t len, mf_profile profile)
 {

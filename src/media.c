@@ -5,7 +5,8 @@
  * to 3 bytes per 4 characters, a blob (a Uint8Array crossing from JS) carries its byte
  * length. A URL or a provider reference (file id) has no size we can see: it is billed
  * at the flat cost of its kind. */
-#include "internal.h"
+#include "media.h"
+#include "content.h"
 
 #include <string.h>
 

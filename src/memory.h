@@ -5,7 +5,7 @@
 #ifndef MIDFOLD_MEMORY_H
 #define MIDFOLD_MEMORY_H
 
-#include "internal.h"
+#include "base.h"
 
 #include <stdarg.h>
 

@@ -4,7 +4,7 @@
  * The most recent `keep_recent` tool-result turns stay whole. A turn is a message that
  * carries tool results; consecutive OpenAI `tool` messages (the answers to one set of
  * parallel calls) count as one turn, so the same conversation is cleared alike in all
- * three formats. Results of excluded tools, and results already cleared (content that
+ * five formats. Results of excluded tools, and results already cleared (content that
  * starts with "[truncated:"), are left alone, and so is a result no costlier than its
  * marker would be (clearing it would not free anything). A result without an edit target
  * (an Anthropic web search: its content has no valid shorter form) is left whole too. The
@@ -12,6 +12,7 @@
  * lists the edits, which the caller applies to its own objects. */
 #include "profiles.h"
 #include "result.h"
+#include "measure.h"
 
 #include <string.h>
 

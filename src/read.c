@@ -3,7 +3,7 @@
  * adapter's, or this one) tells what a block is made of through an mf_reader; its sinks
  * (the estimate, the transcript, the marker's count: result.h) are where that is priced,
  * written and counted. */
-#include "internal.h"
+#include "view.h"
 
 #include <string.h>
 

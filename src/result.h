@@ -5,7 +5,7 @@
 #ifndef MIDFOLD_RESULT_H
 #define MIDFOLD_RESULT_H
 
-#include "internal.h"
+#include "view.h"
 
 /* What a result's content tells its sink. `read` takes the text the model reads, labels (the
  * line break between two blocks of a list among them), JSON values (an AI SDK output's value,

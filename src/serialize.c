@@ -9,7 +9,7 @@
  *   [user]
  *   [tool_result:read_file] 1: [provider]
  *
- * Decisions: the same conversation gives the same transcript in all three formats, so
+ * Decisions: the same conversation gives the same transcript in every format, so
  * OpenAI and AI SDK `tool` messages appear under "[user]" (where Anthropic keeps tool
  * results), consecutive ones merged into one section. System messages appear as
  * "[system]" (the compactor never sends them: they are kept, not summarized), a role
@@ -34,6 +34,7 @@
  * is written as the marker it is, and the summary after it is content. */
 #include "prompt.h"
 #include "result.h"
+#include "transcript.h"
 
 #include <string.h>
 
