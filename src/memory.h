@@ -6,6 +6,7 @@
 #define MIDFOLD_MEMORY_H
 
 #include "base.h"
+#include "midfold_memory.h"
 
 #include <stdarg.h>
 
