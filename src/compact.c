@@ -10,6 +10,9 @@
  * they cost. System messages before the
  * tail are the head; everything else before it is the middle. */
 #include "prompt.h"
+#include "result.h"
+#include "measure.h"
+#include "transcript.h"
 
 #include <string.h>
 

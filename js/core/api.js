@@ -89,6 +89,8 @@ function loadTier(tier, source, resolve, fn) {
   for (let t = FULL; t >= tier; t--) if (pending[t]) return pending[t];
   const load = (async () => {
     const w = new Wasm(await instantiate(await resolve(source), fn));
+    if (w.tier < 0) // another module's exports (midfold-memory.wasm's): it cannot even estimate
+      throw new MidfoldError('invalid-option', `${fn}(source): the module given is no midfold core module (it lacks the estimator's exports, core/tiers.js)`);
     if (w.tier < tier)
       throw new MidfoldError('invalid-option', `${fn}(source): the module given is ${TIER_MODULES[w.tier]}, which cannot ${tier === FULL ? 'validate or digest' : 'compact'}`);
     // A load of a higher tier may have finished first: the higher module stays.

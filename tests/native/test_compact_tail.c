@@ -7,21 +7,6 @@
 #include "midfold.h"
 #include "suites.h"
 
-static size_t tail_by_messages(const char *json, uint64_t tokens, uint64_t messages)
-{
-    mf_doc *doc = parse(json);
-    mf_compact_options o;
-    mf_compact_options_init(&o);
-    o.keep_tail_tokens = tokens;
-    o.keep_tail_messages = messages;
-    mf_compact_plan *plan = NULL;
-    size_t start = SIZE_MAX;
-    if (doc && mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) == MF_OK) start = plan->tail_start;
-    mf_compact_plan_free(plan);
-    mf_doc_free(doc);
-    return start;
-}
-
 /* OpenAI Chat: two parallel calls answered by two tool messages, a reply, a new request. */
 static const char *PARALLEL =
     "[{\"role\":\"system\",\"content\":\"You are a coding agent.\"},"
@@ -36,13 +21,13 @@ static const char *PARALLEL =
 
 void test_compact_tail(void)
 {
-    CHECK("no message floor: the pending turn alone at a budget of 0", tail_by_messages(PARALLEL, 0, 0) == 6);
-    CHECK("a floor of 2: the reply and the pending turn", tail_by_messages(PARALLEL, 0, 2) == 5);
+    CHECK("no message floor: the pending turn alone at a budget of 0", plan_tail_start(PARALLEL, 0, 0) == 6);
+    CHECK("a floor of 2: the reply and the pending turn", plan_tail_start(PARALLEL, 0, 2) == 5);
     CHECK("a floor of 3 lands on the second tool message: the call that made both is kept",
-          tail_by_messages(PARALLEL, 0, 3) == 2);
-    CHECK("a floor of 4 lands on the first tool message: the same cut", tail_by_messages(PARALLEL, 0, 4) == 2);
+          plan_tail_start(PARALLEL, 0, 3) == 2);
+    CHECK("a floor of 4 lands on the first tool message: the same cut", plan_tail_start(PARALLEL, 0, 4) == 2);
     CHECK("a floor beyond the conversation keeps everything after the system message",
-          tail_by_messages(PARALLEL, 0, 100) <= 1);
+          plan_tail_start(PARALLEL, 0, 100) <= 1);
     CHECK("a token budget that holds more wins over a smaller floor",
-          tail_by_messages(PARALLEL, 100000, 1) == tail_by_messages(PARALLEL, 100000, 0));
+          plan_tail_start(PARALLEL, 100000, 1) == plan_tail_start(PARALLEL, 100000, 0));
 }

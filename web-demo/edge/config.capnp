@@ -55,6 +55,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/core/limits.js", esModule = embed "../../js/core/limits.js"),
     (name = "midfold/js/core/depth.js", esModule = embed "../../js/core/depth.js"),
     (name = "midfold/js/core/wasm.js", esModule = embed "../../js/core/wasm.js"),
+    (name = "midfold/js/core/tiers.js", esModule = embed "../../js/core/tiers.js"),
     (name = "midfold/js/core/encode.js", esModule = embed "../../js/core/encode.js"),
     (name = "midfold/js/core/snapshot.js", esModule = embed "../../js/core/snapshot.js"),
     (name = "midfold/js/hosts/source-fetch.js", esModule = embed "../../js/hosts/source-fetch.js"),
