@@ -51,6 +51,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold", esModule = "export * from 'midfold/js/hosts/workerd.js';"),
     (name = "midfold/js/hosts/workerd.js", esModule = embed "../../js/hosts/workerd.js"),
     (name = "midfold/js/core/api.js", esModule = embed "../../js/core/api.js"),
+    (name = "midfold/js/core/tiers.js", esModule = embed "../../js/core/tiers.js"),
     (name = "midfold/js/core/errors.js", esModule = embed "../../js/core/errors.js"),
     (name = "midfold/js/core/limits.js", esModule = embed "../../js/core/limits.js"),
     (name = "midfold/js/core/depth.js", esModule = embed "../../js/core/depth.js"),
