@@ -87,6 +87,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/memory/stores.js", esModule = embed "../../js/memory/stores.js"),
     (name = "midfold/js/state/index.js", esModule = embed "../../js/state/index.js"),
     (name = "midfold/js/state/session-state.js", esModule = embed "../../js/state/session-state.js"),
+    (name = "midfold/js/state/state-codec.js", esModule = embed "../../js/state/state-codec.js"),
     (name = "midfold/js/state/compact-history.js", esModule = embed "../../js/state/compact-history.js"),
     (name = "midfold/js/state/hash.js", esModule = embed "../../js/state/hash.js"),
     (name = "midfold/js/state/stores.js", esModule = embed "../../js/state/stores.js"),
