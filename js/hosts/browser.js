@@ -3,7 +3,7 @@
  * beside this file (served as application/wasm for streaming compilation).
  */
 import { COMPACT, ESTIMATE, FULL, initTier } from '../core/api.js';
-import { fetchSource } from './source-fetch.js';
+import { fetchSource } from '../sources/fetch.js';
 
 // The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly

@@ -2,7 +2,7 @@
  * node.js — midfold's entry for Node: finds the bundled .wasm next to the package.
  */
 import { COMPACT, ESTIMATE, FULL, initTier } from '../core/api.js';
-import { nodeSource } from './source-node.js';
+import { nodeSource } from '../sources/node.js';
 
 // The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
 // for midfold's own modules. tests/types.test.mjs checks that these names are exactly

@@ -58,7 +58,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/core/wasm.js", esModule = embed "../../js/core/wasm.js"),
     (name = "midfold/js/core/encode.js", esModule = embed "../../js/core/encode.js"),
     (name = "midfold/js/core/snapshot.js", esModule = embed "../../js/core/snapshot.js"),
-    (name = "midfold/js/hosts/source-fetch.js", esModule = embed "../../js/hosts/source-fetch.js"),
+    (name = "midfold/js/sources/fetch.js", esModule = embed "../../js/sources/fetch.js"),
     (name = "midfold/js/core/apply.js", esModule = embed "../../js/core/apply.js"),
     (name = "midfold/js/core/options.js", esModule = embed "../../js/core/options.js"),
     (name = "midfold/js/core/deprecation.js", esModule = embed "../../js/core/deprecation.js"),
