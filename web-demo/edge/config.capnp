@@ -50,6 +50,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "session-store.js", esModule = embed "session-store.js"),
     (name = "midfold", esModule = "export * from 'midfold/js/hosts/workerd.js';"),
     (name = "midfold/js/hosts/workerd.js", esModule = embed "../../js/hosts/workerd.js"),
+    (name = "midfold/js/hosts/public.js", esModule = embed "../../js/hosts/public.js"),
     (name = "midfold/js/core/api.js", esModule = embed "../../js/core/api.js"),
     (name = "midfold/js/core/tiers.js", esModule = embed "../../js/core/tiers.js"),
     (name = "midfold/js/core/errors.js", esModule = embed "../../js/core/errors.js"),
