@@ -24,21 +24,8 @@
 import { MidfoldError } from '../core/errors.js';
 import { isCount, isObject, parseState, stateBytes, writeState } from './state-codec.js';
 import { prefixHash } from './hash.js';
+import { Sha256 } from './sha256.js';
 import { checkStore } from './stores.js';
-
-/** Whether the first `length` bytes of `a` and `b` are equal (four at a time where both are aligned). */
-function sameBytes(a, b, length) {
-  let i = 0;
-  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
-    const words = length >>> 2;
-    const wa = new Int32Array(a.buffer, a.byteOffset, words);
-    const wb = new Int32Array(b.buffer, b.byteOffset, words);
-    for (; i < words; i++) if (wa[i] !== wb[i]) return false;
-    i = words << 2;
-  }
-  for (; i < length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** Resolves when `done` does or `signal` aborts, whichever comes first (never rejects). */
 function untilAborted(done, signal) {
@@ -50,6 +37,9 @@ function untilAborted(done, signal) {
     done.then(stop);
   });
 }
+
+/** Histories whose prefix hashes a SessionState keeps for the next call (conversations under one key). */
+const HASHES_KEPT = 4;
 
 /** What tells two snapshots apart: one made with the same settings for the same prefix is the same. */
 const identity = (s) => `${s.count} ${s.prefix} ${s.settings}`;
@@ -135,6 +125,10 @@ export class SessionState {
     this.flights = new Set();
     /** Told after each record() (the module's conversationStates measures its states so); null for none. */
     this.onRecord = null;
+    /** The latest prefix hashes computed (prefixHash), the most recent first, each
+     * {history, count, hex, hasher}: a later history whose first messages are the same
+     * pieces is matched without hashing them again. */
+    this.hashed = [];
   }
 
   /**
@@ -201,9 +195,7 @@ export class SessionState {
   continuedFlight(canonical) {
     for (const f of this.flights) {
       const count = f.history.ends.length;
-      if (count === 0 || count > canonical.ends.length) continue;
-      const bytes = f.history.ends[count - 1];
-      if (canonical.ends[count - 1] === bytes && sameBytes(f.history.bytes, canonical.bytes, bytes)) return f;
+      if (count > 0 && canonical.samePrefix(f.history, count)) return f;
     }
     return null;
   }
@@ -309,12 +301,48 @@ export class SessionState {
       // A prefix of another length in bytes is another prefix: no hash needed (another
       // conversation under the key, another branch), so a call hashes about once.
       if (s.bytes !== undefined && s.bytes !== canonical.ends[s.count - 1]) continue;
-      if (!tried.has(s.count)) tried.set(s.count, await prefixHash(canonical, s.count));
+      if (!tried.has(s.count)) tried.set(s.count, await this.prefixHash(canonical, s.count));
       if (tried.get(s.count) !== s.prefix) continue;
       if (s.settings === settings) return s;
       other = s;
     }
     return other;
+  }
+
+  /**
+   * The content hash of the first `count` messages of `canonical` (hash.js prefixHash). The
+   * snapshot a call matches is nearly always the one the call before recorded: when the
+   * first messages of `canonical` are the pieces (the same objects, which the estimate cache
+   * gives back only for a message that still matches its structural snapshot) of a history
+   * hashed before, that hash is reused, and a longer prefix hashes only the bytes after it,
+   * from the hasher's state kept there; a changed earlier message is another piece, and its
+   * prefix is hashed afresh. A history seen for the first time is hashed by WebCrypto (the
+   * fastest over a whole history); the second time, the resumable hasher takes over.
+   * Ownership: keeps `canonical`'s pieces of the latest HASHES_KEPT histories.
+   * @param {import('./hash.js').HistoryBytes} canonical
+   * @param {number} count
+   * @returns {Promise<string>}
+   */
+  async prefixHash(canonical, count) {
+    const pieces = canonical.pieces;
+    let known = null;
+    for (const h of this.hashed) {
+      if (h.count > count || (known && known.count >= h.count)) continue;
+      const before = h.history.pieces;
+      let i = 0;
+      while (i < h.count && before[i] === pieces[i]) i++;
+      if (i === h.count) known = h;
+    }
+    let hex, hasher = null;
+    if (known && known.count === count) ({ hex, hasher } = known);
+    else if (known) {
+      // (from the known prefix's hasher, or, the first time a history comes back, from the start)
+      hasher = known.hasher ? known.hasher.copy() : new Sha256();
+      for (let i = known.hasher ? known.count : 0; i < count; i++) hasher.update(pieces[i]);
+      hex = hasher.hex();
+    } else hex = await prefixHash(canonical, count);
+    this.hashed = [{ history: canonical, count, hex, hasher }, ...this.hashed.filter((h) => h !== known)].slice(0, HASHES_KEPT);
+    return hex;
   }
 
   /**

@@ -91,6 +91,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/state/state-codec.js", esModule = embed "../../js/state/state-codec.js"),
     (name = "midfold/js/state/compact-history.js", esModule = embed "../../js/state/compact-history.js"),
     (name = "midfold/js/state/hash.js", esModule = embed "../../js/state/hash.js"),
+    (name = "midfold/js/state/sha256.js", esModule = embed "../../js/state/sha256.js"),
     (name = "midfold/js/state/stores.js", esModule = embed "../../js/state/stores.js"),
     (name = "midfold/wasm/midfold.wasm", wasm = embed "../../wasm/midfold.wasm"),
     (name = "midfold/wasm/midfold-memory.wasm", wasm = embed "../../wasm/midfold-memory.wasm"),
