@@ -81,7 +81,8 @@ function retained(snapshots, perBranch, branches) {
  * used, that costs a summary, never a wrong prefix.
  *
  * Ownership: keeps its snapshots (prefix hashes, and JSON copies of the messages midfold
- * wrote or edited), never the caller's message objects; keeps `store` by reference.
+ * wrote or edited), never the caller's message objects; keeps `store` by reference, and the
+ * canonical bytes of the latest few histories it hashed (prefixHash), in memory only.
  */
 export class SessionState {
   /**
@@ -168,7 +169,7 @@ export class SessionState {
    * stops waiting and goes on from what the state holds: an aborted request must not hang on
    * another request's summary (its Compactor then writes none: the report says 'aborted').
    * Ownership: the flight keeps `canonical` (to compare later calls with) until end().
-   * @param {{bytes: Uint8Array, ends: number[]}} canonical
+   * @param {import('./hash.js').HistoryBytes} canonical
    * @param {string} settings
    * @param {AbortSignal} [signal]
    */
@@ -290,7 +291,7 @@ export class SessionState {
    * form the provider was sent last, which a stateful Compactor whose options changed goes on
    * from: a fresh plan would fold the whole history again and, under signed thinking in
    * flight, rebuild another prefix beneath the signature); or null.
-   * @param {{bytes: Uint8Array, ends: number[]}} canonical the caller's history (historyBytes)
+   * @param {import('./hash.js').HistoryBytes} canonical the caller's history (historyBytes)
    * @param {string} settings
    */
   async match(canonical, settings) {
