@@ -129,6 +129,17 @@ export declare class EstimateCache {
   derivedEach<T>(messages: readonly unknown[], compute: (message: unknown) => T): T[];
   /** Lets `copy` (holding the same values as `original`) use `original`'s entry; it is still compared before use. */
   share(copy: object, original: object): void;
+  /**
+   * The entries the last derivedEach() compared its messages with, by index (opaque; valid
+   * until the cache's next call).
+   */
+  derivedEntries(): readonly unknown[];
+  /**
+   * Tells the next estimate on `list` that `entries[k]` (from derivedEntries() of the same
+   * call) holds what `list[k]` holds, a copy made since of a message that matched it: it is
+   * used without comparing, once. Keeps `list` and `entries` until then.
+   */
+  vouch(list: readonly unknown[], entries: readonly unknown[]): void;
   /** Forgets every entry and the last call's list of messages. */
   clear(): void;
 }

@@ -314,7 +314,20 @@ export class Compactor {
     try { this.onWarn(message, error); } catch { /* a failing warning hook must not fail the compaction */ }
   }
 
+  /** One call of compact() (its turn in the array's queue): decide, then fold if the decision says so. */
   async run(messages, options) {
+    const decided = await this.decide(messages, options);
+    return decided.fold ? this.rebuild(messages, options, decided.fold) : decided.report;
+  }
+
+  /**
+   * What a call does with `messages`: resolves to `{report}` when it ends without a fold (held
+   * under the triggers, deferred by a signed tool loop in flight, cleared below the threshold,
+   * nothing to summarize, the module unavailable; a clearing is applied here), or to `{fold}`,
+   * the compaction plan and what the rebuild needs of this decision. Changes `messages` only by
+   * the clearing of a call that ends here.
+   */
+  async decide(messages, options) {
     // The digest needs the full module, which the browser's init() does not load. It is
     // fetched at the first call, not when the summarizer fails: that is often because the
     // network did. Once per Compactor: a module that cannot be fetched is not asked for again
@@ -354,7 +367,7 @@ export class Compactor {
           this.prefetchedCompaction = true;
           ensureTier(COMPACT).catch(() => {});
         }
-        if (held && tokens <= this.threshold) return this.heldReport(tokens, estimated);
+        if (held && tokens <= this.threshold) return { report: this.heldReport(tokens, estimated) };
       }
     }
     // After the browser's initEstimator() the module in use estimates and nothing more: a call
@@ -365,7 +378,7 @@ export class Compactor {
         await ensureTier(COMPACT);
       } catch (error) {
         this.warn('midfold: the compaction module (midfold-lite.wasm) could not be loaded', error);
-        return this.unavailableReport(messages, error);
+        return { report: this.unavailableReport(messages, error) };
       }
     }
     // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
@@ -401,12 +414,12 @@ export class Compactor {
     const deferred = { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
     const inFlight = this.thinking === 'prefix-bound' && (micro.deferred || inFlightThinking(messages) >= 0);
     if (inFlight && (options.force || tokensAfterMicro > this.threshold || micro.deferred)
-        && !(this.preservesThinking && (options.force || tokensBefore > this.threshold))) return deferred;
+        && !(this.preservesThinking && (options.force || tokensBefore > this.threshold))) return { report: deferred };
     // Folding with the provider's thinking-preserving compaction, the kept turns go as they are.
     const edits = this.preservesThinking ? [] : micro.edits;
     if (!options.force && tokensAfterMicro <= this.threshold) {
       const thinkingRemoved = applyMicro();
-      return { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) };
+      return { report: { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
     }
     const view = edits.length ? applyEditsToCopy(messages, edits) : messages;
     const focus = [this.instructions, options.instructions].filter(Boolean).join('\n');
@@ -427,17 +440,25 @@ export class Compactor {
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
     });
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
-      if (inFlight) return deferred;
+      if (inFlight) return { report: deferred };
       const thinkingRemoved = applyMicro();
-      return { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) };
+      return { report: { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
     }
     // The kept turns' thinking stays valid after the provider's block only when they follow the
     // summarized messages at once, the first in another role than the last summarized one
     // (docs/provider-rules.md): no kept system message may come between.
     const keepsThinking = this.preservesThinking && plan.head.length === 0
       && messages[plan.tailStart] && messages[plan.middle[plan.middle.length - 1]].role !== messages[plan.tailStart].role;
-    if (inFlight && !keepsThinking) return deferred;
+    if (inFlight && !keepsThinking) return { report: deferred };
+    return { fold: { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore } };
+  }
 
+  /**
+   * The fold `decide` planned: asks the summarizer (or the digest), checks that the planned
+   * part did not change meanwhile and that the fold gains, then rebuilds `messages` in place.
+   * Resolves to the call's report; on any failure the array is left exactly as it was.
+   */
+  async rebuild(messages, options, { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore }) {
     // The rebuild writes into the caller's array: find out now, before paying for a summary.
     if (!Object.isExtensible(messages) || Object.isSealed(messages))
       throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');

@@ -56,7 +56,7 @@ export class Wasm {
     this.err = this.alloc(ERROR_BYTES);
     this.slots = this.alloc(16); // out pointer, out length, out double
     /**
-     * What the module can do, by its exports (core/tiers.js, core/api.js's tiers): 2 for
+     * What the module can do, by its exports (core/tiers.js; loaded by core/tier-loader.js): 2 for
      * midfold.wasm (it validates and digests), 1 for midfold-lite.wasm (it compacts), 0 for
      * midfold-estimate.wasm (it estimates); -1 for the memory tool's module.
      */
