@@ -314,6 +314,12 @@ export class Compactor {
     try { this.onWarn(message, error); } catch { /* a failing warning hook must not fail the compaction */ }
   }
 
+  /**
+   * The micro-compaction plan of a call that has the history's figures already: planMicroCompact's.
+   * (simulate's replay plans the same from what is new: js/simulate/clearing.js.)
+   */
+  planMicro(messages, options) { return planMicroCompact(messages, options); }
+
   /** One call of compact() (its turn in the array's queue): decide, then fold if the decision says so. */
   async run(messages, options) {
     const decided = await this.decide(messages, options);
@@ -384,7 +390,7 @@ export class Compactor {
     // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
     // frees clearAtLeast: a clearing that buys a turn or two costs more cache than a summary.
     const gate = options.force ? {} : { trigger: Math.min(this.microTrigger, this.threshold), clearAtLeast: this.clearAtLeast };
-    const planMicro = cold ? planMicroCompactWithFigures : planMicroCompact;
+    const planMicro = cold ? planMicroCompactWithFigures : (list, o) => this.planMicro(list, o);
     // (the first call records each message's snapshot for the cache as it encodes the history)
     const recorder = cold ? this.estimates.recorder() : undefined;
     const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate }, recorder);

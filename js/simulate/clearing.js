@@ -23,7 +23,7 @@
  */
 import { estimateEach, planMicroCompact } from '../core/api.js';
 import { applyEditsToCopy } from '../core/apply.js';
-import { inFlightThinking } from '../core/thinking.js';
+import { inFlightThinking, thinkingMilliAfterEdits } from '../core/thinking.js';
 import { fromAssistant } from './turns.js';
 
 const tokensOf = (milli) => Math.ceil(milli / 1000);
@@ -44,6 +44,18 @@ class Figures {
     this.milli = 0;
     /** The first index the last update() found changed. */
     this.changedFrom = 0;
+    /** The first index whose message was changed in place since the last update(), or Infinity. */
+    this.staleFrom = Infinity;
+  }
+
+  /** Messages of the list changed in place (same objects, new content): read again at the next update(). */
+  invalidate(changed) {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) {
+      if (!changed.has(list[i].message)) continue;
+      if (i < this.staleFrom) this.staleFrom = i;
+      this.byMessage.delete(list[i].message);
+    }
   }
 
   /** Brings the figures up to `messages`; returns their estimate in milli-tokens. */
@@ -51,7 +63,8 @@ class Figures {
     const list = this.list;
     const n = messages.length;
     let k = 0;
-    for (const end = Math.min(n, list.length); k < end && list[k].message === messages[k];) k++;
+    for (const end = Math.min(n, list.length, this.staleFrom); k < end && list[k].message === messages[k];) k++;
+    this.staleFrom = Infinity;
     this.changedFrom = k;
     if (k === n && n === list.length) return this.milli;
     const next = new Array(n - k);
@@ -116,17 +129,16 @@ function partStart(messages, settled) {
 }
 
 /**
- * The results a plan of `messages[from..]` clears, with their indices in `messages`, and the
- * milli-tokens that frees; null when one of them has no tool name there (its call lies
- * before `from`).
+ * The results a plan of `messages[from..]` clears, with their indices in `messages`, the
+ * milli-tokens and characters that frees, and the signed thinking from the first of them on
+ * (as the core lists it); null when one of them has no tool name there (its call lies before
+ * `from`).
  */
 function planPart(messages, from, options) {
   const plan = planMicroCompact(from === 0 ? messages : messages.slice(from), options);
   if (from > 0 && plan.edits.some((e) => e.tool === 'unknown')) return null;
-  return {
-    edits: from === 0 ? plan.edits : plan.edits.map((e) => ({ ...e, message: e.message + from })),
-    saved: plan.milliBefore - plan.milliAfter,
-  };
+  const shift = (list) => (from === 0 ? list : list.map((e) => ({ ...e, message: e.message + from })));
+  return { edits: shift(plan.edits), saved: plan.milliBefore - plan.milliAfter, charsCleared: plan.charsCleared, thinking: shift(plan.thinking) };
 }
 
 /** The options of planMicroCompact that the shortcut reads, with its defaults; throws its errors. */
@@ -208,6 +220,64 @@ export class GrowingMicroCompaction extends Clearing {
     return { edits };
   }
 
+}
+
+/**
+ * The Compactor's micro-compaction plan, made from what is new: what planMicroCompact(messages,
+ * options) returns (edits, the estimates before and after, the characters cleared, `skipped`,
+ * the signed thinking it lists, the in-flight deferral), for a Compactor that applies the edits
+ * in place. Whoever applies them says so (`applied`), and names every message changed in place
+ * otherwise (`changed`); forget() when the list was rebuilt. With other options than the ones
+ * it was made with, the plan is planMicroCompact's of the whole list.
+ */
+export class GrowingMicroPlan extends Clearing {
+  constructor(options, format) {
+    super(options, format);
+    this.given = { ...options };
+  }
+
+  /** @returns {object} planMicroCompact's plan of `messages` */
+  plan(messages, options = this.given) {
+    if (this.format === undefined || !sameOptions(options, this.given)) return planMicroCompact(messages, options);
+    const before = this.figures.update(messages);
+    const { trigger, clearAtLeast, keepRecent, thinking } = this.o;
+    const held = (skipped) => ({ skipped, milliBefore: before, milliAfter: before, charsCleared: 0, edits: [], thinking: [], milliThinking: 0 });
+    // (no result left to clear: nothing the whole plan could find, nor would have found)
+    if (this.figures.clearable(this.settled, keepRecent) === 0) return held(false);
+    const part = this.part(messages);
+    if (part.edits.length === 0) return held(false);
+    // The core's gates (src/micro.c): below the trigger, or freeing less than clearAtLeast,
+    // nothing is cleared, and `skipped` says something would have been.
+    const tokensBefore = tokensOf(before), after = before - part.saved;
+    if (trigger && tokensBefore <= trigger) return held(true);
+    if (clearAtLeast && (tokensOf(after) >= tokensBefore || tokensBefore - tokensOf(after) < clearAtLeast)) return held(true);
+    const plan = { skipped: false, milliBefore: before, milliAfter: after, charsCleared: part.charsCleared, edits: part.edits, thinking: part.thinking };
+    // planMicroCompact's own rules after the core's plan (js/core/api.js).
+    if (thinking === 'prefix-bound' && inFlightThinking(messages) >= 0) {
+      return { ...plan, edits: [], charsCleared: 0, milliAfter: before, milliThinking: 0, deferred: 'in-flight-thinking' };
+    }
+    plan.milliThinking = thinkingMilliAfterEdits(messages, plan.edits, plan.thinking, thinking);
+    plan.milliAfter -= plan.milliThinking;
+    return plan;
+  }
+
+  /** The edits of the last plan were applied (in place): nothing before them can be cleared again. */
+  applied(edits) { this.settle(edits); }
+
+  /** These message objects were changed in place: their figures are read again. */
+  changed(messages) { this.figures.invalidate(new Set(messages)); }
+}
+
+/** The same planMicroCompact options (excludeTools compared by content). */
+function sameOptions(a, b) {
+  const keys = new Set([...Object.keys(a || {}), ...Object.keys(b || {})]);
+  for (const key of keys) {
+    const x = a?.[key], y = b?.[key];
+    if (key === 'excludeTools' && Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length || x.some((v, i) => v !== y[i])) return false;
+    } else if (x !== y) return false;
+  }
+  return true;
 }
 
 /**

@@ -16,7 +16,7 @@ import { checkDepth } from '../core/depth.js';
 import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compactor.js';
 import { PRICING } from '../pricing/index.js';
-import { GrowingMicroCompaction, GrowingServerClearing } from './clearing.js';
+import { GrowingMicroCompaction, GrowingMicroPlan, GrowingServerClearing } from './clearing.js';
 import { isSystem, sessionTurns } from './turns.js';
 
 export { sessionTurns };
@@ -360,6 +360,39 @@ function resolvePricing(options) {
 // ---------------------------------------------------------------- one policy's replay
 
 /**
+ * The Compactor as an agent runs it, its micro-compaction planned from what is new (clearing.js):
+ * planning the whole conversation on every call made the 'every-turn' policy's replay cost a
+ * whole plan per turn. The runner tells the plan what the Compactor changed (noteReport).
+ */
+class ReplayCompactor extends Compactor {
+  constructor(options, format) {
+    super(options);
+    this.sessionFormat = format;
+    /** @type {GrowingMicroPlan | null} made at the first plan, with the options the Compactor plans with */
+    this.growing = null;
+  }
+
+  planMicro(messages, options) {
+    if (!this.growing) this.growing = new GrowingMicroPlan(options, this.sessionFormat);
+    return this.growing.plan(messages, options);
+  }
+
+  /** After compact(): `before` is the list as it was sent to it, `report` what it said it did. */
+  noteReport(before, report) {
+    const growing = this.growing;
+    if (!growing) return;
+    if (report.compacted) { growing.forget(); return; }
+    const edits = report.micro.edits;
+    if (!edits.length) return;
+    // The edits are applied in place, and signed thinking dropped from the first edited message on,
+    // by the two ends of compact() that clear (compactor.js: decide's applyMicro).
+    const first = Math.min(...edits.map((e) => e.message));
+    growing.changed(report.thinkingRemoved ? before.slice(first) : edits.map((e) => before[e.message]));
+    if (report.reason === 'below-threshold' || report.reason === 'nothing-to-summarize') growing.applied(edits);
+  }
+}
+
+/**
  * A policy's conversation, managed before each call. `format` is the session's (detected on
  * all of it); `build` is the policy's request builder, told of messages changed in place.
  */
@@ -370,7 +403,7 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
     const summarize = digestSummarizer();
     // The Compactor is told whose cache it works for, as a user of that provider would tell it
     // (a price list of the host's own names a provider the Compactor has no default for).
-    compactor = new Compactor({
+    compactor = new ReplayCompactor({
       pricing: PRICING_NAMES.includes(provider) ? provider : undefined,
       // (a threshold {fraction} is of the simulated window unless the policy names its own)
       ...(spec.compactor.threshold !== null && typeof spec.compactor.threshold === 'object' ? { contextWindow: window } : {}),
@@ -382,7 +415,7 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
         summaries.push({ input, output, usd: (input * prices.input + output * prices.output) / 1e6 });
         return text;
       },
-    });
+    }, format);
   }
   // Each plan is the one planMicroCompact makes of the whole conversation, planned from what is new (clearing.js).
   const micro = spec.micro ? new GrowingMicroCompaction(spec.micro, format) : null;
@@ -407,6 +440,7 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
         // whose prefix changed (it says how many, not which): those messages must be read again.
         for (const e of report.micro.edits) build.forget(before[e.message]);
         if (report.thinkingRemoved) for (const m of before) build.forget(m);
+        compactor.noteReport(before, report);
         if (report.micro.edits.length || report.compacted || report.thinkingRemoved) {
           if (micro) micro.forget();
           if (server) server.forget();
@@ -453,7 +487,7 @@ export async function simulate(session, options = {}) {
   const prices = basePrices(pricing, model);
   const turns = sessionTurns(messages);
   // (the clearing shortcut reads every prefix in the format of the whole: clearing.js)
-  const format = policies.some((p) => p.micro || p.contextEditing) ? detectFormat(messages) : undefined;
+  const format = policies.some((p) => p.micro || p.contextEditing || p.compactor) ? detectFormat(messages) : undefined;
 
   // Turn times: the session's timestamps when every turn has one, else a fixed gap
   // (default 0: every turn inside the cache lifetime).
