@@ -18,8 +18,9 @@ WebAssembly.instantiate = async (...args) => {
 };
 
 const { init, estimateTokens, planMicroCompact, detectFormat, simulate } = await import('../js/hosts/node.js');
-const { applyEditsToCopy } = await import('../js/core/apply.js');
-const { GrowingMicroCompaction, GrowingServerClearing } = await import('../js/simulate/clearing.js');
+const { applyEditsToCopy, applyEditsCopyingReadOnly } = await import('../js/core/apply.js');
+const { dropThinkingAfterEdits } = await import('../js/core/thinking.js');
+const { GrowingMicroCompaction, GrowingMicroPlan, GrowingServerClearing } = await import('../js/simulate/clearing.js');
 const { POLICIES, sessionTurns } = await import('../js/simulate/simulate.js');
 const { agentSession } = await import('./bench/sessions.mjs');
 const { longSession } = await import('./helpers/long-session.mjs');
@@ -47,7 +48,15 @@ function sessions() {
     ['60 turns, OpenAI Chat, parallel calls', longSession({ turns: 60, format: 'openai' }).calls.flat()],
     ['60 turns, Anthropic', longSession({ turns: 60, format: 'anthropic' }).calls.flat()],
     ['a read answered turns later (Anthropic)', lateAnswer()],
+    ['60 turns, Anthropic, signed thinking in every turn', withThinking(longSession({ turns: 60, format: 'anthropic' }).calls.flat())],
   ];
+}
+
+/** Each assistant message of an Anthropic session opened by a signed thinking block, as extended thinking writes it. */
+function withThinking(messages) {
+  return messages.map((m, i) => (m.role === 'assistant' && Array.isArray(m.content)
+    ? { ...m, content: [{ type: 'thinking', thinking: `Step ${i}: the last result says what to read next; check it before editing.`, signature: `EqQBCkgIARABGAIiQ${i}Lk9` }, ...m.content] }
+    : m));
 }
 
 /** A call whose result comes back eight turns later: the part planned must reach back for its name. */
@@ -123,6 +132,51 @@ describe('clearing planned from what is new', () => {
     assert.ok(requests > 1500 && clearedRequests > 800, `${requests} requests, ${clearedRequests} cleared`);
   });
 
+  test('the Compactor\'s plan: every turn the whole plan planMicroCompact makes, its edits applied in place (or not)', () => {
+    let plans = 0, cleared = 0, unapplied = 0, deferred = 0, skipped = 0, thinking = 0;
+    // The options the Compactor plans with: its 'every-turn' policy's, its batched gates', its thinking policies'.
+    const compactorOptions = [
+      { profile: 'safe', keepRecent: 3, thinking: 'prefix-bound', trigger: 0, clearAtLeast: 0 },
+      { profile: 'safe', keepRecent: 3, thinking: 'unbound', trigger: 0, clearAtLeast: 0 },
+      { profile: 'safe', keepRecent: 2, thinking: 'prefix-bound', trigger: 2500, clearAtLeast: 800, excludeTools: ['grep'] },
+      ...OPTIONS,
+    ];
+    for (const [name, messages] of sessions()) {
+      for (const options of compactorOptions) {
+        const growing = new GrowingMicroPlan(options, detectFormat(messages));
+        const policy = options.thinking ?? 'prefix-bound';
+        const ctx = [];
+        let turn = 0;
+        for (const prefix of prefixes(messages)) {
+          // The Compactor's conversation: its clearing applied in place, new messages at the end.
+          for (let i = ctx.length; i < prefix.length; i++) ctx.push(prefix[i]);
+          const expected = planMicroCompact(ctx, options);
+          const plan = growing.plan(ctx, options);
+          const where = `${name}, ${JSON.stringify(options)}, ${ctx.length} messages`;
+          assert.deepEqual(plan, expected, where);
+          plans++;
+          if (plan.deferred) deferred++;
+          if (plan.skipped) skipped++;
+          if (plan.milliThinking) thinking++;
+          if (!plan.edits.length) continue;
+          // Every third clearing is not applied, as when the fold it went with failed.
+          if (++turn % 3 === 0) { unapplied++; continue; }
+          const before = ctx.slice();
+          applyEditsCopyingReadOnly(ctx, plan.edits);
+          const removed = dropThinkingAfterEdits(ctx, plan.edits, policy);
+          const first = Math.min(...plan.edits.map((e) => e.message));
+          growing.changed(removed ? before.slice(first) : plan.edits.map((e) => before[e.message]));
+          growing.applied(plan.edits);
+          cleared += plan.edits.length;
+        }
+        // Other options than the plan's own: the whole plan, as planMicroCompact makes it.
+        assert.deepEqual(growing.plan(ctx, { ...options, keepRecent: 1 }), planMicroCompact(ctx, { ...options, keepRecent: 1 }));
+      }
+    }
+    assert.ok(plans > 2000 && cleared > 1000 && unapplied > 300 && deferred > 0 && skipped > 0 && thinking > 0,
+      `${plans} plans, ${cleared} results cleared, ${unapplied} not applied, ${deferred} deferred, ${skipped} skipped, ${thinking} dropping thinking`);
+  });
+
   test('a history that is not the last one grown at its end is read again, not priced from the copy', () => {
     const messages = longSession({ turns: 30, format: 'anthropic' }).calls.flat().map((m) => structuredClone(m));
     const server = new GrowingServerClearing({ trigger: 0 }, 'anthropic');
@@ -150,9 +204,8 @@ describe('work as the session grows', () => {
     return parsedBytes / one;
   }
 
-  // The Compactor's 'every-turn' policy plans its whole conversation on every call, as it does in
-  // an agent: its work follows the threshold it keeps the conversation under, not the session.
-  for (const policy of Object.keys(POLICIES).filter((p) => !POLICIES[p].compactor || POLICIES[p].compactor.policy !== 'every-turn')) {
+  // (the Compactor's 'every-turn' policy too: its plan on every call is made from what is new)
+  for (const policy of Object.keys(POLICIES)) {
     test(`${policy}: a session four times longer costs four times the work, at most 8 estimates of it`, async () => {
       const short = await work(100, policy);
       const long = await work(400, policy);
