@@ -109,7 +109,8 @@ export function editsApplied(contextManagement) {
 /**
  * What to put on a Messages API request after `compactor.compact(messages)` (the Anthropic SDK's loop):
  * `messages` (from the last compaction block on), `betas` (the beta headers to add, maybe none) and, when
- * the report says a signed loop waited (`reason: 'deferred-thinking'`), `context_management`. Spread it into
+ * the report says a signed loop waited (`reason: 'deferred-thinking'`) or the messages go on from a
+ * compaction block at a threshold that compacts, `context_management`. Spread it into
  * `client.beta.messages.create({...})` beside your own betas. The reply's count is of what the model read
  * when `reply.context_management.applied_edits` is not empty: observe usage only when it is.
  * Ownership: never changes `messages`; the result's array is new when it was cut, else `messages` itself.
@@ -119,7 +120,9 @@ export function editsApplied(contextManagement) {
  */
 export function anthropicServerContext(compactor, messages, report) {
   const out = { messages: fromLastCompaction(messages), betas: [] };
-  if (!report || report.reason !== 'deferred-thinking') return out;
+  // (a conversation led by a threshold compaction's block goes on with compaction on: the block needs its beta)
+  const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(out.messages);
+  if (!compacting && (!report || report.reason !== 'deferred-thinking')) return out;
   const cm = contextEdits(compactor);
   out.context_management = wireContextManagement(cm);
   out.betas = betasFor(cm);

@@ -74,6 +74,7 @@ export function initEstimator(source) {
 export { Compactor, digestSummarizer } from '../compaction/compactor.js';
 export { EstimateCache } from '../core/estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
+export { anthropicServerContext } from '../compaction/server-context.js';
 // The memory tool is midfold/memory's: its own wasm module, fetched at its first command
 // (a page that never runs one never downloads it; one that never imports it bundles none of it).
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from '../memory/browser.js';

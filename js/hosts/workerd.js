@@ -78,6 +78,7 @@ export function initEstimator(source) {
 export { Compactor, digestSummarizer } from '../compaction/compactor.js';
 export { EstimateCache } from '../core/estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
+export { anthropicServerContext } from '../compaction/server-context.js';
 // The memory tool is midfold/memory's: its own wasm module, embedded beside midfold.wasm.
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from '../memory/workerd.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
