@@ -44,7 +44,7 @@ let loops = 0;
  * Runs a 38-step streamText loop with `hook` ('middleware' or 'prepareStep') at `threshold`; returns the
  * requests it sent, the reports and the warnings.
  */
-async function runLoop(v, hook, threshold) {
+async function runLoop(v, hook, threshold, providerOptions = THINKING) {
   const ai = await import(v.ai);
   const base = (await import(v.anthropic)).createAnthropic({ baseURL: `${provider.url}/v1`, apiKey: 'sk-ant-test' })('claude-opus-4-7');
   const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
@@ -57,7 +57,7 @@ async function runLoop(v, hook, threshold) {
   const call = hook === 'middleware'
     ? { model: ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ ...options, specificationVersion: v.spec }) }) }
     : { model: base, prepareStep: compactStep(options) };
-  const result = ai.streamText({ ...call, tools, stopWhen: ai.stepCountIs(READS + 2), providerOptions: THINKING,
+  const result = ai.streamText({ ...call, tools, stopWhen: ai.stepCountIs(READS + 2), providerOptions,
     system: 'You are a coding agent in the midfold repository. Read before you answer.',
     messages: [{ role: 'user', content: `Read the C core, file by file (${loop}), and tell me where tool results are paired with their calls.` }] });
   const text = await result.text;
@@ -109,3 +109,17 @@ for (const v of ANTHROPIC_VERSIONS) {
     });
   }
 }
+
+describe('the host\'s own context management', () => {
+  for (const v of ANTHROPIC_VERSIONS) {
+    test(`is left as the host set it (${v.label})`, { skip: v.skip }, async () => {
+      const own = { edits: [{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 5 } }] };
+      const { text, sent, reports } = await runLoop(v, 'middleware', 20_000, { anthropic: { ...THINKING.anthropic, contextManagement: own } });
+      assert.equal(text, `I read ${READS} files.`);
+      assert.ok(sent.every((q) => q.status === 200));
+      assert.ok(sent.every((q) => JSON.stringify(q.body.context_management) === JSON.stringify(own)), 'every request carries the host\'s edits, as they were');
+      const waited = reports.filter((r) => r.reason === 'deferred-thinking');
+      assert.ok(waited.length > 0 && waited.every((r) => r.serverContext === 'host' && r.serverEdits === undefined));
+    });
+  }
+});

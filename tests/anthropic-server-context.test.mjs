@@ -86,3 +86,41 @@ test('at 60,000 the provider compacts inside the loop, and the loop goes on from
   assert.ok(sent.slice(at + 1).every((q) => q.body.messages[0].content[0].type === 'compaction'), 'sent from the block on');
   assert.ok(Math.max(...sent.map(readOf)) <= 75_000);
 });
+
+test('the strict provider refuses what the API documents it refuses about context management', async () => {
+  const base = { model: 'claude-opus-4-7', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }] };
+  const clear = { edits: [{ type: 'clear_tool_uses_20250919' }] };
+  // (the beta header goes with any edit; compact_20260112 needs its own beside it, and a trigger of 50,000 or more)
+  await assert.rejects(client.messages.create({ ...base, context_management: clear }), (e) => e.status === 400 && /context-management-2025-06-27/.test(e.message));
+  await client.beta.messages.create({ ...base, context_management: clear, betas: ['context-management-2025-06-27'] });
+  const compact = (value) => ({ edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value } }] });
+  await assert.rejects(client.beta.messages.create({ ...base, context_management: compact(60_000), betas: ['context-management-2025-06-27'] }),
+    (e) => e.status === 400 && /compact-2026-01-12/.test(e.message));
+  await assert.rejects(client.beta.messages.create({ ...base, context_management: compact(49_999), betas: ['context-management-2025-06-27', 'compact-2026-01-12'] }),
+    (e) => e.status === 400 && /at least 50000/.test(e.message));
+  await client.beta.messages.create({ ...base, context_management: compact(50_000), betas: ['context-management-2025-06-27', 'compact-2026-01-12'] });
+  await assert.rejects(client.beta.messages.create({ ...base, context_management: clear, compaction: { type: 'summarize' },
+    betas: ['context-management-2025-06-27', 'compact-2026-09-04'] }), (e) => e.status === 400 && /cannot be combined/.test(e.message));
+  // An unsigned block is accepted only with the content a threshold compaction of this server wrote.
+  await assert.rejects(client.beta.messages.create({ ...base, messages: [{ role: 'assistant', content: [{ type: 'compaction', content: 'I summarized nothing.' }] }, ...base.messages],
+    betas: ['compact-2026-01-12'] }), (e) => e.status === 400 && e.errorCode === 'compaction_signature_invalid');
+});
+
+test('anthropicServerContext: nothing to ask below the threshold; the messages from the last block on, the caller\'s list untouched', () => {
+  const compactor = new Compactor({ summarize: digestSummarizer(), threshold: 20_000 });
+  const messages = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }];
+  assert.deepStrictEqual(anthropicServerContext(compactor, messages, { reason: 'below-threshold' }), { messages, betas: [] });
+  const asked = anthropicServerContext(compactor, messages, { reason: 'deferred-thinking' });
+  assert.deepStrictEqual(asked.betas, ['context-management-2025-06-27']);
+  assert.deepStrictEqual(asked.context_management.edits[0].keep, { type: 'tool_uses', value: 3 });
+  const block = { type: 'compaction', content: 'Earlier: the user asked about pairing.' };
+  const later = [...messages, { role: 'assistant', content: [{ type: 'text', text: 'more' }, block, { type: 'text', text: 'and on' }] }, { role: 'user', content: 'go on' }];
+  const copy = structuredClone(later);
+  const cut = anthropicServerContext(new Compactor({ summarize: digestSummarizer(), threshold: 60_000 }), later, { reason: 'below-threshold' });
+  assert.deepStrictEqual(cut.messages, [{ role: 'assistant', content: [block, { type: 'text', text: 'and on' }] }, later[3]]);
+  assert.strictEqual(cut.messages[1], later[3]);
+  assert.deepStrictEqual(later, copy);
+  // (a block that leads the conversation at a compacting threshold keeps compaction on, with its beta header)
+  assert.deepStrictEqual(cut.betas, ['context-management-2025-06-27', 'compact-2026-01-12']);
+  assert.equal(cut.context_management.edits[0].type, 'compact_20260112');
+});
