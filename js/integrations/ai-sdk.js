@@ -106,7 +106,7 @@ function setUp(options, format, fnName) {
  * where it takes none: @ai-sdk/anthropic 3.x and 4.x pass `providerOptions.anthropic.contextManagement`
  * through as the request's `context_management`, with its beta headers (their dist code; the
  * contextManagement schema in their index.d.ts). Not for DeepSeek's Anthropic-compatible endpoint,
- * whose documentation has no such field; not for OpenRouter or the OpenAI providers.
+ * for which midfold has no source that it takes them; not for OpenRouter or the OpenAI providers.
  */
 function serverOptionsFor(model, contextManagement) {
   const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
@@ -352,9 +352,10 @@ export function compactStep(options) {
     const compactor = compactorFor(step.model);
     const { messages: compacted, report: r } = await compactHistory(compactor, history,
       { state, signal: eitherSignal(signal, step.abortSignal), usage: usage ?? counts.list(context), context });
-    // (prepareStep's providerOptions are merged into the call's by both majors: only midfold's part is returned)
     // The provider reads from its last compaction block on: the step is sent from there.
     const messages = fromLastCompaction(compacted);
+    // (prepareStep's providerOptions are merged into the call's by both majors, which prepareStep does not
+    // see: only midfold's part is returned, and its contextManagement replaces one the call has)
     const providerOptions = askServer(step.model, compactor, r, undefined, warned, state, messages);
     report(onReport, r);
     const extra = providerOptions ? { providerOptions } : {};
