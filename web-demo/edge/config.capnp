@@ -83,6 +83,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/pricing/deepseek.js", esModule = embed "../../js/pricing/deepseek.js"),
     (name = "midfold/js/compaction/summarizers.js", esModule = embed "../../js/compaction/summarizers.js"),
     (name = "midfold/js/compaction/http-transport.js", esModule = embed "../../js/compaction/http-transport.js"),
+    (name = "midfold/js/compaction/server-context.js", esModule = embed "../../js/compaction/server-context.js"),
     (name = "midfold/js/core/thinking.js", esModule = embed "../../js/core/thinking.js"),
     (name = "midfold/js/core/estimate-cache.js", esModule = embed "../../js/core/estimate-cache.js"),
     (name = "midfold/js/memory/workerd.js", esModule = embed "../../js/memory/workerd.js"),
