@@ -16,6 +16,7 @@ import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPol
 import { EstimateCache } from '../core/estimate-cache.js';
 import { matches, record } from '../core/snapshot.js';
 import { checkMessageCount, optionsObject, stringList } from '../core/options.js';
+import { isLangChainList, messagesFromViews, viewList } from '../core/langchain.js';
 import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (docs/cost.md): clearing
@@ -229,7 +230,7 @@ export class Compactor {
         return Promise.reject(optionError('compact: usage must be {inputTokens, count?} with whole numbers, count at most the conversation\'s length'));
     }
     const previous = queues.get(messages) || Promise.resolve();
-    const run = previous.then(() => this.run(messages, options));
+    const run = previous.then(() => (isLangChainList(messages) ? this.runLangChain(messages, options) : this.run(messages, options)));
     const settled = run.catch(() => {});
     queues.set(messages, settled);
     settled.then(() => { if (queues.get(messages) === settled) queues.delete(messages); });
@@ -253,7 +254,47 @@ export class Compactor {
     try { this.onWarn(message, error); } catch { /* a failing warning hook must not fail the compaction */ }
   }
 
-  async run(messages, options) {
+  /**
+   * compact() on LangChain messages: the run works on their plain views (js/core/langchain.js),
+   * then the caller's array gets the result, each unchanged message its own, each changed one a
+   * new message of its class (its id kept), the summary pair messages of the list's kind.
+   * Messages appended while the summary was written are kept after the rebuilt list; any other
+   * change to the array meanwhile is a conflict (nothing is written).
+   */
+  async runLangChain(messages, options) {
+    const before = messages.slice();
+    const views = viewList(before);
+    const list = views.slice();
+    const u = this.usage;
+    if (u && u.messages === messages) this.usage = { ...u, messages: list, last: list[u.count - 1] };
+    let report;
+    try {
+      report = await this.run(list, options, before);
+    } finally {
+      // (the provider's count stays with the caller's array; a run that edited the list dropped it)
+      if (this.usage && this.usage.messages === list) this.usage = { ...this.usage, messages, last: before[this.usage.count - 1] };
+    }
+    const back = messagesFromViews(list, before);
+    const same = back.length === before.length && back.every((m, i) => m === before[i]);
+    if (same) return report;
+    const changed = messages.length < before.length || before.some((m, i) => messages[i] !== m);
+    if (changed) {
+      const error = new MidfoldError('conflict', 'the conversation changed while the summary was being written');
+      this.warn('midfold: compaction abandoned, the conversation is unchanged: conflict', error);
+      this.usage = null;
+      return { ...report, compacted: false, reason: 'conflict', error, tokensAfter: report.tokensBefore };
+    }
+    if (!Object.isExtensible(messages) || Object.isSealed(messages) || Object.isFrozen(messages))
+      throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');
+    const appended = messages.slice(before.length);
+    const result = [...back, ...appended];
+    for (let i = 0; i < result.length; i++) messages[i] = result[i];
+    messages.length = result.length;
+    if (this.usage && this.usage.messages === messages && result[this.usage.count - 1] !== this.usage.last) this.usage = null;
+    return report;
+  }
+
+  async run(messages, options, originals) {
     // The digest needs the full module, which the browser's init() does not load. It is
     // fetched at the first call, not when the summarizer fails: that is often because the
     // network did. Once per Compactor: a module that cannot be fetched is not asked for again
@@ -389,7 +430,9 @@ export class Compactor {
     let provided = null; // the provider's own compaction messages, when its summarizer gave them
     let usedFallback = false;
     try {
-      const answer = await this.callSummarizer(plan, middle, options.signal);
+      // (LangChain: the summarizer gets the caller's messages, not their views)
+      const folded = originals ? messagesFromViews(middle, originals) : middle;
+      const answer = await this.callSummarizer(plan, folded, options.signal);
       summary = answer.text;
       if (answer.messages) provided = answer;
     } catch (failure) {
@@ -452,7 +495,7 @@ export class Compactor {
     this.usage = null;
 
     if (this.onArchive) {
-      try { this.onArchive(removed, summary); } catch (e) { this.warn('midfold: onArchive threw', e); }
+      try { this.onArchive(originals ? messagesFromViews(removed, originals) : removed, summary); } catch (e) { this.warn('midfold: onArchive threw', e); }
     }
     return {
       ...base,
