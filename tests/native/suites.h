@@ -23,5 +23,6 @@ void test_json_scan(void);     /* test_json_scan.c: the digest's arguments scann
 void test_digest(void);        /* test_digest.c: test runners, exit statuses, errors, decisions, constraints */
 void test_digest_calls(void);  /* test_digest_calls.c: the files and commands of calls, the harness's text */
 void test_json_reprint(void);  /* test_json_reprint.c: arguments re-printed in one pass, against cJSON */
+void test_langchain(void);     /* test_langchain.c: LangChain dict-form messages through every operation */
 
 #endif
