@@ -63,10 +63,27 @@ function shapeOf(v) {
   return null;
 }
 
+/**
+ * False for what cannot be a LangChain message in any shape, by at most four property reads: every
+ * call scans the whole list, and a provider's own message ({role, content}, a Responses item) is
+ * told apart at once; true leaves the question to shapeOf.
+ */
+function mayBeLangChain(v) {
+  if (v === null || typeof v !== 'object') return false;
+  if (typeof v._getType === 'function' || v.lc === 1) return true;
+  const t = v.type;
+  if (t === undefined) return false;
+  const lc = t === 'human' || t === 'ai' || t === 'tool' || t === 'system' || t === 'generic' || t === 'function';
+  return lc && (typeof v.role !== 'string' || t === 'generic');
+}
+
+/** Lists viewList made: they hold views already (midfold's own calls pass them on). */
+const viewLists = new WeakSet();
+
 /** True when some item of the list is a LangChain message in one of its shapes. */
 export function isLangChainList(list) {
-  if (!Array.isArray(list)) return false;
-  for (let i = 0; i < list.length; i++) if (shapeOf(list[i]) !== null) return true;
+  if (!Array.isArray(list) || viewLists.has(list)) return false;
+  for (let i = 0; i < list.length; i++) if (mayBeLangChain(list[i]) && shapeOf(list[i]) !== null) return true;
   return false;
 }
 
@@ -114,6 +131,7 @@ export function viewList(list) {
   if (!needsView(list)) return list;
   const out = new Array(list.length);
   for (let i = 0; i < list.length; i++) out[i] = viewOf(list[i]);
+  viewLists.add(out);
   return out;
 }
 
