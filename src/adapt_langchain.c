@@ -20,6 +20,9 @@ static const char *const lc_types[] = {"human", "ai", "system", "tool", "generic
 
 const mf_node *mf_langchain_type(const mf_node *msg)
 {
+    /* A LangChain message always has content; other values typed alike do not (an OpenAI tool
+     * definition is {type: "function", name, parameters}). */
+    if (!mf_get(msg, "content")) return NULL;
     const mf_node *type = mf_get_str(msg, "type");
     for (int i = 0; type && lc_types[i]; i++)
         if (mf_str_eq(type, lc_types[i])) return type;

@@ -78,12 +78,19 @@ function mayBeLangChain(v) {
 }
 
 /** Lists viewList made: they hold views already (midfold's own calls pass them on). */
-const viewLists = new WeakSet();
+const viewLists = /* @__PURE__ */ new WeakSet();
 
-/** True when some item of the list is a LangChain message in one of its shapes. */
+/**
+ * True when some item of the list is a LangChain message in one of its shapes. A value that throws
+ * when read (a revoked Proxy, a getter that throws) is none: the encoder then names what threw.
+ */
 export function isLangChainList(list) {
-  if (!Array.isArray(list) || viewLists.has(list)) return false;
-  for (let i = 0; i < list.length; i++) if (mayBeLangChain(list[i]) && shapeOf(list[i]) !== null) return true;
+  try {
+    if (!Array.isArray(list) || viewLists.has(list)) return false;
+    for (let i = 0; i < list.length; i++) if (mayBeLangChain(list[i]) && shapeOf(list[i]) !== null) return true;
+  } catch {
+    /* read as it is: the encoder reports the throw with its path */
+  }
   return false;
 }
 
@@ -100,7 +107,7 @@ function fieldsOf(v, shape) {
   return [v.type, v];
 }
 
-const cached = new WeakMap(); // instance -> its view, while the view still shares its content
+const cached = /* @__PURE__ */ new WeakMap(); // instance -> its view, while the view still shares its content
 
 /** The plain view of one message, or `v` itself when it is not a LangChain message. */
 export function viewOf(v) {
@@ -130,7 +137,11 @@ export function viewOf(v) {
 export function viewList(list) {
   if (!needsView(list)) return list;
   const out = new Array(list.length);
-  for (let i = 0; i < list.length; i++) out[i] = viewOf(list[i]);
+  try {
+    for (let i = 0; i < list.length; i++) out[i] = viewOf(list[i]);
+  } catch {
+    return list; // (a message that throws when read: the encoder reports it, with its path)
+  }
   viewLists.add(out);
   return out;
 }
@@ -141,6 +152,14 @@ export function viewList(list) {
  * @param {unknown} value
  */
 export function plainInput(value) {
+  try {
+    return plainInputOf(value);
+  } catch {
+    return value; // (a value that throws when read: the encoder reports it, with its path)
+  }
+}
+
+function plainInputOf(value) {
   if (Array.isArray(value)) return viewList(value);
   if (!isObject(value)) return value;
   if (Array.isArray(value.messages) && needsView(value.messages)) return { ...value, messages: viewList(value.messages) };

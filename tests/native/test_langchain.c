@@ -66,6 +66,8 @@ void test_langchain(void)
     CHECK("the format has its name", strcmp(mf_format_name(MF_FORMAT_LANGCHAIN), "langchain") == 0);
     mf_format parsed = MF_FORMAT_AUTO;
     CHECK("the name parses", mf_format_parse("langchain", 9, &parsed) == MF_OK && parsed == MF_FORMAT_LANGCHAIN);
+    CHECK("OpenAI tool definitions ({type: function} without content) are no LangChain messages",
+          detect("[{\"type\": \"function\", \"name\": \"search_logs\", \"parameters\": {\"type\": \"object\"}}]") == MF_FORMAT_UNKNOWN);
     CHECK("a LangChain message beside an Anthropic tool_result is mixed: unknown",
           detect("[{\"type\": \"human\", \"content\": \"hi\"}, {\"role\": \"user\", \"content\": [{\"type\": \"tool_result\", "
                  "\"tool_use_id\": \"t\", \"content\": \"x\"}]}]") == MF_FORMAT_UNKNOWN);
