@@ -28,13 +28,16 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fr
 # the digest (wasm/bridge_full.c): a page that estimates and compacts downloads 20 KB less.
 # midfold-estimate.wasm (the browser's initEstimator()) is the lite one without compaction
 # (wasm/bridge_compact.c): a page that only estimates downloads another 13.5 KB less.
-WASM_ESTIMATE_EXPORTS := mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse \
-  mfw_doc_free mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each
-WASM_LITE_EXPORTS := $(WASM_ESTIMATE_EXPORTS) mfw_doc_serialize mfw_doc_micro mfw_doc_compact
-WASM_EXPORTS := $(WASM_LITE_EXPORTS) mfw_doc_validate mfw_doc_digest
+# Each module's exports are written once, in js/core/tiers.js (the loader tells a module's
+# tier by the same lists): the quoted names of its `NAME_EXPORTS = '...'` line.
+tier_exports = $(shell sed -n "s/^export const $(1)_EXPORTS = '\(.*\)';$$/\1/p" js/core/tiers.js)
+WASM_ESTIMATE_EXPORTS := $(call tier_exports,ESTIMATE)
+WASM_LITE_EXPORTS := $(WASM_ESTIMATE_EXPORTS) $(call tier_exports,LITE)
+WASM_EXPORTS := $(WASM_LITE_EXPORTS) $(call tier_exports,FULL)
 # The memory tool is a module of its own (wasm/bridge_memory.c): only those who import
 # midfold/memory download it. Both link every object; the linker keeps what the exports reach.
-WASM_MEMORY_EXPORTS := mfw_alloc mfw_free mfw_memory_step
+WASM_MEMORY_EXPORTS := $(call tier_exports,MEMORY)
+$(if $(and $(WASM_ESTIMATE_EXPORTS),$(call tier_exports,LITE),$(call tier_exports,FULL),$(WASM_MEMORY_EXPORTS)),,$(error js/core/tiers.js: an export list is missing or not on one line))
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -73,16 +76,16 @@ wasm: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/m
 # Firefox 78, Safari 15.1; web-platform-dx.github.io/web-features-explorer).
 WASM_OPT ?= wasm-opt
 WASM_OPT_FLAGS := --mvp-features --enable-simd --enable-bulk-memory -Oz --converge
-wasm/midfold.wasm: $(WASM_OBJ)
+wasm/midfold.wasm: $(WASM_OBJ) js/core/tiers.js
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_EXPORTS)) $(WASM_OBJ) -o $@
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
-wasm/midfold-lite.wasm: $(WASM_LITE_OBJ)
+wasm/midfold-lite.wasm: $(WASM_LITE_OBJ) js/core/tiers.js
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_LITE_EXPORTS)) $(WASM_LITE_OBJ) -o $@
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
-wasm/midfold-estimate.wasm: $(WASM_ESTIMATE_OBJ)
+wasm/midfold-estimate.wasm: $(WASM_ESTIMATE_OBJ) js/core/tiers.js
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_ESTIMATE_EXPORTS)) $(WASM_ESTIMATE_OBJ) -o $@
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
-wasm/midfold-memory.wasm: $(WASM_MEMORY_OBJ)
+wasm/midfold-memory.wasm: $(WASM_MEMORY_OBJ) js/core/tiers.js
 	$(EMCC) $(WASM_LDFLAGS) -sEXPORTED_FUNCTIONS=$(call export_list,$(WASM_MEMORY_EXPORTS)) $(WASM_MEMORY_OBJ) -o $@
 	$(WASM_OPT) $(WASM_OPT_FLAGS) $@ -o $@
 
@@ -177,6 +180,7 @@ unicode-tables: $(filter $(NODE_PINNED),$(NODE))
 bench: deps
 	$(MAKE) wasm $(filter $(NODE_PINNED),$(NODE))
 	$(NODE) tests/bench/bench.mjs
+	$(NODE) tests/bench/state-check.mjs
 	$(NODE) tests/bench/simulate.mjs
 	$(NODE) tests/bench/digest.mjs
 	$(NODE) tests/bench/accuracy.mjs

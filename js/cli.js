@@ -194,13 +194,19 @@ async function main(argv) {
       return 0;
     }
     case 'compact': {
-      const threshold = number(values.threshold, 'threshold');
+      // --threshold 80% is a fraction of --context-window (the Compactor refuses it without one)
+      const percent = /^(\d+(?:\.\d+)?)%$/.exec(values.threshold ?? '');
+      const threshold = percent ? { fraction: Number(percent[1]) / 100 } : number(values.threshold, 'threshold');
+      const contextWindow = number(values['context-window'], 'context-window');
       const keepTail = number(values['keep-tail'], 'keep-tail');
+      const keepTailMessages = number(values['keep-tail-messages'], 'keep-tail-messages');
       const progress = progressLine({ forced: values.progress === true });
       const compactor = new Compactor({
-        ...common, summarize: makeSummarizer(values), pricing: values.pricing, threshold, keepRecent: number(values['keep-recent'], 'keep-recent'),
+        ...common, summarize: makeSummarizer(values), pricing: values.pricing, threshold, contextWindow, keepRecent: number(values['keep-recent'], 'keep-recent'),
         excludeTools: toolList(values['exclude-tools']),
-        keepTail: keepTail === undefined ? undefined : { tokens: keepTail }, language: values.language,
+        keepTail: keepTail === undefined && keepTailMessages === undefined ? undefined
+          : { ...(keepTail === undefined ? {} : { tokens: keepTail }), ...(keepTailMessages === undefined ? {} : { messages: keepTailMessages }) },
+        language: values.language,
         instructions: values.instructions, timeoutMs: number(values.timeout, 'timeout') ?? 120000,
         onWarn: (message, error) => note(`${message.replace(/^midfold: /, '')}${error && error.message ? ` (${error.message})` : ''}`),
       });

@@ -129,6 +129,17 @@ export declare class EstimateCache {
   derivedEach<T>(messages: readonly unknown[], compute: (message: unknown) => T): T[];
   /** Lets `copy` (holding the same values as `original`) use `original`'s entry; it is still compared before use. */
   share(copy: object, original: object): void;
+  /**
+   * The entries the last derivedEach() compared its messages with, by index (opaque; valid
+   * until the cache's next call).
+   */
+  derivedEntries(): readonly unknown[];
+  /**
+   * Tells the next estimate on `list` that `entries[k]` (from derivedEntries() of the same
+   * call) holds what `list[k]` holds, a copy made since of a message that matched it: it is
+   * used without comparing, once. Keeps `list` and `entries` until then.
+   */
+  vouch(list: readonly unknown[], entries: readonly unknown[]): void;
   /** Forgets every entry and the last call's list of messages. */
   clear(): void;
 }
@@ -228,7 +239,7 @@ export interface CompactionPlan {
 
 /** Where a compaction would cut and what it would ask, without changing anything. */
 export declare function planCompaction<M extends MessageLike>(messages: readonly M[], options?: {
-  keepTailTokens?: number; maxTranscriptTokens?: number; maxSummaryTokens?: number; language?: string;
+  keepTailTokens?: number; keepTailMessages?: number; maxTranscriptTokens?: number; maxSummaryTokens?: number; language?: string;
   instructions?: string; profile?: Profile; format?: Format | 'auto';
 }): CompactionPlan;
 
@@ -276,8 +287,15 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
    * costs little to keep and a clearing takes ~50 turns to repay; a 1M window), 50,000 for
    * 'anthropic' and 'openai' (a tenth) and when left out. */
   pricing?: 'anthropic' | 'openai' | 'deepseek';
-  /** Compact above this many estimated tokens (50,000; 150,000 with pricing 'deepseek'). */
-  threshold?: number;
+  /** Compact above this many estimated tokens (50,000; 150,000 with pricing 'deepseek'), or above a
+   * fraction (above 0, at most 1) of `contextWindow`, rounded down: `{fraction: 0.8}`. The Compactor
+   * needs `contextWindow` for a fraction; compactStep, midfoldMiddleware and compactionFilter find it
+   * from the model's id (contextWindowOf), and apply the default threshold, with a warning through
+   * `onWarn`, for a model the table does not know. */
+  threshold?: number | { fraction: number };
+  /** The model's context window in tokens, what `threshold: {fraction}` is a fraction of (given, it
+   * wins over the integrations' table). */
+  contextWindow?: number;
   /** Tool-result turns micro-compaction keeps whole (3). */
   keepRecent?: number;
   /** Tools whose results micro-compaction never clears (as microCompact's). */
@@ -292,8 +310,11 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** Micro-compact only when at least this many tokens go (40 % of the threshold: 20,000; 0 with
    * 'every-turn'); a forced compaction micro-compacts its kept tail regardless. */
   clearAtLeast?: number;
-  /** Recent tokens kept verbatim beyond the pending turn (threshold / 5). */
-  keepTail?: { tokens?: number };
+  /** What a fold keeps verbatim beyond the pending turn, never cut between a call and its results:
+   * the recent messages that fit `tokens` (threshold / 5 when neither key is given, 0 when only
+   * `messages` is) and at least `messages` messages (system messages not counted; a count that lands
+   * among a call's results keeps the call too). Another key is an 'invalid-option' error. */
+  keepTail?: { tokens?: number; messages?: number };
   /** The summary length asked for (2,000). */
   maxSummaryTokens?: number;
   /** Cap on the transcript sent to the summarizer (60,000). */
@@ -512,7 +533,8 @@ export interface SimulateOptions {
   /** Cache lifetime: '5m' | '1h' (Anthropic), 'in_memory' | '24h' (OpenAI). */
   ttl?: string;
   /** Names: 'none', 'every-turn', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', or
-   * 'micro:trigger=60k,clearAtLeast=30k', 'compactor:threshold=50k,microTrigger=40k',
+   * 'micro:trigger=60k,clearAtLeast=30k', 'compactor:threshold=50k,microTrigger=40k' (also
+   * threshold=80%, a fraction of contextWindow=N or else of `window`; keepTailMessages=20),
    * 'context-editing:trigger=100k,keep=3' (parts joined by '+'). Default: none, every-turn,
    * context-editing, micro-batched, defaults. The name 'seed' is deprecated (SeedPolicyName):
    * it still runs 'every-turn', with a one-time DeprecationWarning. */
@@ -578,7 +600,7 @@ export interface SimulateResult {
   firstTurnOverWindow: number;
   /** For a policy with a Compactor: its settings as resolved (the defaults follow `pricing`:
    * under 'deepseek' prices the threshold is 150,000). */
-  compactor?: { threshold: number; microTrigger: number; clearAtLeast: number; keepRecent: number };
+  compactor?: { threshold: number; contextWindow?: number; microTrigger: number; clearAtLeast: number; keepRecent: number; keepTailMessages?: number };
   perTurn: SimulateTurn[];
 }
 
@@ -601,6 +623,13 @@ export interface SimulateReport {
  * any other host (a gateway, a local server) and for what is not a URL. For a proxy: `new Compactor({summarize,
  * pricing: pricingOfURL(upstream)})`. */
 export declare function pricingOfURL(url: string | URL): 'anthropic' | 'openai' | 'deepseek' | undefined;
+
+/** The context window in tokens of a model id the table knows (Claude, GPT-5.x, GPT-4.1, DeepSeek, Gemini 2.x;
+ * docs/compaction.md lists it with its sources), read through provider prefixes ('openai/gpt-5.4'), Bedrock and
+ * Vertex ids and date suffixes; undefined for any other id. What `threshold: {fraction}` is a fraction of in the
+ * integrations. For a host's own loop: `new Compactor({summarize, threshold: {fraction: 0.8},
+ * contextWindow: contextWindowOf(model)})`. */
+export declare function contextWindowOf(id: string): number | undefined;
 
 /** Replays a session (the final messages array, a request body {messages, system?, tools?},
  * or a Responses body {input, instructions?, tools?}) turn by turn under each policy and

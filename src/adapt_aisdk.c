@@ -7,6 +7,7 @@
  * file a document priced by its decoded size (media.c). Provider options, signatures
  * and provider references are never read as text. Rules and sources: docs/ai-sdk.md. */
 #include "adapt_common.h"
+#include "view.h"
 
 #include <string.h>
 

@@ -11,6 +11,7 @@
  * to the model by default (source-url, source-document, step-start, data-*, custom) get
  * no view part: they cost nothing and stay as they are. Rules and sources: docs/ai-sdk.md. */
 #include "adapt_common.h"
+#include "view.h"
 
 #include <string.h>
 

@@ -5,6 +5,7 @@
  * Every block is read by what the model reads: encrypted_content, signatures and base64
  * are never text (docs/anthropic-blocks.md has the rules and their sources). */
 #include "adapt_common.h"
+#include "view.h"
 
 #include <string.h>
 

@@ -1,8 +1,9 @@
-/* adapt_common.h — helpers the three format adapters share. */
+/* adapt_common.h — helpers the format adapters share (adapt_anthropic.c, adapt_openai.c,
+ * adapt_openai_responses.c, adapt_aisdk.c, adapt_aisdk_ui.c). */
 #ifndef MIDFOLD_ADAPT_COMMON_H
 #define MIDFOLD_ADAPT_COMMON_H
 
-#include "internal.h"
+#include "view.h"
 
 /* Appends a zeroed part of `kind` for `node` at content index `index`; NULL on OOM.
  * msg->parts must have room (adapters size it first with adapt_reserve). */

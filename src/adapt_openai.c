@@ -5,6 +5,7 @@
  * An assistant's `reasoning_content` (DeepSeek's chain of thought, also vLLM's and SGLang's)
  * or `reasoning` (OpenRouter's) is its thinking, before the answer. */
 #include "adapt_common.h"
+#include "view.h"
 
 /* The readable text of an OpenRouter reasoning_details entry: a reasoning.text's `text`, a
  * reasoning.summary's `summary`; NULL for an encrypted one (not read, as OpenAI's encrypted

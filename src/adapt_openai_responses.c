@@ -8,6 +8,7 @@
  * the assistant's; what the client sends back for a call (outputs, approval responses) is
  * a tool message, so it is the user side of the turn, as OpenAI Chat `tool` messages are. */
 #include "adapt_common.h"
+#include "view.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* alloc.c — the one place midfold allocates, so tests can make the Nth allocation fail. */
-#include "internal.h"
+#include "base.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

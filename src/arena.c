@@ -1,5 +1,5 @@
 /* arena.c — bump allocation for trees and views: one free releases a whole parse. */
-#include "internal.h"
+#include "base.h"
 
 #include <string.h>
 

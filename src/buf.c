@@ -1,6 +1,6 @@
 /* buf.c — a growable byte buffer that remembers an allocation failure, so writers can
  * append freely and check once at the end. */
-#include "internal.h"
+#include "base.h"
 
 #include <string.h>
 

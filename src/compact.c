@@ -5,9 +5,14 @@
  * The cut: the tail starts at the pending user turn (the last user-side message, with
  * the assistant message whose tool calls it answers) and grows backwards over whole
  * messages while it fits keep_tail_tokens, stopping only at messages that hold no tool
- * results (so no call is ever separated from its result). System messages before the
+ * results (so no call is ever separated from its result); keep_tail_messages, when set,
+ * is a second floor: the tail reaches back over at least that many messages, whatever
+ * they cost. System messages before the
  * tail are the head; everything else before it is the middle. */
 #include "prompt.h"
+#include "result.h"
+#include "measure.h"
+#include "transcript.h"
 
 #include <string.h>
 
@@ -103,6 +108,32 @@ static size_t grow_tail(const mf_view *v, size_t start, uint64_t budget, mf_prof
     }
     *tail_milli = used;
     return c;
+}
+
+/* The tail grown back from c until it holds at least `want` non-system messages, to the
+ * nearest valid cut at or before that point (a count that lands among a call's results
+ * keeps the call too); adds what it takes to *tail_milli. */
+static size_t reach_messages(const mf_view *v, size_t c, uint64_t want, mf_profile profile, uint64_t *tail_milli)
+{
+    uint64_t have = 0;
+    for (size_t m = c; m < v->count; m++)
+        if (v->msgs[m].role != MF_ROLE_SYSTEM) have++;
+    size_t t = c;
+    while (t > 0 && have < want) {
+        t--;
+        if (v->msgs[t].role != MF_ROLE_SYSTEM) have++;
+    }
+    /* a cut before system messages is as good as one before the next other message */
+    for (;;) {
+        size_t after = t;
+        while (after < v->count && v->msgs[after].role == MF_ROLE_SYSTEM) after++;
+        if (t == 0 || after == v->count || valid_cut(&v->msgs[after])) break;
+        t--;
+    }
+    if (t >= c) return c;
+    for (size_t m = t; m < c; m++)
+        if (v->msgs[m].role != MF_ROLE_SYSTEM) *tail_milli += mf_estimate_msg(&v->msgs[m], profile);
+    return t;
 }
 
 static bool is_summary_message(const mf_msg *msg)
@@ -235,6 +266,8 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
 
     size_t start = pending_turn_start(&view);
     plan->tail_start = grow_tail(&view, start, options->keep_tail_tokens * MF_MILLI, options->profile, &plan->milli_tail);
+    if (options->keep_tail_messages)
+        plan->tail_start = reach_messages(&view, plan->tail_start, options->keep_tail_messages, options->profile, &plan->milli_tail);
     plan->tail_start = keep_pending(&view, plan->tail_start, options->profile, &plan->milli_tail);
     /* The provider reads from its last compaction on: a summary placed before it would be
      * dropped, so the cut comes after it (the first cut that does, up to the pending turn),

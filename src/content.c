@@ -35,7 +35,7 @@
  * all of it — costs one scan. The invisible characters and the brackets are tables
  * generated from Unicode's own data (unicode_tables.c, by tools/unicode-tables.mjs).
  * docs/transcript.md has the reasons. */
-#include "internal.h"
+#include "content.h"
 #include "unicode_tables.h"
 
 #include <string.h>

@@ -5,6 +5,7 @@
 #include "digest_read.h"
 #include "digest_write.h"
 #include "prompt.h"
+#include "view.h"
 
 #include <string.h>
 

@@ -7,6 +7,7 @@
  * made against a working budget searched for by the estimate of the text itself, and the
  * best choice that fits is written. */
 #include "digest_budget.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #ifndef MIDFOLD_DIGEST_BUDGET_H
 #define MIDFOLD_DIGEST_BUDGET_H
 
-#include "internal.h"
+#include "base.h"
 
 typedef struct mf_budget_line {
     size_t at, len;          /* the line's bytes in the budget's text */

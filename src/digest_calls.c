@@ -14,6 +14,7 @@
 #include "digest_calls.h"
 #include "digest_command.h"
 #include "json_scan.h"
+#include "view.h"
 
 #include <string.h>
 

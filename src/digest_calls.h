@@ -4,6 +4,7 @@
 #define MIDFOLD_DIGEST_CALLS_H
 
 #include "digest_facts.h"
+#include "view.h"
 
 /* A call as read, until its result says whether it happened; it lives in d's arena. */
 typedef struct dg_call dg_call;

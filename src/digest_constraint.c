@@ -10,6 +10,7 @@
  * names a deadline ("the deadline is Friday", "截止时间改到周五"). Dates (10月8日, 09/03/2024)
  * are not constraints; numbers glued to letters (v2, TS2345, #412) are identifiers. */
 #include "digest_constraint.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* digest_facts.c — the lists of the digest's facts, grown in their arena (digest_facts.h). */
 #include "digest_facts.h"
+#include "base.h"
 
 #include <string.h>
 

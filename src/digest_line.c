@@ -2,6 +2,7 @@
  * every kind become spaces, so nothing quoted can start a line of its own and pass for a
  * heading or a request; long text is condensed by sentence and cut only at a word. */
 #include "digest_line.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -4,6 +4,7 @@
 #include "digest_read.h"
 #include "digest_calls.h"
 #include "digest_texts.h"
+#include "view.h"
 
 void mf_digest_read(mf_digest_facts *d, const mf_view *view)
 {

@@ -4,6 +4,7 @@
 #define MIDFOLD_DIGEST_READ_H
 
 #include "digest_facts.h"
+#include "view.h"
 
 /* Reads every message of `view` into `d` (zeroed, its arena initialized): the user's own
  * requests (the harness's text and acknowledgements told apart), earlier summaries, the

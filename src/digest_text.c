@@ -1,5 +1,6 @@
 /* digest_text.c — lines, sentences and case-blind matching for the digest's readers. */
 #include "digest_text.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
 #ifndef MIDFOLD_DIGEST_TEXT_H
 #define MIDFOLD_DIGEST_TEXT_H
 
-#include "internal.h"
+#include "base.h"
 
 /* A piece of a text the digest reads: borrowed, never NUL-terminated. */
 typedef struct mf_span { const char *s; size_t n; } mf_span;

@@ -6,6 +6,7 @@
 #include "digest_texts.h"
 #include "digest_decide.h"
 #include "harness.h"
+#include "view.h"
 
 #include <string.h>
 

@@ -4,6 +4,7 @@
 #define MIDFOLD_DIGEST_TEXTS_H
 
 #include "digest_facts.h"
+#include "view.h"
 
 /* Reads a text part (or a provider's compaction block) of message `m`: a user's request and
  * its constraints, an earlier summary, an assistant's text and its decisions, identifiers. */

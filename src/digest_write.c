@@ -15,6 +15,7 @@
 #include "digest_line.h"
 #include "digest_command.h"
 #include "digest_decide.h"
+#include "base.h"
 
 #include <string.h>
 

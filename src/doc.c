@@ -1,7 +1,7 @@
 /* doc.c — a parsed value and where its conversation is: a top-level list of messages,
  * an object's "messages" list (a request body) or "input" list (a Responses request
  * body), or one message on its own. */
-#include "internal.h"
+#include "view.h"
 
 #include <string.h>
 

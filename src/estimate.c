@@ -5,12 +5,13 @@
  * - text, thinking and redacted thinking: their text;
  * - a tool call: its name, plus its arguments' keys and values (an OpenAI arguments
  *   string by its text), plus the profile's tool_call cost;
- * - a tool result: its content (a string; text blocks by their text; images by the
- *   image cost; AI SDK outputs by their value);
+ * - a tool result: its content as the result walk tells it (result.c: a string; text
+ *   blocks by their text; media by their cost; AI SDK outputs by their value; an AI SDK
+ *   custom part, nothing);
  * - an image: the profile's image cost; a document: its text source, else one document
  *   cost per started 32 KiB of its data (one when its size is unknown), media.c;
  * - opaque metadata (provider options, signatures, approval ids): nothing;
- * - any other block: its keys and values; a block the adapter reads (part->read, read.c:
+ * - any other block: its keys and values; a block the adapter reads (part->read:
  *   Anthropic documents, search results, MCP calls, server-tool results) by what the model
  *   reads: its text, a document's pages, never encrypted_content, signatures or base64;
  * - every message: the profile's message cost;
@@ -20,6 +21,8 @@
  * (mf_estimate_text): a fitted profile's length term is per text, so a conversation pays
  * it per string. */
 #include "profiles.h"
+#include "result.h"
+#include "measure.h"
 
 static uint64_t text_milli(const char *s, size_t len, mf_profile profile)
 {
@@ -48,28 +51,6 @@ uint64_t mf_estimate_node(const mf_node *node, mf_profile profile)
     return 0;
 }
 
-/* A block inside tool result content: text by its text, media by the image cost. */
-static uint64_t content_block_milli(const mf_node *block, mf_profile profile)
-{
-    const mf_node *type = mf_get_str(block, "type");
-    if (mf_str_eq(type, "text") || mf_str_eq(type, "input_text")) {
-        const mf_node *text = mf_get_str(block, "text");
-        return text ? text_milli(text->str, text->len, profile) : 0;
-    }
-    uint64_t read;
-    if (mf_read_milli(mf_anthropic_read, block, profile, &read)) return read; /* search results, documents */
-    mf_media media;
-    const mf_node *name;
-    mf_media_kind kind = mf_media_of_block(block, &media, &name);
-    if (kind) return mf_estimate_media(kind, &media, profile);
-    if (mf_str_eq(type, "custom")) return 0; /* AI SDK: provider options only, no content */
-    /* Responses API content parts media.c does not name. */
-    if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot"))
-        return mf_profile_get(profile)->image_milli;
-    if (mf_str_eq(type, "input_file")) return mf_profile_get(profile)->document_milli;
-    return mf_estimate_node(block, profile);
-}
-
 /* A document of known size: Claude bills a PDF page as its text plus a picture of it
  * (about 1,600 tokens for a scanned page, 2,100-2,500 for a page of text), OpenAI
  * alike; a page is rarely under 32 KiB once fonts and images are in, so the estimate is
@@ -86,37 +67,69 @@ uint64_t mf_estimate_media(mf_media_kind kind, const mf_media *media, mf_profile
     return pages * def->document_milli;
 }
 
+/* ---- the estimate as a sink of the result walk (result.c) and of the adapters' readers ---- */
+
+typedef struct milli_ctx { mf_profile profile; uint64_t sum; } milli_ctx;
+
+static void milli_text(void *c, const char *s, size_t len)
+{
+    milli_ctx *m = c;
+    m->sum += text_milli(s, len, m->profile);
+}
+static void milli_label(void *c, const char *s, size_t len) { (void)c; (void)s; (void)len; }
+static void milli_value(void *c, const mf_node *node)
+{
+    milli_ctx *m = c;
+    m->sum += mf_estimate_node(node, m->profile);
+}
+/* Units an adapter's block bills by (images; a document's pages). */
+static void milli_media(void *c, bool image, uint64_t units)
+{
+    milli_ctx *m = c;
+    const mf_profile_def *def = mf_profile_get(m->profile);
+    m->sum += units * (image ? def->image_milli : def->document_milli);
+}
+static void milli_item(void *c, mf_media_kind kind, const mf_media *media, const mf_node *name)
+{
+    (void)name;
+    milli_ctx *m = c;
+    m->sum += mf_estimate_media(kind, media, m->profile);
+}
+/* The model reads the denial and its reason. */
+static void milli_denied(void *c, const mf_node *reason)
+{
+    milli_ctx *m = c;
+    m->sum += text_milli("execution-denied", 16, m->profile) + (reason ? text_milli(reason->str, reason->len, m->profile) : 0);
+}
+
+static mf_result_sink milli_sink(milli_ctx *m)
+{
+    return (mf_result_sink){ { milli_text, milli_label, milli_value, milli_media, m }, milli_item, milli_denied };
+}
+
 uint64_t mf_estimate_tool_result_content(const mf_node *content, mf_profile profile)
 {
-    if (!content || content->kind == MF_NULL) return 0;
-    if (content->kind == MF_STRING) return text_milli(content->str, content->len, profile);
-    if (content->kind == MF_ARRAY) {
-        uint64_t sum = 0;
-        for (uint32_t i = 0; i < content->count; i++)
-            sum += content_block_milli(&content->items[i], profile);
-        return sum;
-    }
-    uint64_t read; /* an Anthropic server-tool result's content object */
-    if (content->kind == MF_OBJECT && mf_read_milli(mf_anthropic_read, content, profile, &read)) return read;
-    /* An AI SDK output: {type: text|error-text|json|error-json|content, value}. */
-    const mf_node *type = mf_get_str(content, "type");
-    const mf_node *value = mf_get(content, "value");
-    if (type && value) {
-        if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) return mf_estimate_tool_result_content(value, profile);
-        return mf_estimate_node(value, profile);
-    }
-    if (mf_str_eq(type, "execution-denied")) { /* the model reads the denial and its reason */
-        const mf_node *reason = mf_get_str(content, "reason");
-        return text_milli("execution-denied", 16, profile) + (reason ? text_milli(reason->str, reason->len, profile) : 0);
-    }
-    return content_block_milli(content, profile); /* one block (an OpenAI computer screenshot) */
+    milli_ctx m = {profile, 0};
+    mf_result_sink sink = milli_sink(&m);
+    mf_read_result(&sink, content);
+    return m.sum;
+}
+
+/* What an adapter's reader tells of a block, priced; false when it does not know the block. */
+static bool read_milli(mf_read_fn read, const mf_node *node, mf_profile profile, uint64_t *milli)
+{
+    milli_ctx m = {profile, 0};
+    mf_result_sink sink = milli_sink(&m);
+    if (!read(&sink.read, node)) return false;
+    *milli = m.sum;
+    return true;
 }
 
 uint64_t mf_estimate_part(const mf_part *part, mf_profile profile)
 {
     const mf_profile_def *def = mf_profile_get(profile);
     uint64_t read; /* the adapter knows how the block reads */
-    if (part->read && mf_read_milli(part->read, part->node, profile, &read))
+    if (part->read && read_milli(part->read, part->node, profile, &read))
         return read + (part->kind == MF_PART_TOOL_CALL ? def->tool_call_milli : 0);
     switch (part->kind) {
     case MF_PART_TEXT: case MF_PART_THINKING:
@@ -187,20 +200,64 @@ uint64_t mf_estimate_request_extras(const mf_doc *doc, mf_profile profile)
     return mf_estimate_tool_result_content(system, profile) + mf_estimate_node(mf_get(doc->root, "tools"), profile);
 }
 
+/* The estimate and the marker's count from one walk: texts are read once for both
+ * (mf_measure_text), everything else goes to each sink. */
+typedef struct measure_ctx {
+    milli_ctx milli;
+    size_t chars;
+    mf_result_sink priced, counted;
+} measure_ctx;
+
+static void measure_text(void *c, const char *s, size_t len)
+{
+    measure_ctx *m = c;
+    size_t chars;
+    m->milli.sum += mf_measure_text(s, len, m->milli.profile, &chars);
+    m->chars += chars;
+}
+static void measure_label(void *c, const char *s, size_t len)
+{
+    measure_ctx *m = c;
+    m->priced.read.label(m->priced.read.ctx, s, len);
+    m->counted.read.label(m->counted.read.ctx, s, len);
+}
+static void measure_value(void *c, const mf_node *node)
+{
+    measure_ctx *m = c;
+    m->priced.read.value(m->priced.read.ctx, node);
+    m->counted.read.value(m->counted.read.ctx, node);
+}
+static void measure_media(void *c, bool image, uint64_t units)
+{
+    measure_ctx *m = c;
+    m->priced.read.media(m->priced.read.ctx, image, units);
+    m->counted.read.media(m->counted.read.ctx, image, units);
+}
+static void measure_item(void *c, mf_media_kind kind, const mf_media *media, const mf_node *name)
+{
+    measure_ctx *m = c;
+    m->priced.item(m->priced.read.ctx, kind, media, name);
+    m->counted.item(m->counted.read.ctx, kind, media, name);
+}
+static void measure_denied(void *c, const mf_node *reason)
+{
+    measure_ctx *m = c;
+    m->priced.denied(m->priced.read.ctx, reason);
+    m->counted.denied(m->counted.read.ctx, reason);
+}
+
 size_t mf_measure_tool_result(const mf_node *content, mf_profile profile, uint64_t *milli)
 {
-    /* Plain text (nearly every result) is counted once for both figures. */
-    const mf_node *text = content && content->kind == MF_STRING ? content : NULL;
-    if (content && content->kind == MF_ARRAY && content->count == 1 &&
-        mf_str_eq(mf_get_str(&content->items[0], "type"), "text"))
-        text = mf_get_str(&content->items[0], "text");
-    if (text) {
-        size_t chars;
-        *milli = mf_measure_text(text->str, text->len, profile, &chars);
-        return chars;
-    }
-    *milli = mf_estimate_tool_result_content(content, profile);
-    return mf_tool_result_chars(content);
+    measure_ctx m;
+    m.milli = (milli_ctx){profile, 0};
+    m.chars = 0;
+    m.priced = milli_sink(&m.milli);
+    mf_chars_sink(&m.counted, &m.chars);
+    mf_result_sink sink = {
+        {measure_text, measure_label, measure_value, measure_media, &m}, measure_item, measure_denied};
+    mf_read_result(&sink, content);
+    *milli = m.milli.sum;
+    return m.chars;
 }
 
 uint64_t mf_measure_result_part(const mf_part *part, mf_profile profile, size_t *chars)

@@ -1,7 +1,7 @@
 /* format.c — telling Anthropic, OpenAI Chat and AI SDK messages apart by the features
  * only one of them has (LangChain's dict form by its `type`). Plain text conversations fit all three; they are reported as
  * OpenAI Chat, the shape every provider's compatibility layer accepts. */
-#include "internal.h"
+#include "view.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* idset.c — a map from tool-call ids to their calls (open addressing, arena-backed),
  * so that pairing calls with results stays linear however many calls there are. */
-#include "internal.h"
+#include "tree.h"
 
 #include <string.h>
 

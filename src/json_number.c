@@ -3,7 +3,7 @@
  * printed back integers exactly, other values with up to 15 significant digits (enough
  * for every value a conversation carries). Shared by json_read.c (through cJSON),
  * json_reprint.c and json_scan.c, so all print the same number the same way. */
-#include "internal.h"
+#include "tree.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * cJSON keeps no number text, so numbers are printed back by mf_json_format_number
  * (json_number.c). The wasm module does not link this file's parser (the JS side sends
  * the tree encoding); json_reprint.c re-prints argument strings without it. */
-#include "internal.h"
+#include "tree.h"
 
 #include <string.h>
 

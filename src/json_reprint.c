@@ -9,7 +9,7 @@
  * bad escapes and lone surrogates make the text invalid, and invalid text is shown as it
  * is. Only the bytes after the value are stricter: JSON whitespace only (json_read.c's
  * rule). tests/native/test_json_reprint.c checks it against the cJSON path. */
-#include "internal.h"
+#include "tree.h"
 
 #include <string.h>
 

@@ -9,6 +9,7 @@
  * costs one scan and fails with a status. Raw control bytes inside strings are accepted, as
  * lenient parsers do: a model's arguments are read, not validated, here. */
 #include "json_scan.h"
+#include "tree.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #ifndef MIDFOLD_JSON_SCAN_H
 #define MIDFOLD_JSON_SCAN_H
 
-#include "internal.h"
+#include "tree.h"
 
 /* Reads `json` (len bytes, no NUL needed) as one JSON object and fills *out with an
  * MF_OBJECT node whose items are its top-level members whose values are strings, or arrays

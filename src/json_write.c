@@ -1,7 +1,7 @@
 /* json_write.c — values printed the way a summarizer reads them best: compact JSON with
  * ": " and ", " separators and non-ASCII left as is (Python's json.dumps with
  * ensure_ascii=False), numbers by their own text. */
-#include "internal.h"
+#include "tree.h"
 
 void mf_write_json(mf_buf *b, const mf_node *node)
 {

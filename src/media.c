@@ -5,7 +5,8 @@
  * to 3 bytes per 4 characters, a blob (a Uint8Array crossing from JS) carries its byte
  * length. A URL or a provider reference (file id) has no size we can see: it is billed
  * at the flat cost of its kind. */
-#include "internal.h"
+#include "media.h"
+#include "content.h"
 
 #include <string.h>
 
@@ -88,4 +89,17 @@ mf_media_kind mf_media_of_block(const mf_node *block, mf_media *media, const mf_
         return MF_MEDIA_DOCUMENT;
     }
     return MF_MEDIA_NONE;
+}
+
+/* "[image]", "[file: NAME]", "[document: NAME]", "[document]": the placeholders are
+ * midfold's words, a title or file name is content (through the door). */
+void mf_write_media(mf_buf *b, mf_media_kind kind, const mf_media *media, const char *name, size_t name_len)
+{
+    if (kind == MF_MEDIA_IMAGE) { mf_buf_puts(b, "[image]"); return; }
+    mf_buf_puts(b, media && media->file ? "[file" : "[document");
+    if (name && name_len) {
+        mf_buf_puts(b, ": ");
+        mf_put_content(b, name, name_len);
+    }
+    mf_buf_putc(b, ']');
 }

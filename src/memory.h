@@ -5,7 +5,8 @@
 #ifndef MIDFOLD_MEMORY_H
 #define MIDFOLD_MEMORY_H
 
-#include "internal.h"
+#include "base.h"
+#include "midfold_memory.h"
 
 #include <stdarg.h>
 

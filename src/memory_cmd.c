@@ -7,6 +7,7 @@
  * ignored (never shown, read, moved or deleted, and not counted toward max_files: the
  * model could not delete it to make room). */
 #include "memory.h"
+#include "tree.h"
 
 #include <stdlib.h>
 #include <string.h>

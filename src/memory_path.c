@@ -25,6 +25,7 @@
  *   MF_MEMORY_MAX_DEPTH names below the root.
  * Other Unicode (CJK, accents, emoji) is allowed and compared byte for byte. */
 #include "memory.h"
+#include "base.h"
 
 #include <string.h>
 

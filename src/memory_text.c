@@ -2,6 +2,7 @@
  * view, sizes as `du -h` prints them, the search for old_str, and a small formatter for
  * result texts (the core has no printf). */
 #include "memory.h"
+#include "base.h"
 
 #include <string.h>
 

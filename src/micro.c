@@ -4,94 +4,17 @@
  * The most recent `keep_recent` tool-result turns stay whole. A turn is a message that
  * carries tool results; consecutive OpenAI `tool` messages (the answers to one set of
  * parallel calls) count as one turn, so the same conversation is cleared alike in all
- * three formats. Results of excluded tools, and results already cleared (content that
+ * five formats. Results of excluded tools, and results already cleared (content that
  * starts with "[truncated:"), are left alone, and so is a result no costlier than its
  * marker would be (clearing it would not free anything). A result without an edit target
  * (an Anthropic web search: its content has no valid shorter form) is left whole too. The
  * pending turn is never edited (pending_from). The document is never modified: the plan
  * lists the edits, which the caller applies to its own objects. */
 #include "profiles.h"
+#include "result.h"
+#include "measure.h"
 
 #include <string.h>
-
-static const char MARK[] = "[truncated:";
-
-static bool starts_with_mark(const char *s, size_t len)
-{
-    return len >= sizeof MARK - 1 && memcmp(s, MARK, sizeof MARK - 1) == 0;
-}
-
-bool mf_result_is_truncated(const mf_node *content)
-{
-    if (!content) return false;
-    if (content->kind == MF_STRING) return starts_with_mark(content->str, content->len);
-    if (content->kind == MF_ARRAY)
-        return content->count && (content = mf_get_str(&content->items[0], "text")) &&
-               starts_with_mark(content->str, content->len);
-    const mf_node *inner = mf_anthropic_marker_node(content); /* a server-tool result's output */
-    if (inner) return starts_with_mark(inner->str, inner->len);
-    const mf_node *value = mf_get_str(content, "value"); /* AI SDK output */
-    return value && starts_with_mark(value->str, value->len);
-}
-
-static size_t json_chars(const mf_node *node)
-{
-    mf_buf b;
-    mf_buf_init(&b);
-    mf_write_json(&b, node);
-    /* On allocation failure the count is 0: callers tell by mf_alloc_failures(). */
-    size_t n = b.failed ? 0 : mf_count_code_points(b.data, b.len);
-    mf_buf_free(&b);
-    return n;
-}
-
-static size_t block_chars(const mf_node *block)
-{
-    const mf_node *type = mf_get_str(block, "type");
-    if (mf_str_eq(type, "text") || mf_str_eq(type, "input_text")) {
-        const mf_node *text = mf_get_str(block, "text");
-        return text ? mf_count_code_points(text->str, text->len) : 0;
-    }
-    size_t read;
-    if (mf_read_chars(mf_anthropic_read, block, &read)) return read; /* search results, documents */
-    /* Media count as what the transcript shows for them ("[image]", "[file: NAME]"). */
-    mf_media media;
-    const mf_node *name;
-    mf_media_kind kind = mf_media_of_block(block, &media, &name);
-    if (kind) {
-        mf_buf b;
-        mf_buf_init(&b);
-        mf_write_media(&b, kind, &media, name ? name->str : NULL, name ? name->len : 0);
-        size_t n = b.failed ? 0 : mf_count_code_points(b.data, b.len);
-        mf_buf_free(&b);
-        return n;
-    }
-    if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot"))
-        return sizeof "[image]" - 1;
-    if (mf_str_eq(type, "input_file")) return sizeof "[document]" - 1;
-    return json_chars(block);
-}
-
-size_t mf_tool_result_chars(const mf_node *content)
-{
-    if (!content || content->kind == MF_NULL) return 0;
-    if (content->kind == MF_STRING) return mf_count_code_points(content->str, content->len);
-    if (content->kind == MF_ARRAY) {
-        size_t n = 0;
-        for (uint32_t i = 0; i < content->count; i++) n += block_chars(&content->items[i]);
-        return n;
-    }
-    size_t read; /* a server-tool result's content object: the text the model read */
-    if (content->kind == MF_OBJECT && mf_read_chars(mf_anthropic_read, content, &read)) return read;
-    const mf_node *type = mf_get_str(content, "type");
-    const mf_node *value = mf_get(content, "value");
-    if (type && value) {
-        if (value->kind == MF_STRING) return mf_count_code_points(value->str, value->len);
-        if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) return mf_tool_result_chars(value);
-        return json_chars(value);
-    }
-    return block_chars(content); /* one block (an OpenAI computer screenshot) */
-}
 
 void mf_micro_options_init(mf_micro_options *options)
 {
@@ -149,15 +72,6 @@ static size_t protected_from(const mf_view *view, uint32_t keep)
         from = m;
     }
     return from;
-}
-
-void mf_write_marker(mf_buf *b, const char *name, size_t name_len, size_t chars)
-{
-    mf_buf_puts(b, "[truncated: ");
-    mf_buf_put_utf8(b, name, name_len);
-    mf_buf_puts(b, " result, ");
-    mf_buf_put_uint(b, chars);
-    mf_buf_puts(b, " chars]");
 }
 
 static char *make_marker(mf_arena *arena, const char *name, size_t name_len, size_t chars, size_t *len)

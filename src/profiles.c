@@ -9,6 +9,7 @@
  */
 #include "profiles.h"
 #include "text_features.h"
+#include "base.h"
 
 #include <math.h>
 #include <string.h>

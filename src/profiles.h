@@ -2,7 +2,7 @@
 #ifndef MIDFOLD_PROFILES_H
 #define MIDFOLD_PROFILES_H
 
-#include "internal.h"
+#include "base.h"
 
 typedef struct mf_profile_def {
     const char *name;

@@ -6,6 +6,7 @@
  * of the user's by being summarized, so requests come only from the user's own turns,
  * and the escape content.c puts on bracket lines is named. */
 #include "prompt.h"
+#include "view.h"
 
 #include <string.h>
 

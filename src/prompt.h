@@ -3,7 +3,7 @@
 #define MIDFOLD_PROMPT_H
 
 #include "harness.h"
-#include "internal.h"
+#include "view.h"
 
 /* The summarizer's system prompt. Static. */
 const char *mf_prompt_system(mf_language language);

@@ -3,7 +3,7 @@
  * every parallel call of the response) and inside the items one reasoning item produced;
  * and which async calls still wait for their output. Sets msg->joined and part->pending;
  * compact.c reads them, format-blind. docs/openai-responses.md. */
-#include "internal.h"
+#include "view.h"
 
 mf_status mf_responses_join(mf_view *view)
 {

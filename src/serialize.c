@@ -9,7 +9,7 @@
  *   [user]
  *   [tool_result:read_file] 1: [provider]
  *
- * Decisions: the same conversation gives the same transcript in all three formats, so
+ * Decisions: the same conversation gives the same transcript in every format, so
  * OpenAI and AI SDK `tool` messages appear under "[user]" (where Anthropic keeps tool
  * results), consecutive ones merged into one section. System messages appear as
  * "[system]" (the compactor never sends them: they are kept, not summarized), a role
@@ -22,8 +22,9 @@
  * may not hold (text in an AI SDK tool message) is the tool side's, in its result's region.
  * Images are "[image]", documents "[document]" or "[document: TITLE]". Blocks an adapter
  * reads (part->read: Anthropic documents, search results, MCP calls, server-tool results)
- * are written by what they read (read.c): titles, URLs, text, never opaque strings; inside
- * a tool result all of it is the result's content, placeholders included. AI SDK
+ * are written by what they read: titles, URLs, text, never opaque strings; a tool result's
+ * content by the result walk (result.c), all of it the result's content, placeholders
+ * included. AI SDK
  * files are "[file: NAME]" (never their data); AI SDK approvals "[approval_request:NAME]" and
  * "[approval:NAME] approved" / "denied: REASON"; an execution denial "[execution denied]".
  *
@@ -32,6 +33,8 @@
  * user message that starts with "[Context Compressed]" is an earlier summary: that mark
  * is written as the marker it is, and the summary after it is content. */
 #include "prompt.h"
+#include "result.h"
+#include "transcript.h"
 
 #include <string.h>
 
@@ -50,75 +53,81 @@ static void put_scratch(mf_buf *b, mf_buf *scratch)
     mf_buf_free(scratch);
 }
 
-/* A block inside a tool result. Its media placeholders are part of the result, so they
- * go through the door too: on a line of their own they read "\[image]", and the next
- * line that starts with "[" is always the message's next part, never more of the result. */
-static void write_media_block(mf_buf *b, const mf_node *block)
+/* ---- the transcript as a sink of the result walk (result.c) and of the adapters' readers ---- */
+
+/* A block read at the top of a message opens with its own marker ("[document: TITLE]",
+ * "[tool_use:SERVER/NAME] ", "[block: TYPE] "): its labels are written as they are until
+ * its first text, value or line break. Everything after that, and everything a tool result
+ * holds (its labels, its placeholders, the breaks between its blocks), is content of what
+ * holds it and goes through the door like the text around it: on a line of its own
+ * "[document: report.pdf]" or "[image]" reads "\[document: report.pdf]", "\[image]", so
+ * the next line that starts with "[" is always the message's next part, never more of the
+ * result. */
+typedef struct write_ctx { mf_buf *b; bool marker; } write_ctx;
+
+static void write_text(void *c, const char *s, size_t len)
 {
-    const mf_node *type = mf_get_str(block, "type");
-    if (mf_str_eq(type, "text") || mf_str_eq(type, "input_text")) {
-        const mf_node *text = mf_get_str(block, "text");
-        if (text) mf_put_content(b, text->str, text->len);
+    write_ctx *w = c;
+    w->marker = false;
+    mf_put_content(w->b, s, len);
+}
+static void write_label(void *c, const char *s, size_t len)
+{
+    write_ctx *w = c;
+    if (w->marker && !memchr(s, '\n', len)) {
+        mf_buf_append(w->b, s, len);
         return;
     }
-    if (mf_read_write(mf_anthropic_read, b, block, false)) return; /* search results, documents */
-    /* Placeholders inside a result are content too: they go through the door. */
-    if (mf_str_eq(type, "input_image") || mf_str_eq(type, "computer_screenshot")) { mf_put_content(b, "[image]", 7); return; }
-    if (mf_str_eq(type, "input_file")) { mf_put_content(b, "[document]", 10); return; }
-    mf_media media;
-    const mf_node *name;
-    mf_media_kind kind = mf_media_of_block(block, &media, &name);
-    if (kind) {
-        mf_buf scratch;
-        mf_buf_init(&scratch);
-        mf_write_media(&scratch, kind, &media, name ? name->str : NULL, name ? name->len : 0);
-        put_scratch(b, &scratch);
-    } else if (!mf_str_eq(type, "custom")) {
-        mf_put_content_json(b, block); /* AI SDK custom: provider options only */
+    w->marker = false;
+    mf_put_content(w->b, s, len);
+}
+static void write_value(void *c, const mf_node *node)
+{
+    write_ctx *w = c;
+    w->marker = false;
+    if (node) mf_put_content_json(w->b, node); /* tool input is content: through the door */
+    else mf_put_content(w->b, "{}", 2);
+}
+static void write_units(void *c, bool image, uint64_t units) { (void)c; (void)image; (void)units; } /* labels show them */
+static void write_item(void *c, mf_media_kind kind, const mf_media *media, const mf_node *name)
+{
+    write_ctx *w = c;
+    w->marker = false;
+    mf_buf scratch;
+    mf_buf_init(&scratch);
+    mf_write_media(&scratch, kind, media, name ? name->str : NULL, name ? name->len : 0);
+    put_scratch(w->b, &scratch);
+}
+static void write_denied(void *c, const mf_node *reason)
+{
+    write_ctx *w = c;
+    w->marker = false;
+    mf_put_content(w->b, "[execution denied]", 18); /* inside the result: content, like its placeholders */
+    if (reason && reason->len) {
+        mf_buf_putc(w->b, ' ');
+        mf_put_content(w->b, reason->str, reason->len);
     }
 }
 
-void mf_write_media(mf_buf *b, mf_media_kind kind, const mf_media *media, const char *name, size_t name_len)
+static mf_result_sink write_sink(write_ctx *w)
 {
-    if (kind == MF_MEDIA_IMAGE) { mf_buf_puts(b, "[image]"); return; }
-    mf_buf_puts(b, media && media->file ? "[file" : "[document");
-    if (name && name_len) {
-        mf_buf_puts(b, ": ");
-        mf_put_content(b, name, name_len); /* a title or file name is content */
-    }
-    mf_buf_putc(b, ']');
+    return (mf_result_sink){ { write_text, write_label, write_value, write_units, w }, write_item, write_denied };
 }
 
 void mf_write_result_text(mf_buf *b, const mf_node *content)
 {
-    if (!content || content->kind == MF_NULL) return;
-    if (content->kind == MF_STRING) { mf_put_content(b, content->str, content->len); return; }
-    if (content->kind == MF_ARRAY) {
-        for (uint32_t i = 0; i < content->count; i++) {
-            if (i) mf_buf_putc(b, '\n');
-            write_media_block(b, &content->items[i]);
-        }
-        return;
-    }
-    if (content->kind == MF_OBJECT && mf_read_write(mf_anthropic_read, b, content, false)) return; /* server-tool result */
-    const mf_node *type = mf_get_str(content, "type");
-    const mf_node *value = mf_get(content, "value");
-    if (type && value) { /* an AI SDK output */
-        if (value->kind == MF_STRING) mf_put_content(b, value->str, value->len);
-        else if (value->kind == MF_ARRAY && mf_str_eq(type, "content")) mf_write_result_text(b, value);
-        else mf_put_content_json(b, value);
-        return;
-    }
-    if (mf_str_eq(type, "execution-denied")) { /* AI SDK: the user said no */
-        const mf_node *reason = mf_get_str(content, "reason");
-        mf_put_content(b, "[execution denied]", 18); /* inside the result: content, like its placeholders */
-        if (reason && reason->len) {
-            mf_buf_putc(b, ' ');
-            mf_put_content(b, reason->str, reason->len);
-        }
-        return;
-    }
-    write_media_block(b, content); /* one block (an OpenAI computer screenshot) */
+    write_ctx w = {b, false};
+    mf_result_sink sink = write_sink(&w);
+    mf_read_result(&sink, content);
+}
+
+/* Writes what an adapter's reader tells of a block at the top of a message, opening with
+ * its own marker; false (nothing written) when the reader does not know the block. */
+static bool read_write(mf_read_fn read, mf_buf *b, const mf_node *node)
+{
+    write_ctx w = {b, true};
+    mf_result_sink sink = write_sink(&w);
+    return read(&sink.read, node);
 }
 
 static bool is_summary_text(const mf_part *part)
@@ -136,7 +145,7 @@ static bool result_is_empty(const mf_node *content)
 static void write_part(mf_buf *b, const mf_part *part, bool shrink)
 {
     shrink = shrink && part->kind == MF_PART_TOOL_RESULT && !part->pinned && !mf_result_is_truncated(part->content);
-    if (part->read && mf_read_write(part->read, b, part->node, true)) return; /* the adapter knows how it reads */
+    if (part->read && read_write(part->read, b, part->node)) return; /* the adapter knows how it reads */
     switch (part->kind) {
     case MF_PART_TEXT:
         mf_put_content(b, part->text, part->text_len);

@@ -1,6 +1,6 @@
 /* text_class.c — which estimator class each code point belongs to, and counting the
  * classes over UTF-8 text fast (this loop is the estimator's hot path). */
-#include "internal.h"
+#include "base.h"
 
 #include <string.h>
 

@@ -4,6 +4,7 @@
  * the code-point path; stretches of 16 or more ASCII bytes are handed to the mask path
  * (text_features_ascii.c), which keeps the same state. */
 #include "text_features.h"
+#include "base.h"
 
 #include <string.h>
 

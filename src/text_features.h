@@ -5,7 +5,7 @@
 #ifndef MIDFOLD_TEXT_FEATURES_H
 #define MIDFOLD_TEXT_FEATURES_H
 
-#include "internal.h"
+#include "base.h"
 
 #include <string.h>
 

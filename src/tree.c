@@ -1,5 +1,5 @@
 /* tree.c — reading the generic value tree that both parsers produce. */
-#include "internal.h"
+#include "tree.h"
 
 #include <string.h>
 

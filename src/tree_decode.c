@@ -12,7 +12,7 @@
  *   tag 7 blob    := byte length (binary data: only its size crosses, never its bytes)
  * The buffer holds exactly one value. Every length is checked against what is left, so
  * a damaged buffer gives MF_ERR_PARSE with the byte position, never a wild read. */
-#include "internal.h"
+#include "tree.h"
 
 #include <string.h>
 

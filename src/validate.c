@@ -6,7 +6,7 @@
  * next assistant message, which continues it). System messages in the list are
  * skipped when looking for "the message before/after", since hosts send them apart from
  * the rest. A block type Anthropic may have added since is a warning, not an error. */
-#include "internal.h"
+#include "validate.h"
 
 #include <string.h>
 

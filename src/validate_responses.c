@@ -5,7 +5,7 @@
  * found for function call output with call_id ...", and a reasoning item whose next item
  * is missing with "Item 'rs_...' of type 'reasoning' was provided without its required
  * following item" (docs/openai-responses.md). */
-#include "internal.h"
+#include "validate.h"
 
 #include <string.h>
 

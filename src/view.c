@@ -1,6 +1,6 @@
 /* view.c — one normalized view of a conversation, whatever its wire format, so that
  * estimation, serialization, micro-compaction and validation are written once. */
-#include "internal.h"
+#include "view.h"
 
 #include <string.h>
 

@@ -971,10 +971,11 @@ const DO_VALUE_LIMIT = 128 * 1024; // Cloudflare's limit of a key-value Durable 
 
 test('stateful proxy: a fold whose state alone is over 120 KiB is forwarded but not stored, and says so; nothing on disk passes 128 KiB', async () => {
   const marker = 'ROLLBACK-LOG-7731';
-  const summary = `${marker}\n${Array.from({ length: 3600 }, (_, i) => `- step ${i}: read src/module${i % 14}.js, the offset is applied twice`).join('\n')}`;
-  assert.ok(Buffer.byteLength(summary) > 200_000);
+  const summary = `${marker}\n${Array.from({ length: 2600 }, (_, i) => `- step ${i}: read src/module${i % 14}.js, the offset is applied twice`).join('\n')}`;
+  assert.ok(Buffer.byteLength(summary) > 150_000);
   llm.enqueue({ text: summary });
-  const messages = [{ role: 'system', content: 'You are a release engineer rolling back a bad deploy.' }, ...toolLoop(14, 5000).slice(1)];
+  // (a fold must leave less than it folds, or it is skipped as no-gain: the middle is larger than the summary)
+  const messages = [{ role: 'system', content: 'You are a release engineer rolling back a bad deploy.' }, ...toolLoop(60, 5000).slice(1)];
   const res = await post(edgeURL(), { model: 'gpt-test', messages }, { authorization: `Bearer ${TOKENS[1]}` });
   assert.equal(res.status, 200);
   await res.arrayBuffer();
@@ -993,7 +994,7 @@ test('stateful proxy: a state of Chinese and English under 120 KiB of UTF-8 is s
   const summary = `${marker}\n${Array.from({ length: 1400 }, (_, i) => line(i)).join('')}`;
   assert.ok(Buffer.byteLength(summary) < 100_000 && 2 * summary.length > DO_VALUE_LIMIT);
   llm.enqueue({ text: summary });
-  const messages = [{ role: 'system', content: 'You audit refunds in the payments service.' }, ...toolLoop(14, 5000).slice(1)];
+  const messages = [{ role: 'system', content: 'You audit refunds in the payments service.' }, ...toolLoop(40, 5000).slice(1)];
   let res = await post(edgeURL(), { model: 'gpt-test', messages }, { authorization: `Bearer ${TOKENS[1]}` });
   assert.equal(res.status, 200);
   await res.arrayBuffer();

@@ -31,18 +31,18 @@ function runSnippet(name, env, driver, cwd = ROOT) {
 }
 
 // Where each marked snippet runs: this file, or the suite of its host, which takes it by name.
-const RUN_HERE = ['quick-start', 'ai-sdk-prepare-step', 'ai-sdk-middleware', 'openai-agents', 'langchain', 'anthropic-sdk', 'anthropic-loop'];
+const RUN_HERE = ['quick-start', 'ai-sdk-prepare-step', 'ai-sdk-middleware', 'openai-agents', 'langchain', 'mastra', 'anthropic-sdk', 'anthropic-loop'];
 const RUN_ELSEWHERE = {
   browser: 'tests/browser.test.mjs', 'cloudflare-worker': 'tests/edge.test.mjs',
   'state-across-calls': 'tests/state.test.mjs', simulate: 'tests/simulate.test.mjs',
-  'chat-route': 'tests/ai-sdk-chat-route.test.mjs',
+  'chat-route': 'tests/ai-sdk-chat-route.test.mjs', 'openai-agents-session': 'tests/openai-agents-session.test.mjs',
 };
 
 test('every js snippet of the README is marked to run, and every marked snippet of README.md and docs/*.md is run by a test', () => {
   const readme = jsBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
   assert.deepStrictEqual(readme.filter((b) => !b.name).map((b) => b.code.split('\n')[0]), [], 'unmarked README snippets');
   assert.deepStrictEqual(readme.map((b) => b.name),
-    ['quick-start', 'ai-sdk-prepare-step', 'openai-agents', 'langchain', 'anthropic-sdk', 'browser', 'cloudflare-worker'], 'the README\'s snippets, in order');
+    ['quick-start', 'ai-sdk-prepare-step', 'openai-agents', 'langchain', 'mastra', 'anthropic-sdk', 'browser', 'cloudflare-worker'], 'the README\'s snippets, in order');
   assert.deepStrictEqual(Object.keys(docSnippets()).sort(), [...RUN_HERE, ...Object.keys(RUN_ELSEWHERE)].sort());
   for (const [name, suite] of Object.entries(RUN_ELSEWHERE)) {
     assert.ok(readFileSync(join(ROOT, suite), 'utf8').includes(`docSnippet('${name}')`), `${suite} runs the ${name} snippet`);
@@ -111,6 +111,15 @@ function assertFolded(requests, list = (b) => b.messages) {
   assert.ok(requests.some((q) => (list(q.body) || []).some((m) => m.role === 'user' && textOf(m.content).startsWith('[Context Compressed]'))),
     'a request carries the summary');
 }
+
+test('mastra: a Mastra Agent\'s tool loop through @ai-sdk/anthropic folds its middle in compactionProcessor, and every request is accepted', async () => {
+  anthropicReader(8);
+  const from = provider.requests.length;
+  const r = await runSnippet('mastra', { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: `${provider.url}/v1`, MASTRA_TELEMETRY_DISABLED: '1' });
+  assert.equal(r.code, 0, r.stderr);
+  assertFolded(provider.requests.slice(from));
+  assert.match(r.stdout, /src\/view\.c/);
+});
 
 for (const name of ['ai-sdk-prepare-step', 'ai-sdk-middleware']) {
   test(`${name}: a tool loop through @ai-sdk/anthropic folds its middle, and every request is accepted`, async () => {

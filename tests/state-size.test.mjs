@@ -29,32 +29,42 @@ function durableObjectLikeStore() {
   };
 }
 
-/** An agent debugging a flaky payment test: OpenAI messages, tool results in English and Chinese. */
-function debuggingSession(turns) {
-  const messages = [
+/**
+ * An agent debugging a flaky payment test: OpenAI messages, tool results of `lines` lines in English and Chinese.
+ * A fold must leave less than it folds (or it is skipped as no-gain): the tests whose summary is oversized fold
+ * a middle larger still.
+ */
+function debuggingSession(turns, lines = 40) {
+  return [
     { role: 'system', content: 'You are a coding agent in the payments repository.' },
     { role: 'user', content: '支付测试偶尔失败，请找出原因并修复 src/refund.ts。' },
+    ...testRuns(0, turns, lines),
+    { role: 'user', content: 'Now fix the rounding and rerun the suite.' },
   ];
-  for (let i = 0; i < turns; i++) {
+}
+
+/** `turns` test runs of the refund suite, the first numbered `from`: assistant calls and their results. */
+function testRuns(from, turns, lines) {
+  const messages = [];
+  for (let i = from; i < from + turns; i++) {
     messages.push({ role: 'assistant', content: `Checking step ${i + 1}.`,
       tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `npm test -- refund ${i}` }) } }] });
     messages.push({ role: 'tool', tool_call_id: `call_${i}`,
-      content: Array.from({ length: 40 }, (_, j) => `  ✓ refund case ${i}.${j} (${(i * 7 + j) % 90} ms) 退款金额四舍五入 ok`).join('\n') });
+      content: Array.from({ length: lines }, (_, j) => `  ✓ refund case ${i}.${j} (${(i * 7 + j) % 90} ms) 退款金额四舍五入 ok`).join('\n') });
   }
-  messages.push({ role: 'user', content: 'Now fix the rounding and rerun the suite.' });
   return messages;
 }
 
 /** A summarizer that answers `text` (a model that echoed its transcript rather than summarize it). */
 const answering = (text) => async () => text;
-const hugeSummary = () => Array.from({ length: 2600 }, (_, i) =>
+const hugeSummary = () => Array.from({ length: 1400 }, (_, i) =>
   `- step ${i}: npm test -- refund ${i % 40} printed 40 passing cases; refund.ts rounds with Math.round(amount * 100) / 100`).join('\n');
 
 test('a snapshot over maxBytes on its own is not stored: the call returns its fold, the report says too-large, the store keeps what it had', async () => {
   const store = durableObjectLikeStore();
   const warnings = [];
   const state = () => new SessionState({ store, key: 'payments', maxBytes: CAP, onWarn: (m) => warnings.push(m) });
-  const history = debuggingSession(12);
+  const history = debuggingSession(12, 400);
 
   // A first fold with a summary of ordinary size is stored.
   const first = await compactHistory(new Compactor({ summarize: answering('The refund suite passes except rounding; see refund.ts.') }),
@@ -63,11 +73,12 @@ test('a snapshot over maxBytes on its own is not stored: the call returns its fo
   assert.equal(first.report.session.saved, true);
   const stored = store.map.get('payments');
 
-  // The next fold's summary is 200 KB: its snapshot cannot fit in 120 KiB whatever else is dropped.
+  // The next fold's summary is 150 KB: its snapshot cannot fit in 120 KiB whatever else is dropped.
+  // (it folds twelve more runs of the suite: a fold must leave less than it folds, or it is skipped as no-gain)
   const longer = [...history, { role: 'assistant', content: 'Rounding is off by one cent on half-cent refunds.' },
-    { role: 'user', content: '继续，把修复也写上测试。' }];
+    ...testRuns(12, 12, 400), { role: 'user', content: '继续，把修复也写上测试。' }];
   const summary = hugeSummary();
-  assert.ok(Buffer.byteLength(summary) > 200_000);
+  assert.ok(Buffer.byteLength(summary) > CAP);
   const second = await compactHistory(new Compactor({ summarize: answering(summary) }), longer, { state: state(), force: true });
   assert.equal(second.report.compacted, true, 'the call itself succeeds');
   assert.ok(second.messages.some((m) => typeof m.content === 'string' && m.content.includes(summary)), 'and returns its fold');
@@ -84,10 +95,10 @@ test('a snapshot over maxBytes on its own is not stored: the call returns its fo
 
 test('without a store, toJSON() stays within maxBytes and keeps the snapshots that fit', async () => {
   const state = new SessionState({ maxBytes: CAP });
-  const history = debuggingSession(12);
+  const history = debuggingSession(12, 400);
   await compactHistory(new Compactor({ summarize: answering('Rounding in refund.ts is the cause.') }), history, { state, force: true });
   const before = JSON.stringify(state.toJSON());
-  const longer = [...history, { role: 'assistant', content: 'Fixed.' }, { role: 'user', content: 'Run it again.' }];
+  const longer = [...history, { role: 'assistant', content: 'Fixed.' }, ...testRuns(12, 12, 400), { role: 'user', content: 'Run it again.' }];
   const r = await compactHistory(new Compactor({ summarize: answering(hugeSummary()) }), longer, { state, force: true });
   assert.equal(r.report.session.unsaved, 'too-large');
   assert.equal(JSON.stringify(state.toJSON()), before);
@@ -99,7 +110,7 @@ test('a Chinese summary is measured in UTF-8 bytes: 45,000 characters (135 KB) d
   const state = new SessionState({ store, key: 'payments', maxBytes: CAP });
   const summary = '退款金额在半分时四舍五入错误。'.repeat(3000);
   assert.ok(summary.length < CAP && Buffer.byteLength(summary) > CAP);
-  const r = await compactHistory(new Compactor({ summarize: answering(summary) }), debuggingSession(12), { state, force: true });
+  const r = await compactHistory(new Compactor({ summarize: answering(summary) }), debuggingSession(24, 400), { state, force: true });
   assert.equal(r.report.compacted, true);
   assert.equal(r.report.session.unsaved, 'too-large');
   assert.equal(store.map.size, 0);

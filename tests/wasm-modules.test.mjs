@@ -33,6 +33,23 @@ test('each module imports only env.emscripten_notify_memory_growth and exports i
     'midfold-estimate.wasm is midfold-lite.wasm without the transcript, micro-compaction and the compaction plan');
 });
 
+test('each module exports exactly the lists of js/core/tiers.js, which the loader reads its tier from', async () => {
+  const tiers = await import('../js/core/tiers.js');
+  const exported = (file) => WebAssembly.Module.exports(compile(file)).map((e) => e.name).filter((n) => n.startsWith('mfw_')).sort();
+  const list = (...lists) => lists.join(' ').split(' ').sort();
+  assert.deepEqual(exported('midfold-estimate.wasm'), list(tiers.ESTIMATE_EXPORTS));
+  assert.deepEqual(exported('midfold-lite.wasm'), list(tiers.ESTIMATE_EXPORTS, tiers.LITE_EXPORTS));
+  assert.deepEqual(exported('midfold.wasm'), list(tiers.ESTIMATE_EXPORTS, tiers.LITE_EXPORTS, tiers.FULL_EXPORTS));
+  assert.deepEqual(exported('midfold-memory.wasm'), list(tiers.MEMORY_EXPORTS));
+  const tierOfFile = async (file) => tiers.tierOf((await WebAssembly.instantiate(compile(file), { env: { emscripten_notify_memory_growth() {} } })).exports);
+  assert.deepEqual(await Promise.all(['midfold-estimate.wasm', 'midfold-lite.wasm', 'midfold.wasm', 'midfold-memory.wasm'].map(tierOfFile)), [0, 1, 2, -1]);
+  // The memory tool's module is no core module: init() refuses it instead of failing at the first estimate.
+  const core = await import('../js/core/api.js?module=memory-refused');
+  const { initTier, ESTIMATE } = core;
+  await assert.rejects(initTier(ESTIMATE, readFileSync(path.join(ROOT, 'wasm', 'midfold-memory.wasm')), [async (source) => source]),
+    (e) => e instanceof Error && e.code === 'invalid-option' && /no midfold core module/.test(e.message));
+});
+
 test('the lite module estimates, plans and serializes exactly as the full one, and the estimator estimates as both, in every format', async () => {
   const { readdirSync } = await import('node:fs');
   // Each module driven through the same js/core/api.js calls: it is loaded twice, once per module.
@@ -108,7 +125,7 @@ test('a page bundles only the modules of what it imports: nothing of a module it
   };
   // (langchain.js: estimateTokens reads LangChain messages through their views)
   assert.deepEqual(await modulesOf('init, estimateTokens'),
-    ['js/core/api.js', 'js/core/encode.js', 'js/core/errors.js', 'js/core/langchain.js', 'js/core/options.js', 'js/core/wasm.js', 'js/hosts/browser.js', 'js/hosts/source-fetch.js']);
+    ['js/core/api.js', 'js/core/encode.js', 'js/core/errors.js', 'js/core/langchain.js', 'js/core/options.js', 'js/core/tier-loader.js', 'js/core/tiers.js', 'js/core/wasm.js', 'js/hosts/browser.js', 'js/sources/fetch.js']);
   const compacting = await modulesOf('init, estimateTokens, microCompact, Compactor');
   assert.ok(compacting.includes('js/compaction/compactor.js') && compacting.includes('js/core/estimate-cache.js'), compacting.join(', '));
   for (const f of compacting) assert.doesNotMatch(f, /^js\/(simulate|state|memory|pricing|integrations)\/|summarizers\.js$/, f);

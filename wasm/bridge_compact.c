@@ -114,11 +114,12 @@ static void put_field(mf_buf *b, const char *name, uint64_t v)
     mf_buf_put_uint(b, v);
 }
 
-/* Plans a compaction. `language_code` (NUL-terminated) and `instructions` may be 0.
+/* Plans a compaction (keep_tail_messages: mf_compact_options). `language_code` (NUL-terminated) and `instructions` may be 0.
  * The plan is JSON text: {"tailStart", "head": [...], "middle": [...], "language",
  * "system", "prompt", "acknowledgement", "transcriptChars", "shrunkResults",
  * "omittedMessages", "milliMiddle", "milliTail", "onlyPreviousSummary"}. */
-EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_tokens, double max_transcript_tokens,
+EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_tokens, double keep_tail_messages,
+                           double max_transcript_tokens,
                            uint32_t max_summary_tokens, int language, const char *language_code,
                            const char *instructions, size_t instructions_len, int profile, char **out_ptr,
                            size_t *out_len, mfw_error *e)
@@ -127,6 +128,7 @@ EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_token
     mf_compact_options o;
     mf_compact_options_init(&o);
     o.keep_tail_tokens = (uint64_t)keep_tail_tokens;
+    o.keep_tail_messages = (uint64_t)keep_tail_messages;
     o.max_transcript_tokens = (uint64_t)max_transcript_tokens;
     o.max_summary_tokens = max_summary_tokens;
     o.language = (mf_language)language;

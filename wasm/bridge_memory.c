@@ -2,6 +2,7 @@
  * exports, loaded only by those who import midfold/memory (js/memory/tool.js). The ownership
  * rules are bridge_common.h's. */
 #include "bridge_common.h"
+#include "midfold_memory.h"
 
 static void put_memory_strs(mf_buf *b, const char *name, const mf_memory_str *items, size_t n)
 {

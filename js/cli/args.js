@@ -10,7 +10,7 @@ export class UsageError extends Error {}
 /** Every option: its value (a string, or none), its short form, whether it may repeat. */
 export const OPTIONS = {
   format: { value: 'F' }, profile: { value: 'P' }, 'keep-recent': { value: 'N' }, 'exclude-tools': { value: 'A,B' },
-  threshold: { value: 'N' }, 'keep-tail': { value: 'N' }, force: {}, instructions: { value: 'S' }, language: { value: 'L' },
+  threshold: { value: 'N' }, 'keep-tail': { value: 'N' }, 'keep-tail-messages': { value: 'N' }, 'context-window': { value: 'N' }, force: {}, instructions: { value: 'S' }, language: { value: 'L' },
   summarizer: { value: 'S' }, 'base-url': { value: 'URL' }, model: { value: 'M' }, timeout: { value: 'MS' },
   output: { value: 'FILE', short: 'o' }, json: {}, progress: {}, help: { short: 'h' }, version: {},
   pricing: { value: 'P' }, ttl: { value: 'T' }, policy: { value: 'SPEC', multiple: true }, window: { value: 'N' },

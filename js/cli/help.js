@@ -30,8 +30,10 @@ const OPTION_HELP = {
   profile: ['--profile P', 'the estimator profile tokens are counted in: safe (the default of every command, the Compactor\'s), bareagent, o200k, cl100k, deepseek, qwen or claude; compact\'s threshold and tail budget are in its tokens'],
   'keep-recent': ['--keep-recent N', 'tool-result turns kept whole (default 3)'],
   'exclude-tools': ['--exclude-tools A,B', 'tools whose results are never cleared'],
-  threshold: ['--threshold N', 'compact above N tokens (default 50000; 150000 with --pricing deepseek)'],
+  threshold: ['--threshold N', 'compact above N tokens (default 50000; 150000 with --pricing deepseek), or above N% of --context-window (80%)'],
   'keep-tail': ['--keep-tail N', 'recent tokens kept verbatim (default threshold/5)'],
+  'keep-tail-messages': ['--keep-tail-messages N', 'keep at least the last N messages verbatim (alone, it sets no token budget)'],
+  'context-window': ['--context-window N', "the model's context window in tokens, for --threshold 80%"],
   force: ['--force', 'compact even below the threshold (like /compact); when the tail budget holds the whole conversation, the tail shrinks to half of it so the older part is folded'],
   instructions: ['--instructions S', 'a focus for the summary'],
   language: ['--language L', 'auto | en | zh | another language code (default auto)'],
@@ -45,7 +47,7 @@ const OPTION_HELP = {
   pricing: ['--pricing P', 'anthropic | openai | deepseek: whose prompt cache the requests use (simulate: default anthropic; compact: sets the default threshold)'],
   ttl: ['--ttl T', 'cache lifetime: 5m | 1h (anthropic), in_memory | 24h (openai)'],
   policy: ['--policy SPEC', 'a policy to compare; repeat for several. Names: none, every-turn, context-editing, micro-every-turn, micro-batched, defaults; or parts joined with +:\n'
-    + 'micro:trigger=60k,clearAtLeast=30k,keepRecent=3\ncompactor:threshold=50k,microTrigger=40k,clearAtLeast=20k\n'
+    + 'micro:trigger=60k,clearAtLeast=30k,keepRecent=3\ncompactor:threshold=50k,microTrigger=40k,clearAtLeast=20k,keepTailMessages=20\n'
     + 'context-editing:trigger=100k,keep=3\n(default: none, every-turn, context-editing, micro-batched, defaults; "seed" is a deprecated name of every-turn)'],
   window: ['--window N', 'the context window in tokens (default 200000)'],
   'turn-seconds': ['--turn-seconds S', 'seconds between turns (default: the session\'s timestamps, else every turn inside the cache lifetime)'],
@@ -62,7 +64,7 @@ export const COMMAND_HELP = {
   micro: { usage: 'midfold micro FILE|- [-o OUT] [options]', summary: 'micro-compaction: old tool results become "[truncated: …]" lines',
     options: ['format', 'profile', 'keep-recent', 'exclude-tools', 'output', 'json'], writes: true },
   compact: { usage: 'midfold compact FILE|- [-o OUT] [options]', summary: 'micro-compaction, then a summary of the middle over --threshold',
-    options: ['format', 'profile', 'keep-recent', 'exclude-tools', 'pricing', 'threshold', 'keep-tail', 'force', 'instructions', 'language',
+    options: ['format', 'profile', 'keep-recent', 'exclude-tools', 'pricing', 'threshold', 'context-window', 'keep-tail', 'keep-tail-messages', 'force', 'instructions', 'language',
       'summarizer', 'base-url', 'model', 'timeout', 'output', 'json', 'progress'], writes: true },
   validate: { usage: 'midfold validate FILE|- [--format F] [--json]', summary: 'provider rules the conversation breaks (exit 1 if any)', options: ['format', 'json'] },
   simulate: { usage: 'midfold simulate SESSION|- [options]', summary: 'replays the session turn by turn under context policies and prices\nevery request with the provider\'s prompt caching',

@@ -56,7 +56,7 @@ const digestSummarizers = new WeakSet();
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
-const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
+const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'contextWindow', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
   'fallback', 'thinking', 'onWarn', 'onArchive'];
 /** What one compact() call takes. */
@@ -78,6 +78,58 @@ function wholeNumber(value, name, fallback, max = Number.MAX_SAFE_INTEGER) {
 /** A default derived from the threshold, within what the core takes (an unreachable figure either way). */
 const derived = (value) => Math.min(Math.floor(value), CORE_MAX);
 
+/**
+ * The fraction of `threshold: {fraction}`, checked (above 0, at most 1), or undefined when the
+ * threshold is a number or left out. Throws 'invalid-option' for any other shape. The
+ * integrations ask it to tell whether the threshold waits for a model's window.
+ * @param {unknown} threshold
+ * @returns {number | undefined}
+ */
+export function thresholdFraction(threshold) {
+  if (threshold === null || typeof threshold !== 'object') return undefined;
+  if (Array.isArray(threshold)) throw optionError('threshold must be a whole number of tokens or {fraction: 0.8}');
+  for (const key of Object.keys(threshold)) {
+    if (key !== 'fraction') throw optionError(`threshold: unknown key ${JSON.stringify(key)}; known: fraction`);
+  }
+  const f = threshold.fraction;
+  if (typeof f !== 'number' || !(f > 0 && f <= 1))
+    throw optionError(`threshold.fraction must be a number above 0 and at most 1, got ${typeof f === 'string' ? JSON.stringify(f) : String(f)}`);
+  return f;
+}
+
+/**
+ * The threshold in tokens: a number as given; {fraction} of `contextWindow` (rounded down),
+ * which it then needs (the integrations find it from the model's id); else `fallback`.
+ */
+function thresholdTokens(threshold, contextWindow, fallback) {
+  const fraction = thresholdFraction(threshold);
+  if (fraction === undefined) return wholeNumber(threshold, 'threshold', fallback);
+  if (contextWindow === undefined)
+    throw optionError('threshold {fraction} needs contextWindow (the model\'s window in tokens); compactStep, midfoldMiddleware and compactionFilter find it from the model id');
+  return Math.max(1, Math.floor(fraction * contextWindow));
+}
+
+/** What keepTail knows: each key is a floor of its own on the kept tail. */
+const KEEP_TAIL_KEYS = ['tokens', 'messages'];
+
+/**
+ * keepTail read and checked: {tokens, messages}. `messages` alone sets no token budget (the
+ * caller asked for N messages, not for N plus threshold / 5 tokens' worth); with neither,
+ * the tokens default. A key keepTail does not know is an error: {token: 500} read as {}
+ * would keep the default tail instead of what was asked for.
+ */
+function keepTailOption(value, defaultTokens) {
+  if (value === undefined) return { tokens: defaultTokens, messages: 0 };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw optionError('keepTail must be an object like {tokens: 10000} or {messages: 20}');
+  for (const key of Object.keys(value)) {
+    if (!KEEP_TAIL_KEYS.includes(key)) throw optionError(`keepTail: unknown key ${JSON.stringify(key)}; known: ${KEEP_TAIL_KEYS.join(', ')}`);
+  }
+  const messages = wholeNumber(value.messages, 'keepTail.messages', 0, CORE_MAX);
+  const tokens = wholeNumber(value.tokens, 'keepTail.tokens', value.messages === undefined ? defaultTokens : 0, CORE_MAX);
+  return { tokens, messages };
+}
+
 function callback(value, name) {
   if (value !== undefined && typeof value !== 'function') throw optionError(`${name} must be a function`);
   return value;
@@ -98,8 +150,11 @@ export class Compactor {
    * @param {'anthropic' | 'openai' | 'deepseek'} [options.pricing] whose prompt cache the
    *   requests use; it sets the default threshold (DEFAULT_THRESHOLD: 150,000 for DeepSeek,
    *   whose cached reads cost a fiftieth, 50,000 otherwise)
-   * @param {number} [options.threshold] compact above this many estimated tokens (50,000;
-   *   see `pricing`)
+   * @param {number | {fraction: number}} [options.threshold] compact above this many estimated
+   *   tokens (50,000; see `pricing`), or above this fraction of `contextWindow` ({fraction: 0.8})
+   * @param {number} [options.contextWindow] the model's context window in tokens: what
+   *   `threshold: {fraction}` is a fraction of (the integrations read it from the model id,
+   *   js/pricing/windows.js)
    * @param {number} [options.keepRecent] tool-result turns micro-compaction keeps whole (3)
    * @param {string[]} [options.excludeTools] tools whose results micro-compaction never clears
    * @param {'batched' | 'every-turn' | 'seed'} [options.policy] 'batched' (default): micro-compaction
@@ -110,7 +165,10 @@ export class Compactor {
    *   threshold: 40,000; the threshold when that is lower)
    * @param {number} [options.clearAtLeast] micro-compact only when this many tokens go (40 % of
    *   the threshold: 20,000); a forced compaction micro-compacts its kept tail regardless
-   * @param {{tokens?: number}} [options.keepTail] recent tokens kept verbatim (threshold / 5)
+   * @param {{tokens?: number, messages?: number}} [options.keepTail] what a fold keeps verbatim
+   *   beyond the pending turn: the recent messages that fit `tokens` (threshold / 5 when neither
+   *   is given; 0 when only `messages` is), and at least `messages` messages; never a cut
+   *   between a call and its results
    * @param {number} [options.maxSummaryTokens] the summary length asked for (2,000)
    * @param {number} [options.maxTranscriptTokens] cap on the transcript sent (60,000)
    * @param {string} [options.language] 'auto' (default), 'en', 'zh' or another language code
@@ -139,7 +197,10 @@ export class Compactor {
     if (options.pricing !== undefined && !PRICING_NAMES.includes(options.pricing))
       throw optionError(`pricing must be one of ${PRICING_NAMES.map((name) => `'${name}'`).join(', ')}, or left out`);
     this.pricing = options.pricing;
-    this.threshold = wholeNumber(options.threshold, 'threshold', DEFAULT_THRESHOLD[this.pricing || 'anthropic']);
+    if (options.contextWindow !== undefined && (!Number.isInteger(options.contextWindow) || options.contextWindow < 1))
+      throw optionError(`contextWindow must be a whole number of tokens above 0, got ${String(options.contextWindow)}`);
+    this.contextWindow = options.contextWindow;
+    this.threshold = thresholdTokens(options.threshold, this.contextWindow, DEFAULT_THRESHOLD[this.pricing || 'anthropic']);
     // What goes on to the core is checked against what it takes, here rather than at the first
     // call that plans; what is derived from a threshold beyond it is capped there.
     this.keepRecent = wholeNumber(options.keepRecent, 'keepRecent', 3, CORE_MAX);
@@ -150,9 +211,9 @@ export class Compactor {
     const everyTurn = options.policy === 'every-turn' || options.policy === 'seed';
     this.microTrigger = wholeNumber(options.microTrigger, 'microTrigger', everyTurn ? 0 : derived(this.threshold * MICRO_TRIGGER_SHARE), CORE_MAX);
     this.clearAtLeast = wholeNumber(options.clearAtLeast, 'clearAtLeast', everyTurn ? 0 : derived(this.threshold * CLEAR_AT_LEAST_SHARE), CORE_MAX);
-    if (options.keepTail !== undefined && (typeof options.keepTail !== 'object' || options.keepTail === null))
-      throw optionError('keepTail must be an object like {tokens: 10000}');
-    this.keepTailTokens = wholeNumber(options.keepTail && options.keepTail.tokens, 'keepTail.tokens', derived(this.threshold / 5), CORE_MAX);
+    const tail = keepTailOption(options.keepTail, derived(this.threshold / 5));
+    this.keepTailTokens = tail.tokens;
+    this.keepTailMessages = tail.messages;
     this.maxSummaryTokens = wholeNumber(options.maxSummaryTokens, 'maxSummaryTokens', 2000, CORE_MAX);
     this.maxTranscriptTokens = wholeNumber(options.maxTranscriptTokens, 'maxTranscriptTokens', 60000, CORE_MAX);
     this.timeoutMs = wholeNumber(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS, TIMER_MAX);
@@ -294,7 +355,24 @@ export class Compactor {
     return report;
   }
 
+  /**
+   * One call of compact() (its turn in the array's queue): decide, then fold if the decision says
+   * so. `originals` (LangChain: the caller's messages, index for index with the views in
+   * `messages`) are what the summarizer and onArchive get.
+   */
   async run(messages, options, originals) {
+    const decided = await this.decide(messages, options);
+    return decided.fold ? this.rebuild(messages, options, decided.fold, originals) : decided.report;
+  }
+
+  /**
+   * What a call does with `messages`: resolves to `{report}` when it ends without a fold (held
+   * under the triggers, deferred by a signed tool loop in flight, cleared below the threshold,
+   * nothing to summarize, the module unavailable; a clearing is applied here), or to `{fold}`,
+   * the compaction plan and what the rebuild needs of this decision. Changes `messages` only by
+   * the clearing of a call that ends here.
+   */
+  async decide(messages, options) {
     // The digest needs the full module, which the browser's init() does not load. It is
     // fetched at the first call, not when the summarizer fails: that is often because the
     // network did. Once per Compactor: a module that cannot be fetched is not asked for again
@@ -334,7 +412,7 @@ export class Compactor {
           this.prefetchedCompaction = true;
           ensureTier(COMPACT).catch(() => {});
         }
-        if (held && tokens <= this.threshold) return this.heldReport(tokens, estimated);
+        if (held && tokens <= this.threshold) return { report: this.heldReport(tokens, estimated) };
       }
     }
     // After the browser's initEstimator() the module in use estimates and nothing more: a call
@@ -345,7 +423,7 @@ export class Compactor {
         await ensureTier(COMPACT);
       } catch (error) {
         this.warn('midfold: the compaction module (midfold-lite.wasm) could not be loaded', error);
-        return this.unavailableReport(messages, error);
+        return { report: this.unavailableReport(messages, error) };
       }
     }
     // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
@@ -381,12 +459,12 @@ export class Compactor {
     const deferred = { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
     const inFlight = this.thinking === 'prefix-bound' && (micro.deferred || inFlightThinking(messages) >= 0);
     if (inFlight && (options.force || tokensAfterMicro > this.threshold || micro.deferred)
-        && !(this.preservesThinking && (options.force || tokensBefore > this.threshold))) return deferred;
+        && !(this.preservesThinking && (options.force || tokensBefore > this.threshold))) return { report: deferred };
     // Folding with the provider's thinking-preserving compaction, the kept turns go as they are.
     const edits = this.preservesThinking ? [] : micro.edits;
     if (!options.force && tokensAfterMicro <= this.threshold) {
       const thinkingRemoved = applyMicro();
-      return { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) };
+      return { report: { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
     }
     const view = edits.length ? applyEditsToCopy(messages, edits) : messages;
     const focus = [this.instructions, options.instructions].filter(Boolean).join('\n');
@@ -403,21 +481,30 @@ export class Compactor {
     if (tailShrunk) keepTailTokens = Math.floor(afterMicro / 2);
     if (tailShrunk) base.tailShrunk = true;
     const plan = planCompaction(view, {
-      ...common, keepTailTokens, maxTranscriptTokens: this.maxTranscriptTokens,
+      ...common, keepTailTokens, keepTailMessages: this.keepTailMessages, maxTranscriptTokens: this.maxTranscriptTokens,
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
     });
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
-      if (inFlight) return deferred;
+      if (inFlight) return { report: deferred };
       const thinkingRemoved = applyMicro();
-      return { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) };
+      return { report: { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
     }
     // The kept turns' thinking stays valid after the provider's block only when they follow the
     // summarized messages at once, the first in another role than the last summarized one
     // (docs/provider-rules.md): no kept system message may come between.
     const keepsThinking = this.preservesThinking && plan.head.length === 0
       && messages[plan.tailStart] && messages[plan.middle[plan.middle.length - 1]].role !== messages[plan.tailStart].role;
-    if (inFlight && !keepsThinking) return deferred;
+    if (inFlight && !keepsThinking) return { report: deferred };
+    return { fold: { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore } };
+  }
 
+  /**
+   * The fold `decide` planned: asks the summarizer (or the digest), checks that the planned
+   * part did not change meanwhile and that the fold gains, then rebuilds `messages` in place.
+   * Resolves to the call's report; on any failure the array is left exactly as it was.
+   * `originals` as in run().
+   */
+  async rebuild(messages, options, { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore }, originals) {
     // The rebuild writes into the caller's array: find out now, before paying for a summary.
     if (!Object.isExtensible(messages) || Object.isSealed(messages))
       throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');

@@ -6,43 +6,22 @@
  * The boundary: a conversation is written into wasm memory once per call in the binary
  * tree encoding (encode.js), parsed there into a document, and results come back as
  * small buffers (a number, the transcript text, an edit plan, a problem list). Edits are
- * applied here, to the caller's own objects.
+ * applied here, to the caller's own objects. Which module is in use, and loading a higher
+ * tier in its place, is tier-loader.js's.
  */
 import { MidfoldError } from './errors.js';
-import { Wasm, instantiate } from './wasm.js';
-import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
+import { encodeValue, encodeTextChunk } from './encode.js';
+import { COMPACT, FULL, TierLoader } from './tier-loader.js';
 import { applyEdits, applyEditsCopyingReadOnly } from './apply.js';
 import { messagesFromViews, plainInput, viewList } from './langchain.js';
 import { dropThinkingAfterEdits, inFlightThinking, thinkingMilliAfterEdits, thinkingPolicy } from './thinking.js';
 import { FORMAT_NAMES, checkConversationSize, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
+export { ESTIMATE, COMPACT, FULL } from './tier-loader.js';
 
-/** @type {Wasm | null} */
-let wasm = null;
-/** @type {Scratch | null} */
-let scratch = null;
-/**
- * The load in progress for each tier (ESTIMATE, COMPACT, FULL), if any: a caller asking for a
- * tier waits for a load of that tier or a higher one.
- * @type {(Promise<void> | null)[]}
- */
-const pending = [null, null, null];
-/**
- * How the entry finds its module of each tier (the browser: midfold-estimate.wasm,
- * midfold-lite.wasm, midfold.wasm; Node and workerd: midfold.wasm for all three), so that
- * midfold's own async paths can load a higher tier than the one loaded (ensureTier). Set by
- * the entry's init functions.
- * @type {((source: unknown) => Promise<unknown>)[]}
- */
-let tierSources = [];
-
-/** What a module can do: each tier has every export of the one before it (wasm/bridge*.c). */
-export const ESTIMATE = 0, COMPACT = 1, FULL = 2;
-/** Each tier's module, as an error names it. */
-const TIER_MODULES = ['the estimator alone (midfold-estimate.wasm)', 'the lite one (midfold-lite.wasm)', 'the full one'];
-/** The entry function that loads each tier (what to await, what an error names). */
-const TIER_INITS = ['initEstimator', 'init', 'initFull'];
+/** This instance's module (tier-loader.js). */
+const tiers = /* @__PURE__ */ new TierLoader();
 
 /**
  * What a shared options object holds, so `{profile, format}` can be passed to every function:
@@ -52,103 +31,36 @@ const SHARED_OPTIONS = ['profile', 'format'];
 
 const TEXT_CHUNK = 1 << 20; // UTF-16 units per crossing for long strings: bounds the scratch size
 
-function ready() {
-  if (!wasm) throw new MidfoldError('not-initialized', 'call and await init() before using midfold');
-  return wasm;
-}
-
 /**
- * Throws, as ready() does, unless the module loaded has `tier`'s exports: for `fn`, which
- * needs them (compaction: COMPACT; validate and the digest: FULL).
- */
-function requireTier(fn, tier) {
-  const w = ready();
-  if (w.tier >= tier) return;
-  const needs = tier === FULL ? "midfold's full module" : "midfold's compaction";
-  throw new MidfoldError('not-initialized',
-    `${fn}() needs ${needs}, and the one loaded is ${TIER_MODULES[w.tier]}: await ${TIER_INITS[tier]}() first`);
-}
-
-function loadFailure(e) {
-  return e instanceof MidfoldError ? e : new MidfoldError('init-failed', `midfold could not load its wasm module: ${e && e.message}`, { cause: e });
-}
-
-/**
- * Makes sure a module of at least `tier` is the one in use: resolves at once when it is,
- * waits for a load of that tier or a higher one in progress, else loads one from `source`
- * (or, when it is undefined, the entry's default for the tier) in place of the one in use.
- * Nothing of an instance outlives a call (documents, plans and results live within one), so
- * the swap is invisible to callers. A module below `tier` given as `source` is refused with
- * 'invalid-option'. Failure leaves the module in use as it was, so a later call can retry.
- * @param {number} tier ESTIMATE, COMPACT or FULL
- * @param {unknown} source
- * @param {(source: unknown) => Promise<unknown>} resolve the entry's resolver for the tier
- * @param {string} fn the entry function, for errors
- */
-function loadTier(tier, source, resolve, fn) {
-  if (wasm && wasm.tier >= tier) return Promise.resolve();
-  for (let t = FULL; t >= tier; t--) if (pending[t]) return pending[t];
-  const load = (async () => {
-    const w = new Wasm(await instantiate(await resolve(source), fn));
-    if (w.tier < tier)
-      throw new MidfoldError('invalid-option', `${fn}(source): the module given is ${TIER_MODULES[w.tier]}, which cannot ${tier === FULL ? 'validate or digest' : 'compact'}`);
-    // A load of a higher tier may have finished first: the higher module stays.
-    if (!wasm || w.tier > wasm.tier) install(w);
-  })().catch((e) => {
-    throw loadFailure(e);
-  }).finally(() => {
-    if (pending[tier] === load) pending[tier] = null;
-  });
-  pending[tier] = load;
-  return load;
-}
-
-/**
- * An entry's init function: `sources` holds the entry's resolver of each tier (what a
- * caller's argument or, for undefined, the entry's default module becomes: a Module, bytes or
- * a Response), and the module of `tier` is loaded from `source` unless one of that tier or a
- * higher one is in use already (later calls resolve at once).
+ * An entry's init function (TierLoader.init): loads the module of `tier` from `source`, or
+ * the entry's default of `sources`, unless one of that tier or a higher one is in use.
  * @param {number} tier ESTIMATE (initEstimator), COMPACT (init) or FULL (initFull)
  * @param {unknown} source
  * @param {((source: unknown) => Promise<unknown>)[]} sources
  */
-export function initTier(tier, source, sources) {
-  tierSources = sources;
-  return loadTier(tier, source, sources[tier], TIER_INITS[tier]);
-}
-
-function install(w) {
-  wasm = w;
-  scratch = new Scratch(w);
-}
+export function initTier(tier, source, sources) { return tiers.init(tier, source, sources); }
 
 /**
- * For midfold's own async paths that need a tier the entry's init may not have loaded (the
- * Compactor's compaction after initEstimator(); digestSummarizer and the digest fallback after
- * the browser's init()): waits for a load in progress, then loads the tier from the entry's
- * default if the module in use is below it. Rejects with 'not-initialized' before any init.
+ * For midfold's own async paths that need a tier the entry's init may not have loaded
+ * (TierLoader.ensure). Rejects with 'not-initialized' before any init.
  * @param {number} tier
  * @returns {Promise<void>}
  */
-export function ensureTier(tier) {
-  if (wasm && wasm.tier >= tier) return Promise.resolve();
-  const loading = pending.filter(Boolean);
-  if (!wasm && loading.length === 0) return Promise.reject(new MidfoldError('not-initialized', 'call and await init() before using midfold'));
-  return Promise.all(loading).then(() => (wasm && wasm.tier >= tier ? undefined : loadTier(tier, undefined, tierSources[tier], TIER_INITS[tier])));
-}
+export function ensureTier(tier) { return tiers.ensure(tier); }
 
 /** True once a module of at least `tier` is the one in use. */
-export function tierLoaded(tier) { return wasm !== null && wasm.tier >= tier; }
+export function tierLoaded(tier) { return tiers.loaded(tier); }
 
 /** True once init(), initFull() or initEstimator() has finished. */
-export function isReady() { return wasm !== null; }
+export function isReady() { return tiers.wasm !== null; }
 
 /**
  * Encodes a value (recording each message's snapshot with `recorder`), parses it in wasm,
  * runs fn(doc) and frees the document.
  */
 function withDoc(value, fn, recorder) {
-  const w = ready();
+  const w = tiers.ready();
+  const scratch = tiers.scratch;
   // LangChain messages cross as their plain views, index for index (langchain.js).
   const len = encodeValue(scratch, plainInput(value), recorder);
   w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
@@ -161,6 +73,7 @@ function withDoc(value, fn, recorder) {
 }
 
 function textMilli(w, text, profile) {
+  const scratch = tiers.scratch;
   if (text.length <= TEXT_CHUNK) {
     const [bytes] = encodeTextChunk(scratch, text, 0, TEXT_CHUNK);
     return w.x.mfw_estimate_text(scratch.ptr, bytes, profile);
@@ -207,7 +120,7 @@ export function estimateTokens(input, options) {
 export function estimateMilli(input, o) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
-  const w = ready();
+  const w = tiers.ready();
   if (typeof input === 'string') return textMilli(w, input, profile);
   return withDoc(input, (w2, doc) => {
     w2.check(w2.x.mfw_doc_estimate(doc, format, profile, w2.slots + 8, w2.err));
@@ -270,7 +183,7 @@ export function serialize(messages, options) {
   const o = optionsObject(options, 'serialize', SHARED_OPTIONS);
   const format = formatIndex(o.format);
   messagesArray(messages, 'serialize');
-  requireTier('serialize', COMPACT);
+  tiers.require('serialize', COMPACT);
   return withDoc(messages, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_serialize(doc, format, outPtr, outLen, w.err), (p, n) => w.text(p, n)));
 }
@@ -352,7 +265,7 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   const format = formatIndex(o.format);
   const thinking = thinkingPolicy(o.thinking);
   messagesArray(messages, fn);
-  requireTier(fn, COMPACT);
+  tiers.require(fn, COMPACT);
   messages = viewList(messages); // (LangChain messages: the thinking checks below read the views too)
   const plan = withDoc(messages, (w, doc) => {
     let names = 0;
@@ -485,31 +398,34 @@ function withCString(w, text, fn) {
  */
 export function compactionOptions(options) {
   const o = optionsObject(options, 'planCompaction',
-    ['keepTailTokens', 'maxTranscriptTokens', 'maxSummaryTokens', 'language', 'instructions', 'profile', 'format']);
+    ['keepTailTokens', 'keepTailMessages', 'maxTranscriptTokens', 'maxSummaryTokens', 'language', 'instructions', 'profile', 'format']);
   const keepTail = count(o.keepTailTokens, 'keepTail.tokens', 10000);
+  const keepTailMessages = count(o.keepTailMessages, 'keepTail.messages', 0);
   const maxTranscript = count(o.maxTranscriptTokens, 'maxTranscriptTokens', 60000);
   const maxSummary = count(o.maxSummaryTokens, 'maxSummaryTokens', 2000);
   const [language, code] = languageOption(o.language);
   if (o.instructions !== undefined && typeof o.instructions !== 'string')
     throw new MidfoldError('invalid-option', 'instructions must be a string');
-  return { keepTail, maxTranscript, maxSummary, language, code, instructions: o.instructions,
+  return { keepTail, keepTailMessages, maxTranscript, maxSummary, language, code, instructions: o.instructions,
     profile: profileIndex(o.profile), format: formatIndex(o.format) };
 }
 
 /**
  * Plans a compaction without changing anything: where the conversation is cut (head:
  * kept system messages, middle: summarized, tail from `tailStart`: kept verbatim) and the
- * summarizer request (`system`, `prompt`). Reads `messages`, never keeps it.
+ * summarizer request (`system`, `prompt`). The tail holds the pending turn and the recent
+ * messages that fit `keepTailTokens`, and at least `keepTailMessages` messages (0: no such
+ * floor), never starting between a call and its results. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
- * @param {{keepTailTokens?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
+ * @param {{keepTailTokens?: number, keepTailMessages?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
  *   language?: string, instructions?: string, profile?: string, format?: string}} [options]
  */
 export function planCompaction(messages, options) {
-  const { keepTail, maxTranscript, maxSummary, language, code, instructions, profile, format } = compactionOptions(options);
+  const { keepTail, keepTailMessages, maxTranscript, maxSummary, language, code, instructions, profile, format } = compactionOptions(options);
   messagesArray(messages, 'planCompaction');
-  requireTier('planCompaction', COMPACT);
+  tiers.require('planCompaction', COMPACT);
   return withDoc(messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, instructions, (insPtr, insLen) =>
-    w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, maxTranscript, maxSummary, language, codePtr,
+    w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, keepTailMessages, maxTranscript, maxSummary, language, codePtr,
       insPtr, insLen, profile, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))))));
 }
 
@@ -532,7 +448,7 @@ export function digest(messages, options) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   messagesArray(messages, 'digest');
-  requireTier('digest', FULL);
+  tiers.require('digest', FULL);
   return withDoc(messages, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_digest(doc, format, maxTokens, language, profile, outPtr, outLen, w.err),
       (p, n) => w.text(p, n)));
@@ -554,7 +470,7 @@ export function validate(messages, options) {
   const format = formatIndex(o.format);
   const value = isArray(messages) ? messages : messages === undefined ? null : messages;
   checkConversationSize(value, 'validate');
-  requireTier('validate', FULL);
+  tiers.require('validate', FULL);
   const report = withDoc(value, (w, doc) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_validate(doc, format, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))));
   const problems = report.problems.map((p) => {

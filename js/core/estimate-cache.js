@@ -123,6 +123,8 @@ export class EstimateCache {
     this.settled = 0;
     /** How many more frozen messages this call may ask deepFrozen of (set as a call starts). */
     this.frozenChecks = 0;
+    /** Entries the next call on one list may use without comparing (vouch), or null. */
+    this.vouched = null;
   }
 
   /** Files the entries of earlier calls not filed yet (those still of the current store). */
@@ -290,9 +292,18 @@ export class EstimateCache {
       if (entry !== undefined && (entry.message !== m || !this.holds(entry, m))) entry = undefined;
       if (entry === undefined) entry = this.known(m);
       if (entry === undefined) entry = this.entryOf(m, null);
-      if (entry.memo === null) entry.memo = new Map();
-      if (!entry.memo.has(compute)) entry.memo.set(compute, compute(m));
-      values[i] = entry.memo.get(compute);
+      // (one function in use, the usual case, is read from the entry's own slot: no map lookup)
+      if (entry.derivedBy === compute) values[i] = entry.derived;
+      else {
+        if (entry.derivedBy !== null) {
+          if (entry.memo === null) entry.memo = new Map();
+          entry.memo.set(entry.derivedBy, entry.derived);
+        }
+        const value = entry.memo !== null && entry.memo.has(compute) ? entry.memo.get(compute) : compute(m);
+        entry.derivedBy = compute;
+        entry.derived = value;
+        values[i] = value;
+      }
       list[i] = entry;
     }
     list.length = n;
@@ -340,6 +351,25 @@ export class EstimateCache {
     const entry = this.entries.get(original);
     if (entry !== undefined && entry.generation === this.generation) this.entries.set(copy, entry);
   }
+
+  /**
+   * The entries the last derivedEach() compared its messages with, by index (each one its
+   * message held at that call). Read-only; valid until the cache's next call.
+   * @returns {(Entry | undefined)[]}
+   */
+  derivedEntries() { return this.derivedList; }
+
+  /**
+   * Tells the next figures() (or milli(), clearableMilli()) call, when it is on `list`, that
+   * `entries[k]` holds what list[k] holds: the caller made list[k] just now as a copy of a
+   * message that matched that entry in the same call (derivedEntries()), so comparing it
+   * again would read the same values twice. Used once: the call on `list` (or any other entry
+   * lookup on another list) forgets it; a missing or retired entry is compared as usual.
+   * Ownership: keeps `list` and `entries` until then.
+   * @param {unknown[]} list
+   * @param {(Entry | undefined)[]} entries
+   */
+  vouch(list, entries) { this.vouched = { list, entries, generation: this.generation }; }
 
   /**
    * A new entry for `message` from its figures (null: not priced yet), remembered when it is
@@ -392,8 +422,16 @@ export class EstimateCache {
     // new turn: looking them up (which files the entries of earlier calls in the leaf index,
     // the whole history after a first call) would find nothing.
     let grown = true;
-    for (let i = this.unchangedPrefix(messages, out); i < n; i++) {
+    // (entries vouched for, for this list: its messages are copies made this call of messages compared this call)
+    const v = this.vouched;
+    this.vouched = null;
+    const vouched = v !== null && v.list === messages && v.generation === this.generation ? v.entries : null;
+    for (let i = vouched === null ? this.unchangedPrefix(messages, out) : 0; i < n; i++) {
       const m = messages[i];
+      if (vouched !== null) {
+        const e = vouched[i];
+        if (e !== undefined && e.priced && e.generation === this.generation) { out[i] = e; continue; }
+      }
       let entry = i < before ? out[i] : undefined;
       if (entry !== undefined && (entry.message !== m || !this.holds(entry, m))) entry = undefined;
       if (entry === undefined && i < before) grown = false;
@@ -538,6 +576,9 @@ class Entry {
     this.frozen = UNKNOWN;
     /** @type {Map<Function, unknown> | null} derived() values */
     this.memo = null;
+    /** The derived value last asked for, and the function that computed it (derivedEach's fast path). */
+    this.derivedBy = null;
+    this.derived = undefined;
     if (f) this.price(f);
   }
 

@@ -4,6 +4,7 @@
  */
 import { binaryLength } from './encode.js';
 import { MidfoldError, STATUS_CODES } from './errors.js';
+import { tierOf } from './tiers.js';
 
 const ERROR_BYTES = 168; // struct mfw_error: u32 code, u32 position, char message[160]
 const NO_POSITION = 0xffffffff;
@@ -55,11 +56,11 @@ export class Wasm {
     this.err = this.alloc(ERROR_BYTES);
     this.slots = this.alloc(16); // out pointer, out length, out double
     /**
-     * What the module can do, by its exports (core/api.js's tiers): 2 for midfold.wasm (it
-     * validates and digests), 1 for midfold-lite.wasm (it compacts), 0 for
-     * midfold-estimate.wasm (it estimates).
+     * What the module can do, by its exports (core/tiers.js; loaded by core/tier-loader.js): 2 for
+     * midfold.wasm (it validates and digests), 1 for midfold-lite.wasm (it compacts), 0 for
+     * midfold-estimate.wasm (it estimates); -1 for the memory tool's module.
      */
-    this.tier = typeof this.x.mfw_doc_digest === 'function' ? 2 : typeof this.x.mfw_doc_compact === 'function' ? 1 : 0;
+    this.tier = tierOf(this.x);
   }
 
   /** The memory as bytes; a fresh view after any growth. */

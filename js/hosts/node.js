@@ -2,15 +2,10 @@
  * node.js — midfold's entry for Node: finds the bundled .wasm next to the package.
  */
 import { COMPACT, ESTIMATE, FULL, initTier } from '../core/api.js';
-import { nodeSource } from './source-node.js';
+import { nodeSource } from '../sources/node.js';
 
-// The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
-// for midfold's own modules. tests/types.test.mjs checks that these names are exactly
-// the values index.d.ts declares.
-export {
-  MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
-  detectFormat,
-} from '../core/api.js';
+// What every entry exports alike (public.js); this entry adds its init functions and memory tool.
+export * from './public.js';
 
 const resolveSource = nodeSource(new URL('../../wasm/midfold.wasm', import.meta.url));
 // Every tier is the full module here: bytes read from disk cost nothing on a wire.
@@ -56,13 +51,5 @@ export function initFull(source) {
 export function initEstimator(source) {
   return initTier(ESTIMATE, source, SOURCES);
 }
-export { Compactor, digestSummarizer } from '../compaction/compactor.js';
-export { EstimateCache } from '../core/estimate-cache.js';
-export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
 // The memory tool is midfold/memory's (its own wasm module, read at its first command).
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from '../memory/node.js';
-export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
-export { simulate } from '../simulate/simulate.js';
-export { pricingOfURL } from '../pricing/hosts.js';
-export { simulationChart } from '../simulate/chart.js';
-export { readAgentLog, agentLogFormat } from '../logs/index.js';

@@ -11,15 +11,10 @@
 import wasmModule from '../../wasm/midfold.wasm';
 import { MidfoldError } from '../core/errors.js';
 import { COMPACT, ESTIMATE, FULL, initTier } from '../core/api.js';
-import { fetchSource } from './source-fetch.js';
+import { fetchSource } from '../sources/fetch.js';
 
-// The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
-// for midfold's own modules. tests/types.test.mjs checks that these names are exactly
-// the values index.d.ts declares.
-export {
-  MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
-  detectFormat,
-} from '../core/api.js';
+// What every entry exports alike (public.js); this entry adds its init functions and memory tool.
+export * from './public.js';
 
 // (pure: a bundler drops it with the entry when a page imports nothing that uses it)
 const resolveSource = /* @__PURE__ */ fetchSource(() => wasmModule);
@@ -75,13 +70,5 @@ export function initFull(source) {
 export function initEstimator(source) {
   return initTier(ESTIMATE, source, SOURCES).catch((e) => { throw workerdFailure(source, e); });
 }
-export { Compactor, digestSummarizer } from '../compaction/compactor.js';
-export { EstimateCache } from '../core/estimate-cache.js';
-export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
 // The memory tool is midfold/memory's: its own wasm module, embedded beside midfold.wasm.
 export { createMemoryTool, memoryStore, localStorageStore, kvStore } from '../memory/workerd.js';
-export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
-export { simulate } from '../simulate/simulate.js';
-export { pricingOfURL } from '../pricing/hosts.js';
-export { simulationChart } from '../simulate/chart.js';
-export { readAgentLog, agentLogFormat } from '../logs/index.js';

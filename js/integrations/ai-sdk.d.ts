@@ -28,7 +28,9 @@ export declare const conversationStates: ConversationStates;
 
 /** The Compactor's options (its `format` is set for you), plus the carried state and a report hook. Unless
  * `pricing` or `threshold` is set, the model's provider sets `pricing` (an 'anthropic.*', 'openai.*' or
- * 'deepseek.*' provider id, or a gateway id 'deepseek/…'), and with it the default threshold. */
+ * 'deepseek.*' provider id, or a gateway id 'deepseek/…'), and with it the default threshold. With
+ * `threshold: {fraction}` and no `contextWindow`, the fraction is of the window of the model each call goes to,
+ * read from its `modelId` (contextWindowOf). */
 export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'> {
   /** The state carried across steps/calls (default: one in memory per conversation, in the module's
    * `conversationStates`, found by these options and the conversation's content, so a hook built inside each call

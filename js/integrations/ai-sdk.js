@@ -15,6 +15,7 @@ import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { hex, sha256 } from '../state/hash.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
+import { fractionWindows } from './model-window.js';
 
 /** How many recent prompts' counts a hook (midfoldMiddleware, compactStep) keeps for the calls that follow them. */
 const RECENT_ANSWERS = 16;
@@ -71,7 +72,9 @@ function pricingOf(model) {
  * Splits the integration's options into the Compactor's and the carried state. Unless the
  * host sets `pricing` or `threshold`, the model's provider chooses the default threshold
  * (DeepSeek's cheap cached reads make a later compaction cheaper): one Compactor per
- * provider family seen, built on its first call.
+ * provider family seen, built on its first call. With `threshold: {fraction}` and no
+ * `contextWindow`, the window of the model each call goes to (from its id) sets it: one
+ * Compactor per window and provider family.
  */
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
@@ -81,17 +84,21 @@ function setUp(options, format, fnName) {
   // module's map: an instance built inside each call continues as one built once.
   const states = integrationStates(state, maxConversations, fnName, options);
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', `${fnName}: onReport must be a function`);
+  // threshold {fraction} without contextWindow: the model's window, from its id, sets the threshold.
+  const windows = fractionWindows(compactorOptions);
   // Built now, so a bad option fails here and not on the first call.
-  const compactor = new Compactor({ format, ...compactorOptions });
-  const byModel = compactorOptions.pricing === undefined && compactorOptions.threshold === undefined;
-  const compactors = new Map([[undefined, compactor]]);
+  const compactor = new Compactor({ format, ...(windows ? windows.check : compactorOptions) });
+  const byModel = compactorOptions.pricing === undefined && (compactorOptions.threshold === undefined || windows !== null);
+  // A model's pricing (or window) chooses the plan's threshold: its conversations keep states of their own.
+  const variantOf = (model) => (windows ? `${windows.variant(model)}:${pricingOf(model) ?? ''}` : byModel ? pricingOf(model) ?? '' : '');
+  const compactors = windows ? new Map() : new Map([['', compactor]]);
   const compactorFor = (model) => {
-    const pricing = byModel ? pricingOf(model) : undefined;
-    if (!compactors.has(pricing)) compactors.set(pricing, new Compactor({ format, ...compactorOptions, pricing }));
-    return compactors.get(pricing);
+    const key = variantOf(model);
+    if (!compactors.has(key)) {
+      compactors.set(key, new Compactor({ format, ...(windows ? windows.optionsFor(model) : compactorOptions), pricing: byModel ? pricingOf(model) : compactorOptions.pricing }));
+    }
+    return compactors.get(key);
   };
-  // A model's pricing chooses the plan's threshold: its conversations keep states of their own.
-  const variantOf = (model) => (byModel ? pricingOf(model) ?? '' : '');
   const stateOf = (messages, model) => (states ? states.of(messages, variantOf(model)) : state);
   // The provider's counts for recent prompts go with the states (a per-call instance needs the
   // last call's to price its first step as one built once would), or with this instance.

@@ -4,7 +4,7 @@
  * command, so a page that never runs one never downloads it.
  */
 import { createMemoryToolWith, initMemoryWith } from './tool.js';
-import { fetchSource } from '../hosts/source-fetch.js';
+import { fetchSource } from '../sources/fetch.js';
 
 export { MidfoldError } from '../core/errors.js';
 export { memoryStore, localStorageStore, kvStore } from './stores.js';

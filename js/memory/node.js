@@ -3,7 +3,7 @@
  * (wasm/midfold-memory.wasm) is read from the package at the first command.
  */
 import { createMemoryToolWith, initMemoryWith } from './tool.js';
-import { nodeSource } from '../hosts/source-node.js';
+import { nodeSource } from '../sources/node.js';
 
 export { MidfoldError } from '../core/errors.js';
 export { memoryStore, localStorageStore, kvStore } from './stores.js';

@@ -7,7 +7,7 @@
  */
 import wasmModule from '../../wasm/midfold-memory.wasm';
 import { createMemoryToolWith, initMemoryWith } from './tool.js';
-import { fetchSource } from '../hosts/source-fetch.js';
+import { fetchSource } from '../sources/fetch.js';
 
 export { MidfoldError } from '../core/errors.js';
 export { memoryStore, localStorageStore, kvStore } from './stores.js';

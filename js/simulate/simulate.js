@@ -20,6 +20,8 @@ import { GrowingMicroCompaction, GrowingServerClearing } from './clearing.js';
 import { isSystem, sessionTurns } from './turns.js';
 
 export { sessionTurns };
+/** The provider caches and the pricing resolver, for pricing recorded requests (requests.js). */
+export { CACHES, resolvePricing };
 
 function optionError(message) { return new MidfoldError('invalid-option', message); }
 
@@ -49,7 +51,7 @@ const DEPRECATED_NAMES = { seed: { to: 'every-turn', deprecation: SEED_POLICY } 
 
 const NUMBER_KEYS = {
   micro: ['keepRecent', 'trigger', 'clearAtLeast'],
-  compactor: ['threshold', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail'],
+  compactor: ['threshold', 'contextWindow', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail', 'keepTailMessages'],
   contextEditing: ['trigger', 'keep', 'clearAtLeast'],
 };
 
@@ -63,11 +65,23 @@ function parsePart(text) {
     const [key, value] = pair.split('=');
     if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing')) { part[key] = value; continue; }
     if (!NUMBER_KEYS[kind].includes(key)) throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${NUMBER_KEYS[kind].join(', ')}`);
+    // threshold=80% is threshold {fraction: 0.8}: of contextWindow=N when the part names it, else of simulate's window
+    if (kind === 'compactor' && key === 'threshold' && /^\d+(?:\.\d+)?%$/.test(String(value))) {
+      part.threshold = { fraction: Number(value.slice(0, -1)) / 100 };
+      continue;
+    }
     const n = Number(String(value).replace(/k$/i, '000'));
     if (!Number.isInteger(n) || n < 0) throw optionError(`policy ${kind}: ${key} must be a whole number, got ${JSON.stringify(value)}`);
     part[key] = n;
   }
-  if (kind === 'compactor' && part.keepTail !== undefined) part.keepTail = { tokens: part.keepTail };
+  // (keepTail=N is keepTail.tokens, keepTailMessages=N keepTail.messages: one key each in the grammar)
+  if (kind === 'compactor' && (part.keepTail !== undefined || part.keepTailMessages !== undefined)) {
+    const keepTail = {};
+    if (part.keepTail !== undefined) keepTail.tokens = part.keepTail;
+    if (part.keepTailMessages !== undefined) keepTail.messages = part.keepTailMessages;
+    delete part.keepTailMessages;
+    part.keepTail = keepTail;
+  }
   return [kind, part];
 }
 
@@ -349,7 +363,7 @@ function resolvePricing(options) {
  * A policy's conversation, managed before each call. `format` is the session's (detected on
  * all of it); `build` is the policy's request builder, told of messages changed in place.
  */
-function runner(spec, profile, prices, summaries, provider, format, build) {
+function runner(spec, profile, prices, summaries, provider, format, build, window) {
   let ctx = [];
   let compactor = null;
   if (spec.compactor) {
@@ -358,6 +372,8 @@ function runner(spec, profile, prices, summaries, provider, format, build) {
     // (a price list of the host's own names a provider the Compactor has no default for).
     compactor = new Compactor({
       pricing: PRICING_NAMES.includes(provider) ? provider : undefined,
+      // (a threshold {fraction} is of the simulated window unless the policy names its own)
+      ...(spec.compactor.threshold !== null && typeof spec.compactor.threshold === 'object' ? { contextWindow: window } : {}),
       ...spec.compactor,
       summarize: async (request) => {
         const text = await summarize(request);
@@ -375,8 +391,8 @@ function runner(spec, profile, prices, summaries, provider, format, build) {
   const server = ce ? new GrowingServerClearing({ keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile }, format) : null;
   return {
     /** The Compactor's settings as it resolved them (its defaults follow the pricing), or undefined. */
-    compactor: compactor ? { threshold: compactor.threshold, microTrigger: compactor.microTrigger, clearAtLeast: compactor.clearAtLeast,
-      keepRecent: compactor.keepRecent } : undefined,
+    compactor: compactor ? { threshold: compactor.threshold, ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}), microTrigger: compactor.microTrigger, clearAtLeast: compactor.clearAtLeast,
+      keepRecent: compactor.keepRecent, ...(compactor.keepTailMessages ? { keepTailMessages: compactor.keepTailMessages } : {}) } : undefined,
     /** The request for this turn, after `added` (owned copies) joined the conversation. */
     async request(added) {
       for (const m of added) ctx.push(m);
@@ -458,7 +474,7 @@ export async function simulate(session, options = {}) {
     const summaries = [];
     const memo = new WeakMap();
     const build = requestBuilder(head, memo, profile);
-    const run = runner(spec, profile, prices, summaries, pricing.provider, format, build);
+    const run = runner(spec, profile, prices, summaries, pricing.provider, format, build, window);
     const cache = CACHES[pricing.caching](pricing, model, ttl, match);
     const perTurn = [];
     // The policy's own copies of the session's messages, one per message, made when first needed.

@@ -8,7 +8,7 @@
  */
 import { MidfoldError } from '../core/errors.js';
 import { checkMessageCount } from '../core/options.js';
-import { base64, bytesOf, canonicalJSON, historyBytes, prefixHash } from './hash.js';
+import { base64, bytesOf, canonicalJSON, historyBytes } from './hash.js';
 import { EstimateCache } from '../core/estimate-cache.js';
 import { SessionState } from './session-state.js';
 
@@ -34,7 +34,8 @@ function editableCopy(message) {
 }
 
 /** A copy of an object's own enumerable fields, with its prototype (a class instance stays one). */
-const shallow = (object) => Object.assign(Object.create(Object.getPrototypeOf(object)), object);
+const shallow = (object) => (Object.getPrototypeOf(object) === Object.prototype ? { ...object }
+  : Object.assign(Object.create(Object.getPrototypeOf(object)), object));
 
 /** True when `copy` (an editableCopy of `original`) still holds exactly its values. */
 function untouched(copy, original) {
@@ -76,6 +77,7 @@ export function compactorSettings(compactor) {
     c.language ?? null, c.instructions ?? null, c.profile ?? null, c.format ?? null, c.fallback ?? null];
   // (only when set, so that the states saved before excludeTools existed still match)
   if (c.excludeTools && c.excludeTools.length) settings.push([...c.excludeTools].sort());
+  if (c.keepTailMessages) settings.push({ keepTailMessages: c.keepTailMessages });
   return JSON.stringify(settings);
 }
 
@@ -197,44 +199,53 @@ async function run(compactor, messages, compactOptions, state, deferSave) {
   // serve the editable copies below: a history that grew by a turn is read for that turn.
   const cache = compactor.estimates instanceof EstimateCache ? compactor.estimates : null;
   const canonical = state ? historyBytes(original, cache) : null;
+  // (the entries that pass compared each original with, taken now: another call on the same
+  // Compactor may run its own pass while this one waits for its state)
+  const derived = canonical && cache ? cache.derivedEntries().slice() : null;
   const settings = compactorSettings(compactor);
   // A call waits only for a call in flight that it continues (SessionState.begin): another
   // conversation under the key goes on while this one's summary is written.
   const { snapshot, flight } = state ? await state.begin(canonical, settings, compactOptions.signal) : { snapshot: null, flight: null };
   try {
-    return await continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, deferSave });
+    return await continueFrom(snapshot, { compactor, original, cache, canonical, derived, settings, compactOptions, state, deferSave });
   } finally {
     if (flight) state.end(flight);
   }
 }
 
 /** The rest of run(): rebuilds the working array from `snapshot`, compacts it and records the result. */
-async function continueFrom(snapshot, { compactor, original, cache, canonical, settings, compactOptions, state, deferSave }) {
-  // The array a stateful Compactor would hold: the remembered form, then what is new.
+async function continueFrom(snapshot, { compactor, original, cache, canonical, derived, settings, compactOptions, state, deferSave }) {
+  // The array a stateful Compactor would hold: the remembered form, then what is new; `origin`
+  // names, by position, each one's original index or remembered item.
   const working = [];
-  const origin = new Map(); // working object -> original index, or the remembered item
+  const origin = [];
+  // Each copy of an original holds what the original held when historyBytes compared it with
+  // its entry, at the start of this call: the Compactor's check need not compare it again (the
+  // prefix matched is that comparison's too: a message changed in place meanwhile is the host's
+  // to avoid, whose change the remembered form would not show either).
+  const vouched = derived ? [] : null;
+  const copyOf = (i) => {
+    const copy = editableCopy(original[i]);
+    const entry = vouched ? derived[i] : undefined;
+    // (a copy priced from its vouched entry is never looked up; one not priced yet is, once)
+    if (cache && !(entry && entry.priced)) cache.share(copy, original[i]);
+    if (vouched) vouched[working.length] = entry;
+    origin.push(i);
+    working.push(copy);
+  };
   if (snapshot) {
     for (const item of snapshot.items) {
       if (Array.isArray(item)) {
-        for (let i = item[0]; i < item[1]; i++) {
-          const copy = editableCopy(original[i]);
-          if (cache) cache.share(copy, original[i]);
-          origin.set(copy, i);
-          working.push(copy);
-        }
+        for (let i = item[0]; i < item[1]; i++) copyOf(i);
       } else {
-        const copy = jsonCopy(item.message);
-        origin.set(copy, item);
-        working.push(copy);
+        origin.push(item);
+        working.push(jsonCopy(item.message));
       }
     }
   }
-  for (let i = snapshot ? snapshot.count : 0; i < original.length; i++) {
-    const copy = editableCopy(original[i]);
-    if (cache) cache.share(copy, original[i]);
-    origin.set(copy, i);
-    working.push(copy);
-  }
+  for (let i = snapshot ? snapshot.count : 0; i < original.length; i++) copyOf(i);
+  if (vouched) cache.vouch(working, vouched);
+  const built = working.slice(); // (the compaction may move, replace or add messages)
 
   // The provider's count for what the previous call returned (the remembered compacted form,
   // as it was sent) anchors the estimate: only what came after it is estimated.
@@ -246,11 +257,19 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
   const report = await compactor.compact(working, anchor ? { ...passOn, usage: anchor } : passOn);
 
   // What the array became, in terms a later call can rebuild from its own originals.
+  let byObject = null; // built only when the compaction moved or replaced messages
+  const originOf = (m, k) => {
+    if (k < built.length && built[k] === m) return origin[k];
+    if (byObject === null) byObject = new Map(built.map((b, j) => [b, origin[j]]));
+    return byObject.get(m);
+  };
   const items = [];
   let identity = working.length === original.length;
+  // (a check that changed nothing left each copy as it was made: no need to compare them)
+  const asBuilt = unchangedBy(report) && working.length === built.length && working.every((m, k) => m === built[k]);
   working.forEach((m, k) => {
-    const from = origin.get(m);
-    if (typeof from === 'number' && untouched(m, original[from])) {
+    const from = originOf(m, k);
+    if (typeof from === 'number' && (asBuilt || untouched(m, original[from]))) {
       if (from !== k) identity = false;
       const last = items[items.length - 1];
       if (Array.isArray(last) && last[1] === from) last[1] = from + 1;
@@ -270,7 +289,7 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, s
     const carried = anchor && unchangedBy(report)
       ? { anchor: { inputTokens: anchor.inputTokens, count: anchor.count, ...(context === undefined ? {} : { context }) } } : {};
     const recorded = {
-      settings, count: original.length, prefix: await prefixHash(canonical, original.length), items,
+      settings, count: original.length, prefix: await state.prefixHash(canonical, original.length), items,
       tokens: report.tokensAfter, bytes: original.length ? canonical.ends[original.length - 1] : 0, ...carried,
     };
     let saving = null;

@@ -131,11 +131,13 @@ const pieceAt = (message, index) => encoder.encode(`${canonical(message, [index]
  * message's canonical JSON followed by a newline (canonical JSON holds no raw newline,
  * so no two histories give the same bytes), and where each message ends. One pass over
  * the messages; reads `messages`, never keeps it. With `cache` (an EstimateCache), each
- * message's piece is kept with its entry and written again only once the message changed,
- * so a history that grew costs its new messages plus copying the bytes.
+ * message's piece is kept with its entry and written again only once the message changed
+ * (the same piece object comes back for a message that still holds what it held), so a
+ * history that grew costs its new messages. The pieces are joined into `bytes` only when
+ * that is read.
  * @param {unknown[]} messages
  * @param {{derivedEach: Function}} [cache]
- * @returns {{bytes: Uint8Array, ends: number[]}}
+ * @returns {HistoryBytes}
  */
 export function historyBytes(messages, cache) {
   let pieces;
@@ -146,12 +148,59 @@ export function historyBytes(messages, cache) {
     if (cache) messages.forEach(pieceAt);
     throw e;
   }
-  const ends = [];
-  let total = 0;
-  for (const p of pieces) { total += p.length; ends.push(total); }
-  const bytes = new Uint8Array(total);
-  pieces.forEach((p, i) => bytes.set(p, i ? ends[i - 1] : 0));
-  return { bytes, ends };
+  return new HistoryBytes(pieces);
+}
+
+/**
+ * A history's canonical bytes as one piece a message. Ownership: keeps the pieces (shared
+ * with the cache that gave them: never written to), and `bytes` once read.
+ */
+export class HistoryBytes {
+  /** @param {Uint8Array[]} pieces */
+  constructor(pieces) {
+    this.pieces = pieces;
+    /** Where each message's piece ends in `bytes`. */
+    this.ends = new Array(pieces.length);
+    let total = 0;
+    for (let i = 0; i < pieces.length; i++) { total += pieces[i].length; this.ends[i] = total; }
+    /** @type {Uint8Array | null} */
+    this.joined = null;
+  }
+
+  /** The pieces joined (made at the first read). */
+  get bytes() {
+    if (this.joined === null) {
+      const { pieces, ends } = this;
+      this.joined = new Uint8Array(pieces.length ? ends[pieces.length - 1] : 0);
+      for (let i = 0; i < pieces.length; i++) this.joined.set(pieces[i], i ? ends[i - 1] : 0);
+    }
+    return this.joined;
+  }
+
+  /** Whether the first `count` messages of `other` are these' to the byte (same pieces, or equal ones). */
+  samePrefix(other, count) {
+    if (count > this.pieces.length || count > other.pieces.length) return false;
+    if (count > 0 && this.ends[count - 1] !== other.ends[count - 1]) return false;
+    for (let i = 0; i < count; i++) {
+      const a = this.pieces[i], b = other.pieces[i];
+      if (a !== b && (a.length !== b.length || !sameBytes(a, b))) return false;
+    }
+    return true;
+  }
+}
+
+/** Whether the first `length` bytes of `a` and `b` are equal (four at a time where both are aligned). */
+function sameBytes(a, b, length = a.length) {
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = length >>> 2;
+    const wa = new Int32Array(a.buffer, a.byteOffset, words);
+    const wb = new Int32Array(b.buffer, b.byteOffset, words);
+    for (; i < words; i++) if (wa[i] !== wb[i]) return false;
+    i = words << 2;
+  }
+  for (; i < length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -159,7 +208,7 @@ export function historyBytes(messages, cache) {
  * SHA-256 of their canonical bytes, as 64 hex digits. A host that re-parses or rebuilds
  * its array, or writes its keys in another order, gets the same hash; any change to any
  * of those messages, their order or their number gives another.
- * @param {{bytes: Uint8Array, ends: number[]}} history
+ * @param {{bytes: Uint8Array, ends: number[]}} history (a HistoryBytes)
  * @param {number} count
  * @returns {Promise<string>}
  */

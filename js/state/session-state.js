@@ -11,7 +11,8 @@
  * Nothing else of the originals is kept, so the state stays a few kilobytes: the host
  * sends the originals again, and their hash proves they are the ones remembered. In the
  * JSON, the messages of every snapshot sit once in a shared `messages` list (snapshots
- * of one conversation repeat most of them) and items name them by `ref`.
+ * of one conversation repeat most of them) and items name them by `ref` (state-codec.js
+ * reads and writes that JSON).
  *
  * Each snapshot belongs to a `branch`: a call that continued the newest snapshot of a
  * branch (made with the same settings) extends it; any other call (a fresh plan, or one
@@ -21,115 +22,10 @@
  * them summarize afresh.
  */
 import { MidfoldError } from '../core/errors.js';
-import { checkDepth } from '../core/depth.js';
+import { isCount, isObject, parseState, stateBytes, writeState } from './state-codec.js';
 import { prefixHash } from './hash.js';
+import { Sha256 } from './sha256.js';
 import { checkStore } from './stores.js';
-
-export const STATE_VERSION = 1;
-const HEX64 = /^[0-9a-f]{64}$/;
-
-function stateError(message) { return new MidfoldError('invalid-state', message); }
-
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isCount = (v) => Number.isInteger(v) && v >= 0;
-const utf8Length = (text) => new TextEncoder().encode(text).length;
-
-/** Checks one snapshot read from JSON and resolves its refs into `messages`; throws a
- * MidfoldError naming what is wrong. */
-function readSnapshot(s, where, messages) {
-  if (!isObject(s)) throw stateError(`${where} is not an object`);
-  if (typeof s.settings !== 'string') throw stateError(`${where}.settings must be a string`);
-  if (!isCount(s.count)) throw stateError(`${where}.count must be a whole number`);
-  if (typeof s.prefix !== 'string' || !HEX64.test(s.prefix)) throw stateError(`${where}.prefix must be 64 hex digits`);
-  if (!Array.isArray(s.items)) throw stateError(`${where}.items must be an array`);
-  if (s.tokens !== undefined && !isCount(s.tokens)) throw stateError(`${where}.tokens must be a whole number`);
-  if (s.branch !== undefined && !isCount(s.branch)) throw stateError(`${where}.branch must be a whole number`);
-  if (s.bytes !== undefined && !isCount(s.bytes)) throw stateError(`${where}.bytes must be a whole number`);
-  if (s.anchor !== undefined && !(isObject(s.anchor) && isCount(s.anchor.inputTokens) && isCount(s.anchor.count)
-    && (s.anchor.context === undefined || typeof s.anchor.context === 'string')))
-    throw stateError(`${where}.anchor must be {inputTokens, count, context?} with whole numbers and a string`);
-  const items = s.items.map((item, k) => {
-    const at = `${where}.items[${k}]`;
-    if (Array.isArray(item)) {
-      const [from, to] = item;
-      if (item.length !== 2 || !isCount(from) || !isCount(to) || from >= to || to > s.count)
-        throw stateError(`${at} must be [from, to] with 0 <= from < to <= count`);
-      return [from, to];
-    }
-    if (!isObject(item)) throw stateError(`${at} must be [from, to] or {ref}`);
-    if (!isCount(item.ref) || item.ref >= messages.length) throw stateError(`${at}.ref must index the messages list`);
-    if (item.at !== undefined && (!isCount(item.at) || item.at >= s.count)) throw stateError(`${at}.at must be an index below count`);
-    return item.at === undefined ? { message: messages[item.ref] } : { at: item.at, message: messages[item.ref] };
-  });
-  // (a state written before branches existed is one branch, as it was one list)
-  const out = { settings: s.settings, count: s.count, prefix: s.prefix, items, branch: s.branch ?? 0 };
-  if (s.tokens !== undefined) out.tokens = s.tokens;
-  if (s.bytes !== undefined) out.bytes = s.bytes;
-  // (an anchor written before contexts has none: it prices only calls that name none)
-  if (s.anchor !== undefined) {
-    out.anchor = { inputTokens: s.anchor.inputTokens, count: s.anchor.count };
-    if (s.anchor.context !== undefined) out.anchor.context = s.anchor.context;
-  }
-  return out;
-}
-
-/** The snapshots of a state from its JSON (text or parsed); throws MidfoldError('invalid-state'). */
-function parseState(json) {
-  let data = json;
-  if (typeof json === 'string') {
-    try { data = JSON.parse(json); } catch (e) { throw stateError(`the session state is not valid JSON: ${e.message}`); }
-  }
-  if (!isObject(data)) throw stateError('the session state must be an object');
-  if (data.version !== STATE_VERSION) throw stateError(`unknown session state version ${JSON.stringify(data.version)} (this midfold reads ${STATE_VERSION})`);
-  if (!Array.isArray(data.snapshots)) throw stateError('the session state has no snapshots list');
-  const messages = data.messages === undefined ? [] : data.messages;
-  if (!Array.isArray(messages) || !messages.every(isObject)) throw stateError('the session state\'s messages must be a list of objects');
-  // (what midfold wrote passed the estimator: a message nested past its limit is not one of them)
-  try {
-    messages.forEach((m, i) => checkDepth(m, ['messages', i], 1));
-  } catch (e) {
-    throw stateError(`the session state's messages cannot be read: ${e.message}`);
-  }
-  return data.snapshots.map((s, i) => readSnapshot(s, `snapshots[${i}]`, messages));
-}
-
-/** The JSON data of `snapshots`, each distinct message once. */
-function writeState(snapshots) {
-  const index = new Map();
-  const messages = [];
-  const ref = (message) => {
-    const text = JSON.stringify(message);
-    if (!index.has(text)) { index.set(text, messages.length); messages.push(JSON.parse(text)); }
-    return index.get(text);
-  };
-  return {
-    version: STATE_VERSION,
-    messages,
-    snapshots: snapshots.map((s) => ({
-      ...s,
-      ...(s.anchor ? { anchor: { ...s.anchor } } : {}),
-      items: s.items.map((item) => (Array.isArray(item) ? [...item]
-        : item.at === undefined ? { ref: ref(item.message) } : { at: item.at, ref: ref(item.message) })),
-    })),
-  };
-}
-
-/** The UTF-8 bytes of the JSON text a store is given for `snapshots` (what maxBytes caps). */
-const stateBytes = (snapshots) => utf8Length(JSON.stringify(writeState(snapshots)));
-
-/** Whether the first `length` bytes of `a` and `b` are equal (four at a time where both are aligned). */
-function sameBytes(a, b, length) {
-  let i = 0;
-  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
-    const words = length >>> 2;
-    const wa = new Int32Array(a.buffer, a.byteOffset, words);
-    const wb = new Int32Array(b.buffer, b.byteOffset, words);
-    for (; i < words; i++) if (wa[i] !== wb[i]) return false;
-    i = words << 2;
-  }
-  for (; i < length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** Resolves when `done` does or `signal` aborts, whichever comes first (never rejects). */
 function untilAborted(done, signal) {
@@ -141,6 +37,9 @@ function untilAborted(done, signal) {
     done.then(stop);
   });
 }
+
+/** Histories whose prefix hashes a SessionState keeps for the next call (conversations under one key). */
+const HASHES_KEPT = 4;
 
 /** What tells two snapshots apart: one made with the same settings for the same prefix is the same. */
 const identity = (s) => `${s.count} ${s.prefix} ${s.settings}`;
@@ -182,7 +81,8 @@ function retained(snapshots, perBranch, branches) {
  * used, that costs a summary, never a wrong prefix.
  *
  * Ownership: keeps its snapshots (prefix hashes, and JSON copies of the messages midfold
- * wrote or edited), never the caller's message objects; keeps `store` by reference.
+ * wrote or edited), never the caller's message objects; keeps `store` by reference, and the
+ * canonical bytes of the latest few histories it hashed (prefixHash), in memory only.
  */
 export class SessionState {
   /**
@@ -226,6 +126,10 @@ export class SessionState {
     this.flights = new Set();
     /** Told after each record() (the module's conversationStates measures its states so); null for none. */
     this.onRecord = null;
+    /** The latest prefix hashes computed (prefixHash), the most recent first, each
+     * {history, count, hex, hasher}: a later history whose first messages are the same
+     * pieces is matched without hashing them again. */
+    this.hashed = [];
   }
 
   /**
@@ -265,7 +169,7 @@ export class SessionState {
    * stops waiting and goes on from what the state holds: an aborted request must not hang on
    * another request's summary (its Compactor then writes none: the report says 'aborted').
    * Ownership: the flight keeps `canonical` (to compare later calls with) until end().
-   * @param {{bytes: Uint8Array, ends: number[]}} canonical
+   * @param {import('./hash.js').HistoryBytes} canonical
    * @param {string} settings
    * @param {AbortSignal} [signal]
    */
@@ -292,9 +196,7 @@ export class SessionState {
   continuedFlight(canonical) {
     for (const f of this.flights) {
       const count = f.history.ends.length;
-      if (count === 0 || count > canonical.ends.length) continue;
-      const bytes = f.history.ends[count - 1];
-      if (canonical.ends[count - 1] === bytes && sameBytes(f.history.bytes, canonical.bytes, bytes)) return f;
+      if (count > 0 && canonical.samePrefix(f.history, count)) return f;
     }
     return null;
   }
@@ -389,7 +291,7 @@ export class SessionState {
    * form the provider was sent last, which a stateful Compactor whose options changed goes on
    * from: a fresh plan would fold the whole history again and, under signed thinking in
    * flight, rebuild another prefix beneath the signature); or null.
-   * @param {{bytes: Uint8Array, ends: number[]}} canonical the caller's history (historyBytes)
+   * @param {import('./hash.js').HistoryBytes} canonical the caller's history (historyBytes)
    * @param {string} settings
    */
   async match(canonical, settings) {
@@ -400,12 +302,48 @@ export class SessionState {
       // A prefix of another length in bytes is another prefix: no hash needed (another
       // conversation under the key, another branch), so a call hashes about once.
       if (s.bytes !== undefined && s.bytes !== canonical.ends[s.count - 1]) continue;
-      if (!tried.has(s.count)) tried.set(s.count, await prefixHash(canonical, s.count));
+      if (!tried.has(s.count)) tried.set(s.count, await this.prefixHash(canonical, s.count));
       if (tried.get(s.count) !== s.prefix) continue;
       if (s.settings === settings) return s;
       other = s;
     }
     return other;
+  }
+
+  /**
+   * The content hash of the first `count` messages of `canonical` (hash.js prefixHash). The
+   * snapshot a call matches is nearly always the one the call before recorded: when the
+   * first messages of `canonical` are the pieces (the same objects, which the estimate cache
+   * gives back only for a message that still matches its structural snapshot) of a history
+   * hashed before, that hash is reused, and a longer prefix hashes only the bytes after it,
+   * from the hasher's state kept there; a changed earlier message is another piece, and its
+   * prefix is hashed afresh. A history seen for the first time is hashed by WebCrypto (the
+   * fastest over a whole history); the second time, the resumable hasher takes over.
+   * Ownership: keeps `canonical`'s pieces of the latest HASHES_KEPT histories.
+   * @param {import('./hash.js').HistoryBytes} canonical
+   * @param {number} count
+   * @returns {Promise<string>}
+   */
+  async prefixHash(canonical, count) {
+    const pieces = canonical.pieces;
+    let known = null;
+    for (const h of this.hashed) {
+      if (h.count > count || (known && known.count >= h.count)) continue;
+      const before = h.history.pieces;
+      let i = 0;
+      while (i < h.count && before[i] === pieces[i]) i++;
+      if (i === h.count) known = h;
+    }
+    let hex, hasher = null;
+    if (known && known.count === count) ({ hex, hasher } = known);
+    else if (known) {
+      // (from the known prefix's hasher, or, the first time a history comes back, from the start)
+      hasher = known.hasher ? known.hasher.copy() : new Sha256();
+      for (let i = known.hasher ? known.count : 0; i < count; i++) hasher.update(pieces[i]);
+      hex = hasher.hex();
+    } else hex = await prefixHash(canonical, count);
+    this.hashed = [{ history: canonical, count, hex, hasher }, ...this.hashed.filter((h) => h !== known)].slice(0, HASHES_KEPT);
+    return hex;
   }
 
   /**

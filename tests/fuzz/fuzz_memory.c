@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "midfold_memory.h"
 
 #define MAX_STEPS 9 /* the first step and js/memory/tool.js's 8 rounds */
 

@@ -22,7 +22,8 @@
 //   its output; a reasoning item is followed by the item it was produced with (not by a user message, not at
 //   the end); encrypted reasoning and compaction items come back unmodified; no configuration_update item
 //   directly follows another, and an async call may wait for its output. /responses/compact answers the
-//   input's user messages followed by one compaction item.
+//   input's user messages (as output messages, with ids) followed by one compaction item of a real one's size;
+//   this server stores no responses, so a `previous_response_id` is refused as an unknown id.
 //
 //   const p = await startStrictProvider();
 //   p.url                         // 'http://127.0.0.1:PORT'
@@ -289,6 +290,16 @@ export async function startStrictProvider(options = {}) {
   const CALLS = new Set(Object.values(OUTPUTS));
   const itemType = (item) => (item && (item.type || (item.role ? 'message' : undefined)));
 
+  // A compaction item's encrypted content as this server writes it: its signature, padded to the size real ones
+  // have (7,800 to 8,968 bytes seen from gpt-5-mini, Menci/Floway#314), so that what a request carries for it
+  // is counted at a realistic size.
+  const compactionContent = (id) => {
+    const mac = sign('openai-compaction', id);
+    let pad = '';
+    for (let k = 0; pad.length < 8000; k++) pad += sign('openai-compaction-pad', id, String(k));
+    return `cmp.${mac}.${pad.slice(0, 8000)}`;
+  };
+
   function checkResponsesInput(input) {
     if (!Array.isArray(input)) return;
     const calls = new Map();
@@ -311,7 +322,7 @@ export async function startStrictProvider(options = {}) {
         if (i > 0 && itemType(input[i - 1]) === 'configuration_update')
           throw invalid(`input[${i}]: a configuration_update item cannot directly follow another configuration_update item.`);
       } else if (t === 'compaction') {
-        if (item.encrypted_content !== `cmp.${sign('openai-compaction', item.id)}`)
+        if (item.encrypted_content !== compactionContent(item.id))
           throw invalid(`input[${i}]: the encrypted content of compaction item '${item.id}' could not be verified.`);
       }
     });
@@ -322,6 +333,7 @@ export async function startStrictProvider(options = {}) {
 
   function responsesAnswer(body) {
     if (typeof body.model !== 'string') throw invalid('model: field required');
+    if (body.previous_response_id != null) throw invalid(`Previous response with id '${body.previous_response_id}' not found.`);
     checkResponsesInput(body.input);
     let output = state.reply ? state.reply({ api: 'openai-responses', body })
       : [{ type: 'message', id: `msg_${randomBytes(4).toString('hex')}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }] }];
@@ -332,13 +344,19 @@ export async function startStrictProvider(options = {}) {
 
   function responsesCompact(body) {
     if (typeof body.model !== 'string') throw invalid('model: field required');
+    // This server keeps no responses: a chain it cannot read is refused, as the API refuses an unknown id.
+    if (body.previous_response_id != null) throw invalid(`Previous response with id '${body.previous_response_id}' not found.`);
     checkResponsesInput(body.input);
     const input = Array.isArray(body.input) ? body.input : [{ role: 'user', content: String(body.input || '') }];
     if (!input.length) throw invalid('input: nothing to compact');
     const id = `cmp_${randomBytes(6).toString('hex')}`;
-    const users = input.filter((item) => itemType(item) === 'message' && item.role === 'user');
+    // The user messages come back as the API writes output messages (an id, status, input_text parts), then
+    // the compaction item last (OpenAI's compaction guide; the Agents SDK's pull request #760 shows a real answer).
+    const users = input.filter((item) => itemType(item) === 'message' && item.role === 'user').map((item, k) => ({
+      id: `msg_${id.slice(4)}${k}`, type: 'message', status: 'completed', role: 'user',
+      content: typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content }));
     return { id: `resp_${randomBytes(6).toString('hex')}`, object: 'response.compaction', created_at: 1764547200,
-      output: [...users, { type: 'compaction', id, encrypted_content: `cmp.${sign('openai-compaction', id)}` }],
+      output: [...users, { type: 'compaction', id, encrypted_content: compactionContent(id) }],
       usage: { input_tokens: Math.ceil(JSON.stringify(input).length / 4), output_tokens: 50, total_tokens: 0 } };
   }
 

@@ -233,3 +233,18 @@ void count_features_whole(const char *text, size_t len, uint64_t *counts)
     mf_features_feed(&st, text, len, counts);
     mf_features_end(&st, counts);
 }
+
+size_t plan_tail_start(const char *json, uint64_t keep_tail_tokens, uint64_t keep_tail_messages)
+{
+    mf_doc *doc = parse(json);
+    mf_compact_options o;
+    mf_compact_options_init(&o);
+    o.keep_tail_tokens = keep_tail_tokens;
+    o.keep_tail_messages = keep_tail_messages;
+    mf_compact_plan *plan = NULL;
+    size_t start = SIZE_MAX;
+    if (doc && mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) == MF_OK) start = plan->tail_start;
+    mf_compact_plan_free(plan);
+    mf_doc_free(doc);
+    return start;
+}

@@ -37,6 +37,11 @@ struct cJSON *json_member(const struct cJSON *obj, const char *key);
  * defaults, or NULL on failure. */
 mf_micro_plan *plan_of(const char *json, mf_format format, uint32_t keep_recent);
 
+/* Where the compaction plan's tail starts for NUL-terminated JSON (format detected) with
+ * the tail's budget in tokens and its floor in messages, the other options at their
+ * defaults; SIZE_MAX on any failure. */
+size_t plan_tail_start(const char *json, uint64_t keep_tail_tokens, uint64_t keep_tail_messages);
+
 /* ---- midfold's binary tree encoding (src/tree_decode.c), written independently ---- */
 
 /* A growing byte buffer; `failed` is set when realloc fails. Free `data` with free(). */

@@ -36,20 +36,6 @@ static size_t problems(const char *json, mf_format format, mf_problem_code *firs
     return n;
 }
 
-static size_t tail_start(const char *json)
-{
-    mf_doc *doc = parse(json);
-    mf_compact_options o;
-    mf_compact_options_init(&o);
-    o.keep_tail_tokens = 0;
-    mf_compact_plan *plan = NULL;
-    size_t start = SIZE_MAX;
-    if (doc && mf_doc_compact_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) == MF_OK) start = plan->tail_start;
-    mf_compact_plan_free(plan);
-    mf_doc_free(doc);
-    return start;
-}
-
 static int edits_only(const mf_micro_plan *p, size_t message, size_t part, mf_edit_target target)
 {
     for (size_t i = 0; p && i < p->count; i++)
@@ -78,13 +64,13 @@ static void approvals(void)
     CHECK("... and never the execution denial", p && !edits_only(p, 7, 0, MF_EDIT_PART_OUTPUT));
     mf_micro_plan_free(p);
 
-    CHECK("answered, the approval flow folds up to its last exchange", tail_start(FX_APPROVAL_AISDK) == 5);
+    CHECK("answered, the approval flow folds up to its last exchange", plan_tail_start(FX_APPROVAL_AISDK, 0, 0) == 5);
     /* The user wrote something else instead of answering: the request is still pending. */
     size_t n = strlen(FX_AWAITING_AISDK);
     while (n && FX_AWAITING_AISDK[n - 1] != ']') n--;
     char *ignored = malloc(n + 128);
     snprintf(ignored, n + 128, "%.*s, {\"role\": \"user\", \"content\": \"先别删\"}]", (int)(n - 1), FX_AWAITING_AISDK);
-    CHECK("an unanswered request is never folded: the tail starts at its message", tail_start(ignored) == 5);
+    CHECK("an unanswered request is never folded: the tail starts at its message", plan_tail_start(ignored, 0, 0) == 5);
     free(ignored);
 
     mf_problem_code code;
@@ -214,8 +200,8 @@ static void ui(void)
     p = plan_of(FX_STREAMING_AISDK_UI, MF_FORMAT_AUTO, 0);
     CHECK("a part awaiting its output is never edited", p && !edits_only(p, 5, 5, MF_EDIT_UI_OUTPUT));
     mf_micro_plan_free(p);
-    CHECK("a UIMessage answers its own calls: the cut falls at the last user message", tail_start(FX_CHAT_AISDK_UI) == 4);
-    CHECK("a tool part still running is never folded", tail_start(FX_STREAMING_AISDK_UI) == 5);
+    CHECK("a UIMessage answers its own calls: the cut falls at the last user message", plan_tail_start(FX_CHAT_AISDK_UI, 0, 0) == 4);
+    CHECK("a tool part still running is never folded", plan_tail_start(FX_STREAMING_AISDK_UI, 0, 0) == 5);
 
     mf_problem_code code;
     size_t m, part;

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "failing_alloc.h"
 #include "midfold.h"
+#include "midfold_memory.h"
 #include "suites.h"
 
 /* ---- a store of up to 64 files, and a driver that runs a command to its end ---- */

@@ -3,6 +3,8 @@
 import type OpenAI from 'openai';
 import type OpenAI6 from 'openai-v6';
 import type { AgentInputItem } from '@openai/agents';
+import { MemorySession, run, Agent, type Session } from '@openai/agents';
+import { midfoldSession } from 'midfold/openai-agents';
 import { Compactor, detectFormat, estimateTokens, microCompact, serialize, validate, type CompactorRequest } from 'midfold';
 
 const chat: OpenAI.ChatCompletionMessageParam[] = [
@@ -70,3 +72,18 @@ serialize(agentHistory);
 let kept: AgentInputItem[] = [];
 new Compactor({ summarize: async () => 'summary', onArchive: (removed: AgentInputItem[]) => { kept = removed; } }).compact(agentHistory);
 void kept;
+
+// midfoldSession over the SDK's MemorySession is a Session that run() takes; the item type follows the store's.
+const agentSession = midfoldSession({
+  underlyingSession: new MemorySession(), summarize: async () => 'summary', threshold: 20000,
+  // removed is AgentInputItem[]: the SDK's union still narrows.
+  onArchive: (removed) => { for (const item of removed) if (item.type === 'function_call_result') void item.callId; },
+});
+const asSession: Session = agentSession;
+export async function sessionRun(): Promise<AgentInputItem[]> {
+  await run(new Agent({ name: 'a' }), 'hello', { session: agentSession });
+  const report = await agentSession.compact({ force: true });
+  if (report.written) void report.stored.after;
+  void asSession;
+  return agentSession.getItems();
+}

@@ -70,3 +70,10 @@ anthropicCompaction({ model: 'claude-opus-4-7', preservedThinking: 'yes' });
 new SessionState({ maxSnapshots: 4, maxBranches: 8, maxBytes: 120 * 1024 });
 // @ts-expect-error: maxBranches is a number
 new SessionState({ maxBranches: '8' });
+
+// keepTail knows tokens and messages; the threshold is tokens or a fraction of contextWindow.
+new Compactor({ summarize: digestSummarizer(), keepTail: { tokens: 4000, messages: 20 }, threshold: { fraction: 0.8 }, contextWindow: 200_000 });
+// @ts-expect-error: keepTail has no key 'token' (the Compactor refuses it at run time too)
+new Compactor({ summarize: digestSummarizer(), keepTail: { token: 500 } });
+// @ts-expect-error: a fraction is a number
+new Compactor({ summarize: digestSummarizer(), threshold: { fraction: '0.8' }, contextWindow: 200_000 });

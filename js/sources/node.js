@@ -1,5 +1,5 @@
 /**
- * source-node.js — how the Node entries (node.js, memory/node.js) turn init's argument
+ * sources/node.js — how the Node entries (hosts/node.js, memory/node.js) turn init's argument
  * into what instantiate() takes: a file URL or path is read from disk, any other URL is
  * fetched, and nothing given means the module bundled with the package.
  */

@@ -1,0 +1,105 @@
+// The per-call check of a conversation that grows by one turn a call, below every trigger, four ways in one run:
+// compactHistory with a SessionState carried from call to call (what the AI SDK middleware, compactStep, the
+// Agents filter and the proxy run on every call), the stateful Compactor's own check (one Compactor holding the
+// array), LangChain's summarizationMiddleware beforeModel (its check: count the messages, compare with the
+// trigger) and the AI SDK's pruneMessages, each on its own shape of the same conversation (peers.mjs, converted
+// outside the timing). Both midfold rows run before any fold (the state remembers nothing yet) and after one (the
+// state holds the folded form, which every call matches and extends).
+// Prints one markdown table; ratios are against the stateful check of the same row. Nothing here asserts time.
+//
+//   node tests/bench/state-check.mjs [--rounds N]
+import { init, Compactor, SessionState, compactHistory, digestSummarizer } from '../../js/hosts/node.js';
+import { conversation, fmt, machine, median, now, table } from './lib.mjs';
+import { toAiSdk, toLangChain } from './peers.mjs';
+
+const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
+const KEEP = 3;
+await init();
+
+const optional = async (spec) => { try { return await import(spec); } catch { return null; } };
+const langchain = await optional('langchain');
+const lcMessages = await optional('@langchain/core/messages');
+const lcTesting = await optional('@langchain/core/utils/testing');
+const aiSdk = await optional('ai');
+
+// Under both triggers: every call is a check that changes nothing (the fold below is forced; the generated
+// session ends inside a signed tool loop, which the default policy would not fold under).
+const options = () => ({ summarize: digestSummarizer(), threshold: 1e9, microTrigger: 1e9, thinking: 'unbound' });
+
+/** Per-call times (ms) of `step(n)` for histories of `size` + 2, `size` + 4, …: `rounds` calls after two warm ones. */
+async function perCall(size, step, rounds = ROUNDS) {
+  const times = [];
+  for (let r = 0; r < rounds + 2; r++) {
+    const n = size + 2 * (r + 1);
+    const t0 = now();
+    await step(n);
+    if (r >= 2) times.push(now() - t0);
+  }
+  // On a shared machine a call now and then waits for the CPU: the fastest call says what the
+  // work costs, the median what a caller sees.
+  return { median: median(times), best: Math.min(...times) };
+}
+
+/** A cell: the median and fastest call, and their ratios to `base` (another cell). */
+const cell = (x, base) => (base ? `${fmt(x.median)} / ${fmt(x.best)} (${fmt(x.median / base.median, 2)}× / ${fmt(x.best / base.best, 2)}×)`
+  : `${fmt(x.median)} / ${fmt(x.best)}`);
+
+/** One size's rows: [before any fold, after a fold], each [cells…]. */
+async function rowsOf(size, rounds) {
+  const rows = [];
+  const all = conversation(size + 2 * (rounds + 4), 41);
+  for (const folded of [false, true]) {
+    // The stateful Compactor: one array, one Compactor, a turn appended before each check.
+    const held = all.slice(0, size);
+    const stateful = new Compactor(options());
+    await stateful.compact(held, folded ? { force: true } : {});
+    let had = size;
+    const check = await perCall(size, async (n) => {
+      held.push(...all.slice(had, n)); had = n;
+      const report = await stateful.compact(held);
+      if (report.reason !== 'below-threshold') throw new Error(`the stateful check did ${report.reason}`);
+    }, rounds);
+    // compactHistory: the whole history each call, the state carried.
+    const state = new SessionState();
+    const stateless = new Compactor(options());
+    const first = await compactHistory(stateless, all.slice(0, size), { state, ...(folded ? { force: true } : {}) });
+    if (folded !== first.report.compacted) throw new Error(`the first call should fold only when forced: ${first.report.reason}`);
+    const carried = await perCall(size, async (n) => {
+      const { report } = await compactHistory(stateless, all.slice(0, n), { state });
+      if (report.reason !== 'below-threshold' || report.session.matched !== (folded ? n - 2 : 0))
+        throw new Error(`compactHistory: ${report.reason}, matched ${report.session.matched}`);
+    }, rounds);
+    const row = [size.toLocaleString('en'), folded ? 'after a fold' : 'before any fold', cell(check), cell(carried, check)];
+    if (!folded) {
+      // The peers have no fold to carry: measured once per size, on the row before any fold.
+      let lc = null;
+      if (langchain && lcMessages && lcTesting) {
+        const lcAll = toLangChain(all, lcMessages);
+        const middleware = langchain.summarizationMiddleware({ model: new lcTesting.FakeListChatModel({ responses: ['-'] }),
+          trigger: { tokens: 1e9 }, keep: { messages: 20 } });
+        const lcSize = toLangChain(all.slice(0, size), lcMessages).length;
+        lc = await perCall(lcSize, async (n) => {
+          if ((await middleware.beforeModel({ messages: lcAll.slice(0, n) }, { context: {} })) !== undefined) throw new Error('LangChain summarized');
+        }, rounds);
+      }
+      let prune = null;
+      if (aiSdk && typeof aiSdk.pruneMessages === 'function') {
+        const aiAll = toAiSdk(all);
+        const aiSize = toAiSdk(all.slice(0, size)).length;
+        prune = await perCall(aiSize, (n) => aiSdk.pruneMessages({ messages: aiAll.slice(0, n), toolCalls: `before-last-${2 * KEEP}-messages` }), rounds);
+      }
+      row.push(lc === null ? '— (not installed)' : cell(lc, check), prune === null ? '— (not installed)' : cell(prune, check));
+    } else row.push('', '');
+    rows.push(row);
+  }
+  return rows;
+}
+
+// Every path once on a short conversation first, untimed (V8 compiles what runs often).
+await rowsOf(300, 20);
+const rows = [...await rowsOf(1000, 3 * ROUNDS), ...await rowsOf(10000, ROUNDS)];
+
+const m = machine();
+console.log(`# The per-call check beside its peers (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${m.date}; ms per call, median / fastest of ${3 * ROUNDS} calls at 1,000 messages and ${ROUNDS} at 10,000, each call one turn longer; × = the same relative to the stateful Compactor's check of the same row)\n`);
+console.log(table(['messages', 'state', 'stateful Compactor check', 'compactHistory + SessionState', "LangChain summarizationMiddleware's check",
+  `AI SDK pruneMessages (toolCalls before-last-${2 * KEEP}-messages)`], rows));
