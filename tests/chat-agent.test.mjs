@@ -17,6 +17,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
+import { jsBlocks } from './helpers/doc-snippets.mjs';
 import { startStrictProvider } from './helpers/strict-provider.mjs';
 import { ROOT } from './helpers/workerd.mjs';
 import { runWrangler, startWranglerDev } from './helpers/wrangler.mjs';
@@ -143,6 +144,12 @@ test('wrangler.jsonc of the chat agent: its Durable Object on SQLite storage, no
   assert.match(output, /env\.Chat \(Chat\)\s+Durable Object/);
   assert.doesNotMatch(output, /Unexpected fields|\[WARNING\]/);
   t.diagnostic(output.match(/Total Upload: .*/)[0]);
+});
+
+test('docs/cloudflare-agents.md shows the agent as web-demo/chat-agent/agent.js has it', () => {
+  const [agent] = jsBlocks(readFileSync(path.join(ROOT, 'docs/cloudflare-agents.md'), 'utf8'));
+  assert.match(agent.code, /^export class Chat extends AIChatAgent \{/);
+  assert.ok(readFileSync(path.join(ROOT, 'web-demo/chat-agent/agent.js'), 'utf8').includes(`${agent.code}\n`), 'the shown code is the code run');
 });
 
 test('without the client token nothing reaches the agent', async () => {
