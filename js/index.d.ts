@@ -26,7 +26,7 @@ export type Message =
   | { role: string; content?: unknown; [key: string]: unknown }
   | { type: string; [key: string]: unknown };
 
-export type Format = 'anthropic' | 'openai' | 'ai-sdk' | 'openai-responses' | 'ai-sdk-ui';
+export type Format = 'anthropic' | 'openai' | 'ai-sdk' | 'openai-responses' | 'ai-sdk-ui' | 'langchain';
 /** Estimator profiles. 'bareagent' is the reference (the default of estimateTokens,
  * microCompact, planCompaction and digest); the others are fitted to a tokenizer: 'o200k'
  * (GPT-4o, GPT-4.1, GPT-5), 'cl100k' (GPT-4, GPT-3.5), 'deepseek' (DeepSeek-V3), 'qwen'

@@ -63,6 +63,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/sources/fetch.js", esModule = embed "../../js/sources/fetch.js"),
     (name = "midfold/js/core/apply.js", esModule = embed "../../js/core/apply.js"),
     (name = "midfold/js/core/options.js", esModule = embed "../../js/core/options.js"),
+    (name = "midfold/js/core/langchain.js", esModule = embed "../../js/core/langchain.js"),
     (name = "midfold/js/core/deprecation.js", esModule = embed "../../js/core/deprecation.js"),
     (name = "midfold/js/compaction/compactor.js", esModule = embed "../../js/compaction/compactor.js"),
     (name = "midfold/js/compaction/summary-messages.js", esModule = embed "../../js/compaction/summary-messages.js"),
