@@ -26,7 +26,7 @@ export type Message =
   | { role: string; content?: unknown; [key: string]: unknown }
   | { type: string; [key: string]: unknown };
 
-export type Format = 'anthropic' | 'openai' | 'ai-sdk' | 'openai-responses' | 'ai-sdk-ui';
+export type Format = 'anthropic' | 'openai' | 'ai-sdk' | 'openai-responses' | 'ai-sdk-ui' | 'langchain';
 /** Estimator profiles. 'bareagent' is the reference (the default of estimateTokens,
  * microCompact, planCompaction and digest); the others are fitted to a tokenizer: 'o200k'
  * (GPT-4o, GPT-4.1, GPT-5), 'cl100k' (GPT-4, GPT-3.5), 'deepseek' (DeepSeek-V3), 'qwen'
@@ -371,7 +371,37 @@ export interface CompactReport {
   summary?: string;
   language?: 'en' | 'zh';
   transcript?: { chars: number; shrunkResults: number; omittedMessages: number };
+  /** The integrations (midfold/ai-sdk), while a signed tool loop waits (`deferred-thinking`): 'requested' when
+   * the request asks the provider to manage the context itself (`serverEdits`: Anthropic's context-management
+   * edits, in the AI SDK's spelling), 'host' when the host's own `contextManagement` was left in place,
+   * 'unsupported' when the provider has none (the loop grows until the turn ends; `onWarn` says so once the
+   * loop is past the threshold). */
+  serverContext?: 'requested' | 'host' | 'unsupported';
+  serverEdits?: AnthropicContextEdit[];
 }
+
+/** One of Anthropic's context-management edits as midfold asks for it (the AI SDK's spelling; the Messages API
+ * writes `clear_at_least`, `exclude_tools`). */
+export type AnthropicContextEdit =
+  | { type: 'clear_tool_uses_20250919'; trigger: { type: 'input_tokens'; value: number }; keep: { type: 'tool_uses'; value: number };
+      clearAtLeast?: { type: 'input_tokens'; value: number }; excludeTools?: string[] }
+  | { type: 'compact_20260112'; trigger: { type: 'input_tokens'; value: number }; instructions?: string };
+
+/**
+ * What to put on an Anthropic Messages request after `compactor.compact(messages)` resolved to `report`:
+ * `messages` from the provider's last `compaction` block on (it reads nothing before it), `betas` to add to
+ * yours, and, when the report says a signed tool loop waited (`deferred-thinking`), `context_management`: the
+ * provider then clears old tool results (thresholds under 50,000, compaction's minimum trigger) or compacts
+ * (from 50,000 on, with the Compactor's `instructions`) on its side, after checking the thinking signatures
+ * against what was sent. The reply's `usage` counts what the model read when
+ * `reply.context_management.applied_edits` is not empty: observe it only when it is empty.
+ * Ownership: never changes `messages` (the result's list is new when it was cut, else `messages` itself).
+ */
+export declare function anthropicServerContext<M extends MessageLike>(compactor: Compactor<M>, messages: M[], report: CompactReport): {
+  messages: M[];
+  betas: string[];
+  context_management?: { edits: Array<Record<string, unknown> & { type: AnthropicContextEdit['type'] }> };
+};
 
 /** Folds the resolved middle of a conversation into a summary (docs/compaction.md). `M` is the
  * caller's message type (inferred from onArchive or summarize, or given:

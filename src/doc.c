@@ -5,9 +5,13 @@
 
 #include <string.h>
 
-/* A role-tagged message, or an OpenAI Responses item that has no role (function_call,
- * reasoning, ...): those are messages of an item list. */
-static bool is_message(const mf_node *n) { return mf_get_str(n, "role") != NULL || mf_responses_is_item(n); }
+/* A role-tagged message, an OpenAI Responses item that has no role (function_call,
+ * reasoning, ...): those are messages of an item list, or a LangChain message in its dict
+ * form ({type: "human", content}). */
+static bool is_message(const mf_node *n)
+{
+    return mf_get_str(n, "role") != NULL || mf_responses_is_item(n) || mf_langchain_type(n) != NULL;
+}
 
 /* Points doc->messages at the conversation's list when the value holds one. A lone
  * message is wrapped in a one-item list so every operation sees a list. */

@@ -1,5 +1,5 @@
 /* format.c — telling Anthropic, OpenAI Chat and AI SDK messages apart by the features
- * only one of them has. Plain text conversations fit all three; they are reported as
+ * only one of them has (LangChain's dict form by its `type`). Plain text conversations fit all three; they are reported as
  * OpenAI Chat, the shape every provider's compatibility layer accepts. */
 #include "view.h"
 
@@ -7,7 +7,7 @@
 
 /* `developer`: role "developer", which both OpenAI formats have (Chat Completions unless
  * something says Responses). */
-typedef struct evidence { size_t anthropic, openai, aisdk, aisdk_ui, responses, developer; } evidence;
+typedef struct evidence { size_t anthropic, openai, aisdk, aisdk_ui, responses, developer, langchain; } evidence;
 
 static void block_evidence(const mf_node *block, evidence *ev)
 {
@@ -44,6 +44,9 @@ static void message_evidence(const mf_node *msg, evidence *ev)
     /* A Responses item is told by its own type or parts; its other fields (a "refusal"
      * part, role "developer") would read as Chat Completions. */
     if (mf_responses_evidence(msg)) { ev->responses++; return; }
+    /* A LangChain message is told by its `type` alone: its content may hold any provider's
+     * blocks (@langchain/anthropic keeps tool_use and thinking blocks there), which are its own. */
+    if (mf_langchain_type(msg)) { ev->langchain++; return; }
     const mf_node *role = mf_get_str(msg, "role");
     const mf_node *content = mf_get(msg, "content");
     if (mf_get(msg, "tool_calls") || mf_get(msg, "tool_call_id") || mf_get(msg, "function_call") ||
@@ -69,11 +72,13 @@ static void message_evidence(const mf_node *msg, evidence *ev)
 mf_format mf_doc_detect(const mf_doc *doc)
 {
     if (!doc || !mf_doc_is_conversation(doc, NULL)) return MF_FORMAT_UNKNOWN;
-    evidence ev = {0, 0, 0, 0, 0, 0};
+    evidence ev = {0, 0, 0, 0, 0, 0, 0};
     for (uint32_t i = 0; i < doc->messages->count; i++) message_evidence(&doc->messages->items[i], &ev);
     if (!ev.responses) ev.openai += ev.developer;
-    int kinds = (ev.anthropic > 0) + (ev.openai > 0) + (ev.aisdk > 0) + (ev.aisdk_ui > 0) + (ev.responses > 0);
+    int kinds = (ev.anthropic > 0) + (ev.openai > 0) + (ev.aisdk > 0) + (ev.aisdk_ui > 0) + (ev.responses > 0) +
+                (ev.langchain > 0);
     if (kinds > 1) return MF_FORMAT_UNKNOWN; /* mixed: no single provider accepts it */
+    if (ev.langchain) return MF_FORMAT_LANGCHAIN;
     if (ev.responses) return MF_FORMAT_OPENAI_RESPONSES;
     if (ev.aisdk_ui) return MF_FORMAT_AISDK_UI;
     if (ev.anthropic) return MF_FORMAT_ANTHROPIC;
@@ -90,6 +95,7 @@ const char *mf_format_name(mf_format format)
     case MF_FORMAT_AISDK: return "ai-sdk";
     case MF_FORMAT_OPENAI_RESPONSES: return "openai-responses";
     case MF_FORMAT_AISDK_UI: return "ai-sdk-ui";
+    case MF_FORMAT_LANGCHAIN: return "langchain";
     case MF_FORMAT_UNKNOWN: break;
     }
     return "unknown";
@@ -98,7 +104,7 @@ const char *mf_format_name(mf_format format)
 mf_status mf_format_parse(const char *name, size_t len, mf_format *out)
 {
     if (!name || !out) return MF_ERR_INVALID_ARG;
-    for (int f = MF_FORMAT_AUTO; f <= MF_FORMAT_AISDK_UI; f++) {
+    for (int f = MF_FORMAT_AUTO; f <= MF_FORMAT_LANGCHAIN; f++) {
         if (f == MF_FORMAT_UNKNOWN) continue;
         const char *n = mf_format_name((mf_format)f);
         if (strlen(n) == len && memcmp(n, name, len) == 0) { *out = (mf_format)f; return MF_OK; }

@@ -83,10 +83,12 @@ typedef enum mf_format {
     MF_FORMAT_AISDK = 3,     /* Vercel AI SDK ModelMessage: parts tool-call / tool-result */
     MF_FORMAT_UNKNOWN = 4,
     MF_FORMAT_OPENAI_RESPONSES = 5, /* OpenAI Responses API input items: message, function_call, ... */
-    MF_FORMAT_AISDK_UI = 6   /* Vercel AI SDK UIMessage: {id, role, parts} as a chat UI holds it */
+    MF_FORMAT_AISDK_UI = 6,  /* Vercel AI SDK UIMessage: {id, role, parts} as a chat UI holds it */
+    MF_FORMAT_LANGCHAIN = 7  /* LangChain JS messages in their dict form: {type: human|ai|tool|system, content,
+                                tool_calls, invalid_tool_calls, tool_call_id, status} (adapt_langchain.c) */
 } mf_format;
 
-/* "anthropic", "openai", "ai-sdk", "unknown", "openai-responses", "ai-sdk-ui" ("auto" for
+/* "anthropic", "openai", "ai-sdk", "unknown", "openai-responses", "ai-sdk-ui", "langchain" ("auto" for
  * MF_FORMAT_AUTO). Static. */
 const char *mf_format_name(mf_format format);
 /* Parses a format name (as above); returns MF_ERR_INVALID_ARG for anything else. */

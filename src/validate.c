@@ -88,8 +88,14 @@ static bool known_other_block(mf_format format, const mf_node *type)
     static const char *const aisdk[] = {"tool-approval-request", "tool-approval-response", NULL};
     static const char *const responses[] = {"item_reference", "compaction_trigger", "additional_tools",
                                             "configuration_update", NULL};
+    /* LangChain: the v1 standard blocks midfold reads as they are, and the provider blocks its
+     * integrations keep in content (@langchain/core messages/content, @langchain/anthropic). */
+    static const char *const langchain[] = {"non_standard", "citation", "server_tool_call", "server_tool_call_result",
+                                            "server_tool_call_chunk", "invalid_tool_call", "input_json_delta",
+                                            "server_tool_use", "web_search_tool_result", "search_result", NULL};
     const char *const *list = format == MF_FORMAT_ANTHROPIC ? anthropic : format == MF_FORMAT_OPENAI ? openai
-                            : format == MF_FORMAT_OPENAI_RESPONSES ? responses : aisdk;
+                            : format == MF_FORMAT_OPENAI_RESPONSES ? responses
+                            : format == MF_FORMAT_LANGCHAIN ? langchain : aisdk;
     for (int i = 0; list[i]; i++) if (mf_str_eq(type, list[i])) return true;
     return false;
 }
@@ -170,8 +176,10 @@ static void check_shape(report_box *box, const mf_view *v, size_t m)
                 add(box, MF_PROBLEM_BAD_CONTENT, m, part->index, "a content entry that is not an object%s", "", 0);
             else if (!part->type)
                 add(box, MF_PROBLEM_UNKNOWN_BLOCK, m, part->index, "a block without a \"type\"%s", "", 0);
-            else if (!known_other_block(v->format, part->type) && v->format == MF_FORMAT_ANTHROPIC)
-                /* Anthropic adds block types often: one midfold does not know yet is kept. */
+            else if (!known_other_block(v->format, part->type) &&
+                     (v->format == MF_FORMAT_ANTHROPIC || v->format == MF_FORMAT_LANGCHAIN))
+                /* Anthropic adds block types often, and a LangChain message carries whatever its
+                 * provider gave: one midfold does not know yet is kept. */
                 warn(box, MF_PROBLEM_UNKNOWN_BLOCK, m, part->index, "block type \"%s\" is not one midfold knows; it is "
                      "kept and priced by its text", part->type->str, part->type->len);
             else if (!known_other_block(v->format, part->type))
@@ -558,7 +566,8 @@ mf_status mf_doc_validate(const mf_doc *doc, mf_format format, mf_validation **o
             add(box, MF_PROBLEM_NOT_A_MESSAGE, 0, SIZE_MAX, "expected a list of messages%s", "", 0);
         } else {
             for (size_t i = 0; i < doc->messages->count; i++)
-                if (!mf_get_str(&doc->messages->items[i], "role") && !mf_responses_is_item(&doc->messages->items[i]))
+                if (!mf_get_str(&doc->messages->items[i], "role") && !mf_responses_is_item(&doc->messages->items[i]) &&
+                    !mf_langchain_type(&doc->messages->items[i]))
                     add(box, MF_PROBLEM_NOT_A_MESSAGE, i, SIZE_MAX, "not an object with a string \"role\"%s", "", 0);
         }
         if (box->report.format == MF_FORMAT_AUTO) box->report.format = MF_FORMAT_UNKNOWN;

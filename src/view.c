@@ -17,6 +17,23 @@ static mf_role role_of(const mf_node *role, mf_format format)
     return MF_ROLE_UNKNOWN;
 }
 
+/* The role a LangChain message is shown as ([user], [assistant], ...): its type is
+ * LangChain's own word, the transcript speaks the providers' (an unknown role keeps its name). */
+static const mf_node *role_name(mf_role role, const mf_node *fallback)
+{
+    static const mf_node user = {.kind = MF_STRING, .str = "user", .len = 4};
+    static const mf_node assistant = {.kind = MF_STRING, .str = "assistant", .len = 9};
+    static const mf_node system = {.kind = MF_STRING, .str = "system", .len = 6};
+    static const mf_node tool = {.kind = MF_STRING, .str = "tool", .len = 4};
+    switch (role) {
+    case MF_ROLE_USER: return &user;
+    case MF_ROLE_ASSISTANT: return &assistant;
+    case MF_ROLE_SYSTEM: return &system;
+    case MF_ROLE_TOOL: return &tool;
+    default: return fallback;
+    }
+}
+
 mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_error *err)
 {
     memset(view, 0, sizeof *view);
@@ -36,7 +53,7 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
             return mf_fail(err, MF_ERR_FORMAT, SIZE_MAX,
                            "the messages mix Anthropic, OpenAI and AI SDK features; pass a format");
     } else if (format != MF_FORMAT_ANTHROPIC && format != MF_FORMAT_OPENAI && format != MF_FORMAT_AISDK &&
-               format != MF_FORMAT_AISDK_UI && format != MF_FORMAT_OPENAI_RESPONSES) {
+               format != MF_FORMAT_AISDK_UI && format != MF_FORMAT_OPENAI_RESPONSES && format != MF_FORMAT_LANGCHAIN) {
         return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown format");
     }
     view->format = format;
@@ -55,6 +72,10 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
         if (format == MF_FORMAT_OPENAI_RESPONSES) {
             msg->role = mf_responses_role(msg->node);
             st = mf_adapt_openai_responses(&view->arena, msg);
+        } else if (format == MF_FORMAT_LANGCHAIN) {
+            msg->role = mf_langchain_role(msg->node);
+            msg->role_node = role_name(msg->role, msg->role_node);
+            st = mf_adapt_langchain(&view->arena, msg);
         } else {
             st = format == MF_FORMAT_ANTHROPIC ? mf_adapt_anthropic(&view->arena, msg)
                : format == MF_FORMAT_OPENAI ? mf_adapt_openai(&view->arena, msg)

@@ -91,6 +91,12 @@ mf_status mf_adapt_anthropic(mf_arena *arena, mf_msg *msg);
 mf_status mf_adapt_openai(mf_arena *arena, mf_msg *msg);
 mf_status mf_adapt_aisdk(mf_arena *arena, mf_msg *msg);
 mf_status mf_adapt_aisdk_ui(mf_arena *arena, mf_msg *msg);
+mf_status mf_adapt_langchain(mf_arena *arena, mf_msg *msg);
+/* The `type` string of a LangChain dict-form message ("human", "ai", "system", "tool",
+ * "generic", "function", with a `content` member), else NULL (adapt_langchain.c). */
+const mf_node *mf_langchain_type(const mf_node *msg);
+/* A LangChain dict-form message's role: by its type, a ChatMessage's by its `role`. */
+mf_role mf_langchain_role(const mf_node *msg);
 /* Links AI SDK approval parts to their calls and requests and marks what is still
  * unanswered as pending (adapt_aisdk.c); runs after mf_view_link_results. */
 mf_status mf_aisdk_link_approvals(mf_view *view);

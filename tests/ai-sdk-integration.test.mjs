@@ -12,7 +12,10 @@ import { z } from 'zod';
 import { init, Compactor, digestSummarizer } from 'midfold';
 import { compactStep, midfoldMiddleware, languageModelSummarizer, SessionState, conversationStates } from 'midfold/ai-sdk';
 
-const FILES = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+// The session these tests were sized on: the core's files in order, without those added since (a new file shifts
+// every read after it, and with them where the folds land).
+const ADDED_SINCE = ['adapt_langchain.c'];
+const FILES = readdirSync(new URL('../src/', import.meta.url)).filter((f) => f.endsWith('.c') && !ADDED_SINCE.includes(f)).sort().map((f) => `src/${f}`);
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 // A provider that reports no input count: the estimate alone decides (usage anchoring is tested below).
 const USAGE = { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 20, text: 20, reasoning: 0 } };

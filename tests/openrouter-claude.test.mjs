@@ -121,7 +121,9 @@ for (const [label, aiPackage, providerPackage] of AI_STACKS) {
     const { createOpenRouter } = await import(providerPackage);
     const openrouter = createOpenRouter({ baseURL: llm.url, apiKey: 'sk-or-test' });
     const reports = [];
-    const model = ai.wrapLanguageModel({ model: openrouter.chat(MODEL), middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 8000, onReport: (r) => reports.push(r) }) });
+    const warnings = [];
+    const model = ai.wrapLanguageModel({ model: openrouter.chat(MODEL), middleware: midfoldMiddleware({ summarize: digestSummarizer(), threshold: 8000,
+      onReport: (r) => reports.push(r), onWarn: (m) => warnings.push(m) }) });
     const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
     const from = llm.requests.length;
     const result = await ai.generateText({ model, tools, stopWhen: ai.stepCountIs(FILES.length + 1), messages: [{ role: 'user', content: 'Where are tool results paired with their calls?' }] });
@@ -132,6 +134,13 @@ for (const [label, aiPackage, providerPackage] of AI_STACKS) {
       'the provider sent the signed reasoning back');
     assert.ok(reports.some((r) => r.reason === 'deferred-thinking'));
     assert.ok(reports.every((r) => !r.compacted && r.micro.cleared === 0));
+    // OpenRouter's Chat Completions take no server-side context management: the loop grows, and midfold says so,
+    // once, when it passes the threshold.
+    assert.ok(reports.filter((r) => r.reason === 'deferred-thinking').every((r) => r.serverContext === 'unsupported'));
+    const over = reports.findIndex((r) => r.reason === 'deferred-thinking' && r.tokensBefore > 8000);
+    assert.ok(over >= 0, 'the loop passed the threshold');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /signed thinking is in flight at \d+ tokens, over the threshold of 8000; .*openrouter.* has no server-side context management/);
 
     // The next user turn opens at a turn boundary: the middleware folds there, the kept turns lose their
     // signed details (the SDK's parts keep them in providerOptions.openrouter), and the provider accepts it.

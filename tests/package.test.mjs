@@ -75,9 +75,9 @@ test('the tarball holds what users need and nothing else', () => {
   }
   // Every page of the repository's docs/ ships.
   for (const f of readdirSync(path.join(ROOT, 'docs')).filter((n) => n.endsWith('.md'))) assert.ok(files.includes(`docs/${f}`), `docs/${f} is in the tarball`);
-  // 420 KiB: the four modules (the full one 149 KiB with the digest), the integrations, the state, the
-  // simulator, the CLI and the agent-log readers, and about 70 for docs/ and the pages beside README.md
-  assert.ok(packed.size < 460 * 1024, `tarball ${packed.size} bytes`);
+  // 468 KiB: the four modules (the full one 149 KiB with the digest), the integrations (LangChain's adapter
+  // and views among them), the state, the simulator, the CLI and the agent-log readers, and docs/
+  assert.ok(packed.size < 490 * 1024, `tarball ${packed.size} bytes`);
 });
 
 test('LICENSE is the MIT license package.json declares, for midfold contributors', () => {

@@ -31,7 +31,7 @@ function runSnippet(name, env, driver, cwd = ROOT) {
 }
 
 // Where each marked snippet runs: this file, or the suite of its host, which takes it by name.
-const RUN_HERE = ['quick-start', 'ai-sdk-prepare-step', 'ai-sdk-middleware', 'openai-agents', 'mastra', 'anthropic-sdk', 'anthropic-loop'];
+const RUN_HERE = ['quick-start', 'ai-sdk-prepare-step', 'ai-sdk-middleware', 'openai-agents', 'langchain', 'mastra', 'anthropic-sdk', 'anthropic-loop'];
 const RUN_ELSEWHERE = {
   browser: 'tests/browser.test.mjs', 'cloudflare-worker': 'tests/edge.test.mjs',
   'state-across-calls': 'tests/state.test.mjs', simulate: 'tests/simulate.test.mjs',
@@ -42,7 +42,7 @@ test('every js snippet of the README is marked to run, and every marked snippet 
   const readme = jsBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
   assert.deepStrictEqual(readme.filter((b) => !b.name).map((b) => b.code.split('\n')[0]), [], 'unmarked README snippets');
   assert.deepStrictEqual(readme.map((b) => b.name),
-    ['quick-start', 'ai-sdk-prepare-step', 'openai-agents', 'mastra', 'anthropic-sdk', 'browser', 'cloudflare-worker'], 'the README\'s snippets, in order');
+    ['quick-start', 'ai-sdk-prepare-step', 'openai-agents', 'langchain', 'mastra', 'anthropic-sdk', 'browser', 'cloudflare-worker'], 'the README\'s snippets, in order');
   assert.deepStrictEqual(Object.keys(docSnippets()).sort(), [...RUN_HERE, ...Object.keys(RUN_ELSEWHERE)].sort());
   for (const [name, suite] of Object.entries(RUN_ELSEWHERE)) {
     assert.ok(readFileSync(join(ROOT, suite), 'utf8').includes(`docSnippet('${name}')`), `${suite} runs the ${name} snippet`);
@@ -144,6 +144,18 @@ test('openai-agents: an agent run folds its middle through compactionFilter, and
   const r = await runSnippet('openai-agents', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_AGENTS_DISABLE_TRACING: '1' });
   assert.equal(r.code, 0, r.stderr);
   assertFolded(provider.requests.slice(from), (b) => b.input);
+  assert.match(r.stdout, /src\/view\.c/);
+});
+
+test('langchain: a createAgent run through @langchain/anthropic folds its middle with the agent\'s own model, and every request is accepted', async () => {
+  anthropicReader(8);
+  const from = provider.requests.length;
+  const r = await runSnippet('langchain', { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: provider.url });
+  assert.equal(r.code, 0, r.stderr);
+  const requests = provider.requests.slice(from);
+  assertFolded(requests);
+  // The summary request went to the agent's model: same endpoint, same model name, no tools.
+  assert.ok(requests.some((q) => !q.body.tools && q.body.model === 'claude-sonnet-4-6'));
   assert.match(r.stdout, /src\/view\.c/);
 });
 

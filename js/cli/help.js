@@ -26,7 +26,7 @@ const OUTPUT = wrap(`The resulting conversation goes to -o FILE, or to stdout wi
 
 /** Each option's help lines. */
 const OPTION_HELP = {
-  format: ['--format F', 'anthropic | openai | openai-responses | ai-sdk | ai-sdk-ui (default: detected)'],
+  format: ['--format F', 'anthropic | openai | openai-responses | ai-sdk | ai-sdk-ui | langchain (default: detected)'],
   profile: ['--profile P', 'the estimator profile tokens are counted in: safe (the default of every command, the Compactor\'s), bareagent, o200k, cl100k, deepseek, qwen or claude; compact\'s threshold and tail budget are in its tokens'],
   'keep-recent': ['--keep-recent N', 'tool-result turns kept whole (default 3)'],
   'exclude-tools': ['--exclude-tools A,B', 'tools whose results are never cleared'],

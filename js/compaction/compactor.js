@@ -16,6 +16,7 @@ import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPol
 import { EstimateCache } from '../core/estimate-cache.js';
 import { matches, record } from '../core/snapshot.js';
 import { checkMessageCount, optionsObject, stringList } from '../core/options.js';
+import { isLangChainList, messagesFromViews, viewList } from '../core/langchain.js';
 import { SEED_POLICY, deprecated } from '../core/deprecation.js';
 
 // Cache-aware defaults, chosen with `midfold simulate` (docs/cost.md): clearing
@@ -290,7 +291,7 @@ export class Compactor {
         return Promise.reject(optionError('compact: usage must be {inputTokens, count?} with whole numbers, count at most the conversation\'s length'));
     }
     const previous = queues.get(messages) || Promise.resolve();
-    const run = previous.then(() => this.run(messages, options));
+    const run = previous.then(() => (isLangChainList(messages) ? this.runLangChain(messages, options) : this.run(messages, options)));
     const settled = run.catch(() => {});
     queues.set(messages, settled);
     settled.then(() => { if (queues.get(messages) === settled) queues.delete(messages); });
@@ -320,10 +321,54 @@ export class Compactor {
    */
   planMicro(messages, options) { return planMicroCompact(messages, options); }
 
-  /** One call of compact() (its turn in the array's queue): decide, then fold if the decision says so. */
-  async run(messages, options) {
+  /**
+   * compact() on LangChain messages: the run works on their plain views (js/core/langchain.js),
+   * then the caller's array gets the result, each unchanged message its own, each changed one a
+   * new message of its class (its id kept), the summary pair messages of the list's kind.
+   * Messages appended while the summary was written are kept after the rebuilt list; any other
+   * change to the array meanwhile is a conflict (nothing is written).
+   */
+  async runLangChain(messages, options) {
+    const before = messages.slice();
+    const views = viewList(before);
+    const list = views.slice();
+    const u = this.usage;
+    if (u && u.messages === messages) this.usage = { ...u, messages: list, last: list[u.count - 1] };
+    let report;
+    try {
+      report = await this.run(list, options, before);
+    } finally {
+      // (the provider's count stays with the caller's array; a run that edited the list dropped it)
+      if (this.usage && this.usage.messages === list) this.usage = { ...this.usage, messages, last: before[this.usage.count - 1] };
+    }
+    const back = messagesFromViews(list, before);
+    const same = back.length === before.length && back.every((m, i) => m === before[i]);
+    if (same) return report;
+    const changed = messages.length < before.length || before.some((m, i) => messages[i] !== m);
+    if (changed) {
+      const error = new MidfoldError('conflict', 'the conversation changed while the summary was being written');
+      this.warn('midfold: compaction abandoned, the conversation is unchanged: conflict', error);
+      this.usage = null;
+      return { ...report, compacted: false, reason: 'conflict', error, tokensAfter: report.tokensBefore };
+    }
+    if (!Object.isExtensible(messages) || Object.isSealed(messages) || Object.isFrozen(messages))
+      throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');
+    const appended = messages.slice(before.length);
+    const result = [...back, ...appended];
+    for (let i = 0; i < result.length; i++) messages[i] = result[i];
+    messages.length = result.length;
+    if (this.usage && this.usage.messages === messages && result[this.usage.count - 1] !== this.usage.last) this.usage = null;
+    return report;
+  }
+
+  /**
+   * One call of compact() (its turn in the array's queue): decide, then fold if the decision says
+   * so. `originals` (LangChain: the caller's messages, index for index with the views in
+   * `messages`) are what the summarizer and onArchive get.
+   */
+  async run(messages, options, originals) {
     const decided = await this.decide(messages, options);
-    return decided.fold ? this.rebuild(messages, options, decided.fold) : decided.report;
+    return decided.fold ? this.rebuild(messages, options, decided.fold, originals) : decided.report;
   }
 
   /**
@@ -463,8 +508,9 @@ export class Compactor {
    * The fold `decide` planned: asks the summarizer (or the digest), checks that the planned
    * part did not change meanwhile and that the fold gains, then rebuilds `messages` in place.
    * Resolves to the call's report; on any failure the array is left exactly as it was.
+   * `originals` as in run().
    */
-  async rebuild(messages, options, { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore }) {
+  async rebuild(messages, options, { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore }, originals) {
     // The rebuild writes into the caller's array: find out now, before paying for a summary.
     if (!Object.isExtensible(messages) || Object.isSealed(messages))
       throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');
@@ -477,7 +523,9 @@ export class Compactor {
     let provided = null; // the provider's own compaction messages, when its summarizer gave them
     let usedFallback = false;
     try {
-      const answer = await this.callSummarizer(plan, middle, options.signal);
+      // (LangChain: the summarizer gets the caller's messages, not their views)
+      const folded = originals ? messagesFromViews(middle, originals) : middle;
+      const answer = await this.callSummarizer(plan, folded, options.signal);
       summary = answer.text;
       if (answer.messages) provided = answer;
     } catch (failure) {
@@ -540,7 +588,7 @@ export class Compactor {
     this.usage = null;
 
     if (this.onArchive) {
-      try { this.onArchive(removed, summary); } catch (e) { this.warn('midfold: onArchive threw', e); }
+      try { this.onArchive(originals ? messagesFromViews(removed, originals) : removed, summary); } catch (e) { this.warn('midfold: onArchive threw', e); }
     }
     return {
       ...base,

@@ -12,6 +12,8 @@
  *   (an AI SDK provider-level prompt, LanguageModelV3/V4, requires it; @ai-sdk/anthropic
  *   drops string content and @ai-sdk/openai throws on it), the content is one text part,
  *   [{type: 'text', text}] (AI SDK and OpenAI Chat; Anthropic's case is the Anthropic adapter's).
+ * - 'langchain': {type: 'human' | 'ai', content} with string content, which the Compactor
+ *   turns into messages of the conversation's own kind (HumanMessage / AIMessage instances).
  * - Otherwise string content, the shape every format accepts.
  *
  * Where the rest of the rebuilt list no longer shows its format (everything kept is plain
@@ -64,6 +66,14 @@ export function summaryMessages({ format, summary, acknowledgement, tail, carry 
     const block = (t) => [{ type: 'text', text: t, citations: null }];
     return needsAck ? [{ role: 'user', content: text }, { role: 'assistant', content: block(acknowledgement) }]
       : [{ role: 'user', content: block(text) }];
+  }
+  if (format === 'langchain') {
+    // Dict-form messages with the role midfold's JS side reads: the Compactor turns them into
+    // the list's own kind of message (js/core/langchain.js). String content: every LangChain
+    // provider sends a HumanMessage / AIMessage with string content as text.
+    const out = [{ type: 'human', role: 'user', content: text }];
+    if (needsAck) out.push({ type: 'ai', role: 'assistant', content: acknowledgement });
+    return out;
   }
   if (format === 'ai-sdk-ui') {
     const out = [{ id: newId('summary'), role: 'user', metadata: { midfold: { summary: true } }, parts: [{ type: 'text', text }] }];

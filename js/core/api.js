@@ -12,7 +12,8 @@
 import { MidfoldError } from './errors.js';
 import { encodeValue, encodeTextChunk } from './encode.js';
 import { COMPACT, FULL, TierLoader } from './tier-loader.js';
-import { applyEdits } from './apply.js';
+import { applyEdits, applyEditsCopyingReadOnly } from './apply.js';
+import { messagesFromViews, plainInput, viewList } from './langchain.js';
 import { dropThinkingAfterEdits, inFlightThinking, thinkingMilliAfterEdits, thinkingPolicy } from './thinking.js';
 import { FORMAT_NAMES, checkConversationSize, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
@@ -60,7 +61,8 @@ export function isReady() { return tiers.wasm !== null; }
 function withDoc(value, fn, recorder) {
   const w = tiers.ready();
   const scratch = tiers.scratch;
-  const len = encodeValue(scratch, value, recorder);
+  // LangChain messages cross as their plain views, index for index (langchain.js).
+  const len = encodeValue(scratch, plainInput(value), recorder);
   w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
   const doc = w.u32(w.slots);
   try {
@@ -264,6 +266,7 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   const thinking = thinkingPolicy(o.thinking);
   messagesArray(messages, fn);
   tiers.require(fn, COMPACT);
+  messages = viewList(messages); // (LangChain messages: the thinking checks below read the views too)
   const plan = withDoc(messages, (w, doc) => {
     let names = 0;
     if (exclude.length) {
@@ -307,11 +310,47 @@ function planMicro(messages, options, withFigures, recorder, fn) {
  */
 export function microCompact(messages, options) {
   const plan = planMicro(messages, options, false, undefined, 'microCompact');
-  applyEdits(messages, plan.edits);
-  // The turns after the first edit now follow a changed prefix: their signed thinking goes.
-  const thinkingRemoved = dropThinkingAfterEdits(messages, plan.edits, thinkingPolicy(options && options.thinking));
+  const views = viewList(messages);
+  let thinkingRemoved;
+  if (views === messages) {
+    applyEdits(messages, plan.edits);
+    // The turns after the first edit now follow a changed prefix: their signed thinking goes.
+    thinkingRemoved = dropThinkingAfterEdits(messages, plan.edits, thinkingPolicy(options && options.thinking));
+  } else {
+    // LangChain messages are immutable: each changed one is replaced in the array by a new
+    // message of its class (its id kept); the others stay the caller's own.
+    thinkingRemoved = replaceLangChainMessages(messages, views, (edited) => {
+      applyEditsCopyingReadOnly(edited, plan.edits);
+      return dropThinkingAfterEdits(edited, plan.edits, thinkingPolicy(options && options.thinking));
+    });
+  }
   const report = microReport(plan);
   return thinkingRemoved ? { ...report, thinkingRemoved } : report;
+}
+
+/**
+ * Runs `edit` on a copy of the views of `messages` (a LangChain list), then puts a new message
+ * in each slot whose view changed; nothing is written when the array cannot take it. Returns
+ * what `edit` returns.
+ * @template T
+ * @param {unknown[]} messages
+ * @param {unknown[]} views viewList(messages)
+ * @param {(edited: unknown[]) => T} edit
+ * @returns {T}
+ */
+function replaceLangChainMessages(messages, views, edit) {
+  const edited = views.slice();
+  const result = edit(edited);
+  const back = messagesFromViews(edited, messages);
+  const changed = [];
+  for (let i = 0; i < back.length; i++) if (back[i] !== messages[i]) changed.push(i);
+  for (const i of changed) {
+    const slot = Object.getOwnPropertyDescriptor(messages, i);
+    if (!slot || !slot.writable)
+      throw new MidfoldError('read-only-input', `messages[${i}] cannot be replaced (the array is frozen or read-only); nothing was changed`, { position: i });
+  }
+  for (const i of changed) messages[i] = back[i];
+  return result;
 }
 
 /** The report of an applied micro-compaction plan. */
@@ -443,11 +482,12 @@ export function validate(messages, options) {
 }
 
 /**
- * Tells the format of a list of messages: 'anthropic', 'openai', 'openai-responses', 'ai-sdk', 'ai-sdk-ui' or 'unknown'
+ * Tells the format of a list of messages: 'anthropic', 'openai', 'openai-responses', 'ai-sdk', 'ai-sdk-ui',
+ * 'langchain' (@langchain/core messages, their toJSON() form, stored or dict-form messages) or 'unknown'
  * (not a list of role-tagged messages, or formats mixed). Plain text conversations fit
  * every format and are reported as 'openai'. Reads `messages`, never keeps it.
  * @param {unknown[]} messages
- * @returns {'anthropic' | 'openai' | 'openai-responses' | 'ai-sdk' | 'ai-sdk-ui' | 'unknown'}
+ * @returns {'anthropic' | 'openai' | 'openai-responses' | 'ai-sdk' | 'ai-sdk-ui' | 'langchain' | 'unknown'}
  */
 export function detectFormat(messages) {
   if (!isArray(messages)) return 'unknown';

@@ -6,8 +6,8 @@ import { MAX_MESSAGES } from './limits.js';
 
 // Indices match enum mf_profile (src/midfold.h).
 export const PROFILES = ['bareagent', 'o200k', 'cl100k', 'deepseek', 'qwen', 'claude', 'safe'];
-export const FORMATS = { auto: 0, anthropic: 1, openai: 2, 'ai-sdk': 3, 'openai-responses': 5, 'ai-sdk-ui': 6 };
-export const FORMAT_NAMES = ['auto', 'anthropic', 'openai', 'ai-sdk', 'unknown', 'openai-responses', 'ai-sdk-ui'];
+export const FORMATS = { auto: 0, anthropic: 1, openai: 2, 'ai-sdk': 3, 'openai-responses': 5, 'ai-sdk-ui': 6, langchain: 7 };
+export const FORMAT_NAMES = ['auto', 'anthropic', 'openai', 'ai-sdk', 'unknown', 'openai-responses', 'ai-sdk-ui', 'langchain'];
 
 function bad(message) { throw new MidfoldError('invalid-option', message); }
 

@@ -1,6 +1,6 @@
 // Types for midfold/ai-sdk (js/integrations/ai-sdk.js). `ai` is an optional peer: these types name no AI SDK
 // type, they describe the shapes the SDK passes (so ai 6 and ai 7 both fit without casts).
-import type { Compactor, CompactorOptions, CompactReport, SessionState } from '../index.js';
+import type { AnthropicContextEdit, Compactor, CompactorOptions, CompactReport, SessionState } from '../index.js';
 
 export { SessionState } from '../index.js';
 
@@ -53,11 +53,19 @@ export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'>
  * estimate; a call's first step, which has none, is anchored on an earlier step's count or on the one the
  * state carries. Under ai 7, which carries a returned list into later steps, the state is still keyed by the
  * original history, and once a list was returned every later step of the call returns one.
+ * While a tool loop with signed thinking waits past the threshold (or goes on from a compaction block the
+ * provider wrote, at a threshold of 50,000 or more), the result also has `providerOptions` with
+ * `anthropic.contextManagement` for an @ai-sdk/anthropic model (both majors merge them into the call's):
+ * the provider clears or compacts on its side (docs/thinking.md). Messages go from the provider's last
+ * compaction block on.
  */
 export declare function compactStep(options: AISDKCompactionOptions):
-  <M>(step: { messages: M[]; model?: unknown; abortSignal?: AbortSignal; steps?: ReadonlyArray<{ usage?: { inputTokens?: number } }> }) => Promise<{ messages?: M[] }>;
+  <M>(step: { messages: M[]; model?: unknown; abortSignal?: AbortSignal; steps?: ReadonlyArray<{ usage?: { inputTokens?: number } }> }) =>
+    Promise<{ messages?: M[]; providerOptions?: { anthropic: { contextManagement: { edits: AnthropicContextEdit[] } } } }>;
 
-/** A language-model middleware (V3 for ai 6; `specificationVersion: 'v4'` for ai 7's types). */
+/** A language-model middleware (V3 for ai 6; `specificationVersion: 'v4'` for ai 7's types). Like compactStep, it
+ * sets `providerOptions.anthropic.contextManagement` on a call whose signed tool loop waits past the threshold
+ * (unless the call has its own), and sends a prompt from the provider's last compaction block on. */
 export declare function midfoldMiddleware<V extends 'v3' | 'v4' = 'v3'>(options: AISDKCompactionOptions & { specificationVersion?: V }): {
   readonly specificationVersion: V;
   transformParams: <P extends { prompt: unknown[] }>(options: { type: 'generate' | 'stream'; params: P; model: unknown }) => Promise<P>;

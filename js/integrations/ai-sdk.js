@@ -15,6 +15,7 @@ import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { hex, sha256 } from '../state/hash.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
+import { COMPACT_MIN_TRIGGER, contextEdits, editsApplied, fromLastCompaction, holdsCompaction } from '../compaction/server-context.js';
 import { fractionWindows } from './model-window.js';
 
 /** How many recent prompts' counts a hook (midfoldMiddleware, compactStep) keeps for the calls that follow them. */
@@ -106,6 +107,65 @@ function setUp(options, format, fnName) {
   const countsOf = (model) => (states ? states.memo('counts', recentCounts, variantOf(model)) : own);
   return { compactorFor, stateOf, countsOf, onReport, specificationVersion, signal };
 }
+
+/**
+ * The provider options that ask `model`'s provider for `contextManagement` (contextEdits), or null
+ * where it takes none: @ai-sdk/anthropic 3.x and 4.x pass `providerOptions.anthropic.contextManagement`
+ * through as the request's `context_management`, with its beta headers (their dist code; the
+ * contextManagement schema in their index.d.ts). Not for DeepSeek's Anthropic-compatible endpoint,
+ * for which midfold has no source that it takes them; not for OpenRouter or the OpenAI providers.
+ */
+function serverOptionsFor(model, contextManagement) {
+  const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
+  if (provider.startsWith('anthropic.') && pricingOf(model) !== 'deepseek') return { anthropic: { contextManagement } };
+  return null;
+}
+
+/** `base` with `extra`'s provider entries merged in, one level deep (a new object; neither changes). */
+function withProviderOptions(base, extra) {
+  const out = { ...(base || {}) };
+  for (const [key, value] of Object.entries(extra)) out[key] = { ...(out[key] || {}), ...value };
+  return out;
+}
+
+/**
+ * While a signed tool loop in flight keeps midfold from editing (report reason 'deferred-thinking'),
+ * the provider options that ask the provider to manage the context itself (`providerOptions` with
+ * them merged in), or `providerOptions` as they were: where the host set its own contextManagement,
+ * or the provider has none. Says which in `report.serverContext` ('requested', 'host',
+ * 'unsupported'); where the provider has none and the loop is past the threshold, warns once per
+ * conversation (`warned`: the states warned of) that the requests will grow until the turn ends.
+ */
+function askServer(model, compactor, report, providerOptions, warned, state, messages) {
+  // A conversation led by the block a threshold compaction wrote goes on with compaction on: the block
+  // needs its beta header, which the SDKs add for their own edits only.
+  const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(messages);
+  if (report.reason !== 'deferred-thinking' && !compacting) return providerOptions;
+  if (providerOptions && providerOptions.anthropic && providerOptions.anthropic.contextManagement) {
+    report.serverContext = 'host';
+    return providerOptions;
+  }
+  const contextManagement = contextEdits(compactor);
+  const extra = serverOptionsFor(model, contextManagement);
+  if (!extra) {
+    if (report.reason !== 'deferred-thinking') return providerOptions;
+    report.serverContext = 'unsupported';
+    const key = state || warned;
+    if (report.tokensBefore > compactor.threshold && !warned.has(key)) {
+      warned.add(key);
+      const provider = model && typeof model === 'object' && model.provider ? model.provider : 'this provider';
+      compactor.warn(`midfold: a tool loop with signed thinking is in flight at ${report.tokensBefore} tokens, over the threshold of ${compactor.threshold}; `
+        + `nothing can be folded until the turn ends and ${provider} has no server-side context management, so each request of the loop grows with it`);
+    }
+    return providerOptions;
+  }
+  report.serverContext = 'requested';
+  report.serverEdits = contextManagement.edits;
+  return withProviderOptions(providerOptions, extra);
+}
+
+/** The context management a model call's provider metadata reports (@ai-sdk/anthropic: anthropic.contextManagement). */
+const reportedEdits = (metadata) => (metadata && metadata.anthropic ? metadata.anthropic.contextManagement : undefined);
 
 const isSignal = (v) => v !== null && typeof v === 'object' && typeof v.aborted === 'boolean' && typeof v.addEventListener === 'function';
 
@@ -267,6 +327,7 @@ export function compactStep(options) {
   const { compactorFor, stateOf, countsOf, onReport, signal } = setUp(options, 'ai-sdk', 'compactStep');
   /** @type {WeakMap<object, Override>} */
   const overrides = new WeakMap();
+  const warned = new WeakSet();
   return async function prepareStep(step) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
     checkMessageCount(step.messages, 'compactStep');
@@ -276,7 +337,8 @@ export function compactStep(options) {
     const counts = await countsOf(step.model);
     // The previous step's usage is the provider's count for the messages that step was sent.
     const last = Array.isArray(step.steps) && step.steps.length ? step.steps[step.steps.length - 1] : undefined;
-    const counted = inputUsage(last && last.usage);
+    // (a count of what the provider read after its own edits is not the count of what was sent: it anchors nothing)
+    const counted = last && editsApplied(reportedEdits(last.providerMetadata)) ? undefined : inputUsage(last && last.usage);
     // The previous step was sent these messages less what it answered (when it changed nothing).
     const count = step.messages.length - answeredByLastStep(step.steps);
     // ai 7 shows the step's system prompt (`instructions`), ai 6 does not: an earlier call's
@@ -294,13 +356,20 @@ export function compactStep(options) {
       // since then carries its own count, in the state).
       counts.remember(step.messages, count, counted, context);
     }
-    const { messages, report: r } = await compactHistory(compactorFor(step.model), history,
+    const compactor = compactorFor(step.model);
+    const { messages: compacted, report: r } = await compactHistory(compactor, history,
       { state, signal: eitherSignal(signal, step.abortSignal), usage: usage ?? counts.list(context), context });
+    // The provider reads from its last compaction block on: the step is sent from there.
+    const messages = fromLastCompaction(compacted);
+    // (prepareStep's providerOptions are merged into the call's by both majors, which prepareStep does not
+    // see: only midfold's part is returned, and its contextManagement replaces one the call has)
+    const providerOptions = askServer(step.model, compactor, r, undefined, warned, state, messages);
     report(onReport, r);
+    const extra = providerOptions ? { providerOptions } : {};
     // (a carried override is replaced even by the history itself: what is sent is what was decided)
-    if (!(r.session && r.session.changed) && !carried) return {};
+    if (!(r.session && r.session.changed) && !carried && messages === compacted) return extra;
     if (messages.length) overrides.set(messages[messages.length - 1], { sent: messages, history });
-    return { messages };
+    return { messages, ...extra };
   };
 }
 
@@ -332,15 +401,17 @@ export function midfoldMiddleware(options) {
   // transformParams' result is the params the SDK hands wrapGenerate and wrapStream (ai 6 and
   // 7, wrapLanguageModel): its context is hashed once, and again only for params it never saw.
   const contexts = new WeakMap();
+  const warned = new WeakSet();
   /** The context under which `params` is counted, or undefined (no count then). */
   const contextOf = (params) => (params && Array.isArray(params.prompt)
     ? (contexts.has(params) ? contexts.get(params) : promptContext(params)) : undefined);
-  const remember = async (params, model, counted, context) => {
-    if (context !== undefined) (await countsOf(model)).remember(params.prompt, params.prompt.length, counted, context);
+  // (a count of what the provider read after its own edits is not the prompt's: it is not kept)
+  const remember = async (params, model, counted, context, metadata) => {
+    if (context !== undefined && !editsApplied(reportedEdits(metadata))) (await countsOf(model)).remember(params.prompt, params.prompt.length, counted, context);
   };
   const watch = (stream, params, model, context) => stream.pipeThrough(new TransformStream({
     async transform(part, controller) {
-      if (part && part.type === 'finish') await remember(params, model, inputUsage(part.usage), context);
+      if (part && part.type === 'finish') await remember(params, model, inputUsage(part.usage), context, part.providerMetadata);
       controller.enqueue(part);
     },
   }));
@@ -352,16 +423,22 @@ export function midfoldMiddleware(options) {
       const context = await contextOf(params);
       const state = await stateOf(params.prompt, model);
       const usage = context === undefined ? undefined : (await countsOf(model)).list(context);
-      const { messages, report: r } = await compactHistory(compactorFor(model), params.prompt,
+      const compactor = compactorFor(model);
+      const { messages: compacted, report: r } = await compactHistory(compactor, params.prompt,
         { state, signal: eitherSignal(signal, params.abortSignal), usage, context });
+      // The provider reads from its last compaction block on: the call is sent from there.
+      const messages = fromLastCompaction(compacted);
+      const providerOptions = askServer(model, compactor, r, params.providerOptions, warned, state, messages);
       report(onReport, r);
-      const out = r.session && r.session.changed ? { ...params, prompt: messages } : params;
+      const changed = (r.session && r.session.changed) || messages !== compacted;
+      let out = changed ? { ...params, prompt: messages } : params;
+      if (providerOptions !== params.providerOptions) out = { ...out, providerOptions };
       contexts.set(out, context); // (compaction keeps the leading system messages, tools untouched)
       return out;
     },
     async wrapGenerate({ doGenerate, params, model }) {
       const result = await doGenerate();
-      await remember(params, model, inputUsage(result && result.usage), await contextOf(params));
+      await remember(params, model, inputUsage(result && result.usage), await contextOf(params), result && result.providerMetadata);
       return result;
     },
     async wrapStream({ doStream, params, model }) {

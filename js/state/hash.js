@@ -4,6 +4,7 @@
  * message the same way. SHA-256 through WebCrypto (`crypto.subtle`: Node >= 20,
  * browsers, workerd), over a canonical JSON of the message.
  */
+import { viewOf } from '../core/langchain.js';
 import { MidfoldError } from '../core/errors.js';
 import { pathOf } from '../core/encode.js';
 import { MAX_DEPTH } from '../core/limits.js';
@@ -226,7 +227,8 @@ export async function prefixHash(history, count) {
 export async function conversationKey(messages) {
   if (!Array.isArray(messages)) throw new MidfoldError('invalid-input', 'conversationKey: messages must be an array');
   checkMessageCount(messages, 'conversationKey');
-  let end = messages.findIndex((m) => m !== null && typeof m === 'object' && m.role === 'user');
+  // (a LangChain message is read through its view: a HumanMessage is the user's)
+  let end = messages.findIndex((m) => m !== null && typeof m === 'object' && (m.role === 'user' || viewOf(m).role === 'user'));
   end = end < 0 ? messages.length : end + 1;
   return prefixHash(historyBytes(messages.slice(0, end)), end);
 }

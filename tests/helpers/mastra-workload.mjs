@@ -17,7 +17,10 @@ import { createTool } from '@mastra/core/tools';
 import { MockMemory } from '@mastra/core/memory';
 import { createAnthropic } from '@ai-sdk/anthropic';
 
-export const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+// The core's files in order, without those added since the workload was sized (a new file shifts every read
+// after it, and with them where the folds land).
+const ADDED_SINCE = ['adapt_langchain.c'];
+export const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c') && !ADDED_SINCE.includes(f)).sort().map((f) => `src/${f}`);
 export const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 /** Steps of each turn's tool loop (two parallel reads each), then the answer. */
 export const STEPS = 8;

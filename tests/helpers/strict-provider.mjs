@@ -18,6 +18,11 @@
 //   `compaction` block with content, and only as the first block of the conversation, with its signature
 //   intact; a compaction request (`compaction: {type: 'summarize'}`) needs the beta header, a finished last
 //   turn and something to summarize, and answers one signed compaction block with stop_reason "compaction".
+//   Server-side context management (`context_management.edits`, tests/helpers/context-management.mjs): checked
+//   (beta headers, edit types, compaction's minimum trigger), then applied to what the model reads after every
+//   signature was checked against what was sent: old tool results cleared, or the conversation compacted into an
+//   unsigned `compaction` block that leads the answer; with compaction on, the API drops what precedes the last
+//   block. Each record says what the model read (`read`: tokens) and which edits applied.
 // - OpenAI Responses: every *_call_output answers an earlier call with the same call_id, and every call has
 //   its output; a reasoning item is followed by the item it was produced with (not by a user message, not at
 //   the end); encrypted reasoning and compaction items come back unmodified; no configuration_update item
@@ -29,11 +34,12 @@
 //   p.url                         // 'http://127.0.0.1:PORT'
 //   p.reply = (req) => [{ type: 'text', text: 'ok' }]   // Anthropic content (or Responses output) to answer
 //   p.override = (r) => r.body.compaction ? { status: 529, body: {...} } : null   // script a failure
-//   p.requests                    // [{ api, path, headers, body, status, error? }]
+//   p.requests                    // [{ api, path, headers, body, status, error?, read?, appliedEdits? }]
 //   await p.close();
 
 import http from 'node:http';
 import { createHmac, randomBytes, createHash } from 'node:crypto';
+import { checkContextManagement, applyContextManagement, dropBeforeLastCompaction } from './context-management.mjs';
 
 const COMPACT_BETAS = ['compact-2026-09-04', 'compact-2026-01-12'];
 
@@ -111,6 +117,8 @@ export async function startStrictProvider(options = {}) {
   // compaction request, in the request that produced the thinking and in the later ones. Thinking produced
   // after a block binds to that block and stays valid through later compactions that meet the conditions.
   const compactions = new Map();
+  /** The summaries this server wrote by threshold compaction (compact_20260112): unsigned blocks, as its answers hold them. */
+  const thresholdSummaries = new Set();
   /**
    * The message lists a list led by one of this server's compaction blocks may stand for, for a thinking block's
    * prefix: what the block replaced, and, when that was itself led by a block, what that one replaced, and so on.
@@ -175,6 +183,7 @@ export async function startStrictProvider(options = {}) {
     for (const { m, i, j, b } of withContent) {
       if (m.role === 'system' || i !== 0 || j !== 0)
         throw invalid(`messages.${i}.content.${j}: the \`compaction\` block must be the first block of the conversation`, 'compaction_block_misplaced');
+      if (b.signature == null && thresholdSummaries.has(b.content)) continue;
       if (typeof b.signature !== 'string' || !b.signature.startsWith('cmp.'))
         throw invalid(`messages.${i}.content.${j}: the \`compaction\` block's signature does not verify`, 'compaction_signature_invalid');
       if (b.signature !== compactionSignature(b.content))
@@ -205,7 +214,10 @@ export async function startStrictProvider(options = {}) {
         }
         // After a leading compaction block, the conversation before a block is what the block replaced, then the
         // kept messages before it (those of the block's own turn included).
+        // (thinking written after a threshold compaction's block, in the same answer, read only the block)
+        const afterBlock = j > 0 && blocksOf(m)[0] && blocksOf(m)[0].type === 'compaction';
         const bound = prefix === prefixHash(body, messages.slice(0, i))
+          || (afterBlock && prefix === prefixHash(body, [...messages.slice(0, i), { role: m.role, content: [blocksOf(m)[0]] }]))
           || ((i > 0 || j > 0) && originals.some((o) => prefix === prefixHash(body, [...o, ...keptBefore(messages, i)])));
         if (state.prefixBinding && !bound) {
           if (drop) { transformations.push({ type: 'thinking_dropped', path: `messages.${i}.content.${j}`, reason: 'prefix_binding_mismatch' }); return; }
@@ -248,12 +260,30 @@ export async function startStrictProvider(options = {}) {
     };
   }
 
-  function anthropicAnswer(sent, headers) {
+  /** A threshold compaction's summary (the real one is the model's). */
+  function thresholdSummary(messages, instructions) {
+    const texts = [];
+    for (const m of messages) for (const b of blocksOf(m)) {
+      if (b && b.type === 'text') texts.push(b.text);
+      else if (b && b.type === 'tool_use') texts.push(`${b.name} ${JSON.stringify(b.input)}`);
+      else if (b && b.type === 'compaction' && b.content) texts.push(`(earlier summary: ${b.content.slice(0, 120)})`);
+    }
+    const content = `Summary of ${messages.length} messages${instructions ? ' (as instructed)' : ''}: ${texts.join(' | ').replace(/\s+/g, ' ').slice(0, 600)}`;
+    thresholdSummaries.add(content);
+    return content;
+  }
+
+  function anthropicAnswer(sent, headers, record = {}) {
     if (!Array.isArray(sent.messages) || sent.messages.length === 0) throw invalid('messages: at least one message is required');
     if (typeof sent.model !== 'string') throw invalid('model: field required');
-    // The API reads combined turns: every rule is checked, and every signature issued, on them.
+    const edits = checkContextManagement(sent, headers, invalid);
+    // The API reads combined turns: every rule is checked, and every signature issued, on them; with compaction
+    // on, from the last compaction block on ("the API automatically drops all message blocks prior to the
+    // compaction block").
     const turns = combinedTurns(sent.messages);
-    const body = { ...sent, messages: turns.map(({ role, content }) => ({ role, content })) };
+    let read = turns.map(({ role, content }) => ({ role, content }));
+    if (edits && edits.some((e) => e.type === 'compact_20260112')) read = dropBeforeLastCompaction(read);
+    const body = { ...sent, messages: read };
     let inputTransformations;
     try {
       checkAnthropicPairs(body.messages);
@@ -267,18 +297,26 @@ export async function startStrictProvider(options = {}) {
       throw e;
     }
     let content; let stopReason = 'end_turn';
+    // Edits change what the model reads, after the checks above read what was sent.
+    const managed = edits ? applyContextManagement(body.messages, edits, thresholdSummary) : null;
+    if (managed) Object.assign(record, { read: managed.read, appliedEdits: managed.appliedEdits, edits });
     if (body.compaction) ({ content, stop_reason: stopReason } = anthropicCompact(body));
+    else if (managed && managed.pause) ({ content, stopReason } = { content: [managed.compaction], stopReason: 'compaction' });
     else {
-      content = state.reply ? state.reply({ api: 'anthropic', body: sent }) : [{ type: 'text', text: 'ok' }];
-      const prefix = prefixHash(body, body.messages);
+      content = state.reply ? state.reply({ api: 'anthropic', body: sent, read: managed ? managed.messages : body.messages }) : [{ type: 'text', text: 'ok' }];
+      // Thinking binds to what it followed: the conversation, or the block a compaction just wrote.
+      const prefix = prefixHash(body, managed && managed.compaction ? managed.messages : body.messages);
       content = content.map((b) => b.type === 'thinking' ? { ...b, signature: thinkingSignature(b.thinking, prefix) }
         : b.type === 'redacted_thinking' ? { ...b, data: `${prefix}.${sign('redacted', prefix)}` } : b);
       if (content.some((b) => b.type === 'tool_use')) stopReason = 'tool_use';
+      if (managed && managed.compaction) content = [managed.compaction, ...content];
     }
-    const inputTokens = Math.ceil(JSON.stringify(sent.messages).length / 4);
+    const inputTokens = managed ? managed.inputTokens : Math.ceil(JSON.stringify(sent.messages).length / 4);
     const out = { id: `msg_${randomBytes(6).toString('hex')}`, type: 'message', role: 'assistant', model: sent.model,
       content, stop_reason: stopReason, stop_sequence: null,
-      usage: { input_tokens: inputTokens, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } };
+      usage: { input_tokens: inputTokens, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0,
+        ...(managed && managed.iterations.length ? { iterations: managed.iterations } : {}) } };
+    if (managed) out.context_management = { applied_edits: managed.appliedEdits };
     if (inputTransformations.length) out.input_transformations = inputTransformations;
     return out;
   }
@@ -368,17 +406,21 @@ export async function startStrictProvider(options = {}) {
     event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } });
     message.content.forEach((block, index) => {
       const start = block.type === 'text' ? { ...block, text: '' } : block.type === 'tool_use' ? { ...block, input: {} }
-        : block.type === 'thinking' ? { ...block, thinking: '', signature: '' } : block;
+        : block.type === 'thinking' ? { ...block, thinking: '', signature: '' }
+          : block.type === 'compaction' ? { ...block, content: null } : block;
       event('content_block_start', { index, content_block: start });
       if (block.type === 'text') event('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
       if (block.type === 'tool_use') event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      if (block.type === 'compaction') event('content_block_delta', { index, delta: { type: 'compaction_delta', content: block.content, encrypted_content: null } });
       if (block.type === 'thinking') {
         event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: block.thinking } });
         event('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
       }
       event('content_block_stop', { index });
     });
-    event('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } });
+    event('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: message.usage.output_tokens, ...(message.usage.iterations ? { iterations: message.usage.iterations } : {}) },
+      ...(message.context_management ? { context_management: message.context_management } : {}) });
     event('message_stop', {});
     res.end();
   }
@@ -405,8 +447,8 @@ export async function startStrictProvider(options = {}) {
         if (!body || typeof body !== 'object') throw invalid('the request body must be an object');
         const forced = state.override && state.override(record);
         if (forced) { send(forced.status, forced.body); return; }
-        if (api === 'anthropic' && body.stream === true) stream(res, record, anthropicAnswer(body, req.headers));
-        else if (api === 'anthropic') send(200, anthropicAnswer(body, req.headers));
+        if (api === 'anthropic' && body.stream === true) stream(res, record, anthropicAnswer(body, req.headers, record));
+        else if (api === 'anthropic') send(200, anthropicAnswer(body, req.headers, record));
         else if (path === '/v1/responses/compact') send(200, responsesCompact(body));
         else if (path === '/v1/responses') send(200, responsesAnswer(body));
         else throw new Reject(404, 'not_found_error', `no route ${path}`);

@@ -31,6 +31,7 @@ int main(void)
     test_digest();
     test_digest_calls();
     test_json_reprint();
+    test_langchain();
     test_compact_tail();
     test_result();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);

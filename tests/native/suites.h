@@ -24,6 +24,7 @@ void test_digest(void);        /* test_digest.c: test runners, exit statuses, er
 void test_digest_calls(void);  /* test_digest_calls.c: the files and commands of calls, the harness's text */
 void test_compact_tail(void);  /* test_compact_tail.c: the tail's floor in messages */
 void test_json_reprint(void);  /* test_json_reprint.c: arguments re-printed in one pass, against cJSON */
+void test_langchain(void);     /* test_langchain.c: LangChain dict-form messages through every operation */
 void test_result(void);        /* test_result.c: one reader of tool results, three sinks that agree */
 
 #endif

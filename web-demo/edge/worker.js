@@ -13,7 +13,7 @@
  *                               scrubbed from the body, streamed or not).
  *
  * Clients re-send their whole history every turn. With the SESSIONS binding (a Durable
- * Object namespace, see config.capnp) the proxy remembers, per client and conversation,
+ * Object namespace, see config.capnp or wrangler.jsonc) the proxy remembers, per client and conversation,
  * what that history was compacted to, so the next turn forwards the same compacted
  * prefix again and a summary is written only when a stateful Compactor would write one.
  * A client is its CLIENT_TOKEN, or without CLIENT_TOKEN its own Authorization header; a

@@ -1,0 +1,130 @@
+/**
+ * server-context.js — what midfold asks the provider to do to the context itself while a tool
+ * loop with prefix-bound thinking is in flight: there no client edit may land (the next request
+ * would fail), but Anthropic's context management edits what the model reads after it checked
+ * what was sent (docs/provider-rules.md, "Anthropic: server-side context management").
+ *
+ * - Under compact_20260112's minimum trigger (50,000 input tokens) the edit is
+ *   clear_tool_uses_20250919 with the Compactor's clearing: its micro trigger, keepRecent as the
+ *   tool uses kept, clearAtLeast and excludeTools.
+ * - From that minimum on it is compact_20260112 at the threshold, with the Compactor's
+ *   instructions (they replace the server's prompt), alone: a clearing below the threshold
+ *   would keep the conversation under the compaction trigger for ever.
+ * - A `compaction` block the provider returned is where it reads from: the request is sent from
+ *   the last one on (the API drops what precedes it, and the SDK's own check wants it first).
+ */
+
+/** The beta header of context management (every edit). */
+export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
+/** The beta header compact_20260112 needs beside it. */
+export const COMPACT_BETA = 'compact-2026-01-12';
+/** compact_20260112's smallest trigger, in input tokens. */
+export const COMPACT_MIN_TRIGGER = 50000;
+
+const isObject = (v) => v !== null && typeof v === 'object';
+
+/**
+ * The edits for a Compactor, in the AI SDK's spelling (`providerOptions.anthropic.contextManagement`
+ * of @ai-sdk/anthropic 3.x and 4.x): `{edits: [...]}`. Returns a new object each call.
+ * @param {{threshold: number, microTrigger: number, keepRecent: number, clearAtLeast: number,
+ *   excludeTools?: string[], instructions?: string}} compactor
+ */
+export function contextEdits(compactor) {
+  const { threshold } = compactor;
+  if (threshold >= COMPACT_MIN_TRIGGER) {
+    return { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: threshold },
+      ...(compactor.instructions && compactor.instructions.trim() ? { instructions: compactor.instructions } : {}) }] };
+  }
+  const trigger = Math.min(compactor.microTrigger || threshold, threshold);
+  return { edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: trigger },
+    keep: { type: 'tool_uses', value: compactor.keepRecent },
+    ...(compactor.clearAtLeast > 0 ? { clearAtLeast: { type: 'input_tokens', value: compactor.clearAtLeast } } : {}),
+    ...(compactor.excludeTools && compactor.excludeTools.length ? { excludeTools: [...compactor.excludeTools] } : {}) }] };
+}
+
+/** `contextEdits`' value in the Messages API's own spelling (`context_management`), as @ai-sdk/anthropic maps it. */
+export function wireContextManagement(contextManagement) {
+  return { edits: contextManagement.edits.map((e) => {
+    const out = { type: e.type };
+    if (e.trigger) out.trigger = e.trigger;
+    if (e.keep) out.keep = e.keep;
+    if (e.clearAtLeast) out.clear_at_least = e.clearAtLeast;
+    if (e.clearToolInputs !== undefined) out.clear_tool_inputs = e.clearToolInputs;
+    if (e.excludeTools) out.exclude_tools = e.excludeTools;
+    if (e.instructions) out.instructions = e.instructions;
+    return out;
+  }) };
+}
+
+/** The beta headers a `contextEdits` value needs. */
+export function betasFor(contextManagement) {
+  return contextManagement.edits.some((e) => e.type === 'compact_20260112') ? [CONTEXT_MANAGEMENT_BETA, COMPACT_BETA] : [CONTEXT_MANAGEMENT_BETA];
+}
+
+/** True for a `compaction` block: Anthropic's own, or the AI SDK's text part that carries one. */
+function isCompactionPart(part) {
+  if (!isObject(part)) return false;
+  if (part.type === 'compaction') return true;
+  const meta = part.type === 'text' && (part.providerOptions || part.providerMetadata);
+  return isObject(meta) && isObject(meta.anthropic) && meta.anthropic.type === 'compaction';
+}
+
+/**
+ * `messages` from the last compaction block on (the provider reads nothing before it): the leading
+ * system messages, then the block's message from the block on, then the rest. The same array when
+ * no block stands after the first place; otherwise a new array, the messages after the block the
+ * same objects. Never changes `messages`.
+ * @param {unknown[]} messages
+ */
+export function fromLastCompaction(messages) {
+  let head = 0;
+  while (head < messages.length && isObject(messages[head]) && messages[head].role === 'system') head++;
+  for (let i = messages.length - 1; i >= head; i--) {
+    const m = messages[i];
+    const parts = isObject(m) && Array.isArray(m.content) ? m.content : [];
+    let j = -1;
+    for (let k = parts.length - 1; k >= 0 && j === -1; k--) if (isCompactionPart(parts[k])) j = k;
+    if (j === -1) continue;
+    if (i === head && j === 0) return messages;
+    return [...messages.slice(0, head), { ...m, content: parts.slice(j) }, ...messages.slice(i + 1)];
+  }
+  return messages;
+}
+
+/** True when `messages` hold a compaction block (read as `fromLastCompaction` reads them). */
+export function holdsCompaction(messages) {
+  return messages.some((m) => isObject(m) && Array.isArray(m.content) && m.content.some(isCompactionPart));
+}
+
+/**
+ * True when a response's context management (the Messages API's `context_management`, or the AI SDK's
+ * `providerMetadata.anthropic.contextManagement`) says edits were applied: its input count is then of what
+ * the model read, not of the conversation sent, and anchors nothing.
+ */
+export function editsApplied(contextManagement) {
+  const list = isObject(contextManagement) ? (contextManagement.applied_edits || contextManagement.appliedEdits) : null;
+  return Array.isArray(list) && list.length > 0;
+}
+
+/**
+ * What to put on a Messages API request after `compactor.compact(messages)` (the Anthropic SDK's loop):
+ * `messages` (from the last compaction block on), `betas` (the beta headers to add, maybe none) and, when
+ * the report says a signed loop waited (`reason: 'deferred-thinking'`) or the messages go on from a
+ * compaction block at a threshold that compacts, `context_management`. Spread it into
+ * `client.beta.messages.create({...})` beside your own betas. The reply's count is of what the model read
+ * when `reply.context_management.applied_edits` is not empty: observe usage only when it is.
+ * Ownership: never changes `messages`; the result's array is new when it was cut, else `messages` itself.
+ * @param {import('./compactor.js').Compactor} compactor
+ * @param {unknown[]} messages
+ * @param {{reason?: string}} report
+ */
+export function anthropicServerContext(compactor, messages, report) {
+  const out = { messages: fromLastCompaction(messages), betas: [] };
+  // (a conversation led by a threshold compaction's block goes on with compaction on: the block needs its beta)
+  const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(out.messages);
+  if (!compacting && (!report || report.reason !== 'deferred-thinking')) return out;
+  const cm = contextEdits(compactor);
+  out.context_management = wireContextManagement(cm);
+  out.betas = betasFor(cm);
+  return out;
+}
