@@ -10,17 +10,16 @@
 //   run.stored     // what memory holds of the thread afterwards (MastraDBMessage[])
 // Mastra's feature telemetry (PostHog) stays off: nothing leaves 127.0.0.1.
 process.env.MASTRA_TELEMETRY_DISABLED = '1';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { SIZED_CORE_FILES } from './core-files.mjs';
 import { z } from 'zod';
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { MockMemory } from '@mastra/core/memory';
 import { createAnthropic } from '@ai-sdk/anthropic';
 
-// The core's files in order, without those added since the workload was sized (a new file shifts every read
-// after it, and with them where the folds land).
-const ADDED_SINCE = ['adapt_langchain.c'];
-export const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c') && !ADDED_SINCE.includes(f)).sort().map((f) => `src/${f}`);
+// The core's files as this workload was sized on them (core-files.mjs).
+export const FILES = SIZED_CORE_FILES;
 export const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 /** Steps of each turn's tool loop (two parallel reads each), then the answer. */
 export const STEPS = 8;
