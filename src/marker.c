@@ -28,11 +28,39 @@ bool mf_result_is_truncated(const mf_node *content)
 
 void mf_write_marker(mf_buf *b, const char *name, size_t name_len, size_t chars)
 {
+    mf_write_marker_recall(b, name, name_len, chars, NULL, 0);
+}
+
+void mf_write_marker_recall(mf_buf *b, const char *name, size_t name_len, size_t chars, const char *id, size_t id_len)
+{
     mf_buf_puts(b, "[truncated: ");
     mf_buf_put_utf8(b, name, name_len);
     mf_buf_puts(b, " result, ");
     mf_buf_put_uint(b, chars);
-    mf_buf_puts(b, " chars]");
+    mf_buf_puts(b, " chars");
+    if (id_len) {
+        mf_buf_puts(b, " \xc2\xb7 recall "); /* U+00B7 MIDDLE DOT */
+        mf_buf_append(b, id, id_len);
+    }
+    mf_buf_putc(b, ']');
+}
+
+/* What a marker's id is the hash of: "result", NUL, the tool's name, NUL, the content as JSON
+ * (the parse's key order: the host sends the same bytes, it gets the same id). */
+bool mf_result_recall_id(const uint8_t *key, size_t key_len, const char *name, size_t name_len,
+                         const mf_node *content, char out[MF_RECALL_ID_LEN])
+{
+    mf_buf b;
+    mf_buf_init(&b);
+    mf_buf_append(&b, "result", 7); /* with its NUL */
+    mf_buf_append(&b, name, name_len);
+    mf_buf_putc(&b, '\0');
+    if (content) mf_write_json(&b, content);
+    else mf_buf_puts(&b, "null");
+    bool ok = !b.failed;
+    if (ok) mf_recall_id(key, key_len, b.data, b.len, out);
+    mf_buf_free(&b);
+    return ok;
 }
 
 /* ---- the count: N ------------------------------------------------------------------ */

@@ -74,11 +74,12 @@ static size_t protected_from(const mf_view *view, uint32_t keep)
     return from;
 }
 
-static char *make_marker(mf_arena *arena, const char *name, size_t name_len, size_t chars, size_t *len)
+static char *make_marker(mf_arena *arena, const char *name, size_t name_len, size_t chars, const mf_micro_edit *e,
+                         size_t *len)
 {
     mf_buf b;
     mf_buf_init(&b);
-    mf_write_marker(&b, name, name_len, chars);
+    mf_write_marker_recall(&b, name, name_len, chars, e->recall_id, e->recall_id_len);
     char *out = b.failed ? NULL : mf_arena_strdup(arena, b.data, b.len);
     *len = b.len;
     mf_buf_free(&b);
@@ -96,11 +97,18 @@ typedef struct candidate {
 /* Fills in edit `e` for candidate `c` (its marker, in the plan's arena) and tells what
  * clearing it saves: 0 when the result is no costlier than its marker (keep it whole).
  * Returns false when out of memory. */
-static bool price_marker(mf_arena *arena, const candidate *c, mf_micro_edit *e, mf_profile profile, uint64_t *saved)
+static bool price_marker(mf_arena *arena, const candidate *c, mf_micro_edit *e, const mf_micro_options *o,
+                         uint64_t *saved)
 {
+    mf_profile profile = o->profile;
     e->tool_name = mf_arena_strdup(arena, c->name, c->name_len);
     e->tool_name_len = c->name_len;
-    e->replacement = make_marker(arena, c->name, c->name_len, e->chars, &e->replacement_len);
+    if (o->recall_key_len && !e->recall_id_len) { /* (once: a result priced below the trigger keeps its id) */
+        if (!mf_result_recall_id(o->recall_key, o->recall_key_len, c->name, c->name_len, c->part->content, e->recall_id))
+            return false;
+        e->recall_id_len = MF_RECALL_ID_LEN;
+    }
+    e->replacement = make_marker(arena, c->name, c->name_len, e->chars, e, &e->replacement_len);
     if (!e->tool_name || !e->replacement) return false;
     uint64_t new_cost = mf_estimate_text(e->replacement, e->replacement_len, profile);
     if (e->target >= MF_EDIT_RESULT_STDOUT) { /* the marker goes into one field: price what is left */
@@ -149,6 +157,8 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
         return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile");
     if (options->exclude_count && !options->exclude_tools)
         return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "exclude_count without exclude_tools");
+    if (options->recall_key_len && !options->recall_key)
+        return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "recall_key_len without recall_key");
     mf_view view;
     mf_status st = mf_view_build(doc, format, &view, err);
     if (st) return st;
@@ -224,7 +234,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
          * costlier than its marker), which the first such result tells. */
         for (size_t k = 0; k < found && !plan->skipped; k++) {
             uint64_t frees;
-            if (!price_marker(&box->arena, &cands[k], &plan->edits[k], options->profile, &frees)) goto nomem;
+            if (!price_marker(&box->arena, &cands[k], &plan->edits[k], options, &frees)) goto nomem;
             plan->skipped = frees > 0;
         }
         plan->milli_after = before;
@@ -233,7 +243,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             mf_micro_edit *e = &plan->edits[plan->count];
             if (k != plan->count) *e = plan->edits[k];
             uint64_t frees;
-            if (!price_marker(&box->arena, &cands[k], e, options->profile, &frees)) goto nomem;
+            if (!price_marker(&box->arena, &cands[k], e, options, &frees)) goto nomem;
             if (frees == 0) continue; /* as short as its marker already: keep it */
             plan->count++;
             plan->chars_cleared += e->chars;

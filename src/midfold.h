@@ -199,9 +199,25 @@ typedef struct mf_micro_options {
     mf_profile profile;
     int per_message;             /* 1: the plan also holds every message's figures (as
                                     mf_doc_estimate_each gives them), from the same pass */
+    const uint8_t *recall_key;   /* the conversation's recall secret (borrowed), or NULL: with it
+                                    every marker names its result's recall id (mf_recall_id) */
+    size_t recall_key_len;       /* 0: no ids, the markers as without recall, byte for byte */
 } mf_micro_options;
 
-/* Fills the defaults: keep_recent 3, nothing excluded, no minimum, no trigger. */
+/* ---- recall ids (recall_id.c) ---------------------------------------------------- */
+
+/* An id is "r" and 8 characters of 0-9a-z without i, l, o, u (40 bits). */
+#define MF_RECALL_ID_LEN 9
+/* HMAC-SHA-256 (RFC 2104) of `data` under `key` (any length; NULL with length 0) into out.
+ * Borrows its inputs for the call. */
+void mf_hmac_sha256(const uint8_t *key, size_t key_len, const void *data, size_t len, uint8_t out[32]);
+/* The recall id of `data` under the conversation's secret `key`: "r" and the first 40 bits of
+ * their HMAC-SHA-256 in base32, written to out (no NUL). A marker's id is that of
+ * "result" NUL NAME NUL and the result's content as JSON (mf_write_json); the host names a
+ * fold's range with "fold" NUL and the range's JSON. Borrows its inputs for the call. */
+void mf_recall_id(const uint8_t *key, size_t key_len, const void *data, size_t len, char out[MF_RECALL_ID_LEN]);
+
+/* Fills the defaults: keep_recent 3, nothing excluded, no minimum, no trigger, no recall key. */
 void mf_micro_options_init(mf_micro_options *options);
 
 /* How a replacement is written back into the caller's message. */
@@ -232,6 +248,9 @@ typedef struct mf_micro_edit {
     size_t chars;                /* code points of the original result */
     const char *replacement;     /* "[truncated: NAME result, N chars]", borrowed from the plan */
     size_t replacement_len;
+    char recall_id[9];           /* with a recall key: the id the marker names ("r" and 8 base32
+                                    characters, no NUL), which the host archives the result under */
+    size_t recall_id_len;        /* 0 without a recall key, else MF_RECALL_ID_LEN */
 } mf_micro_edit;
 
 /* One thinking part and its estimate. A provider that binds signed thinking to the

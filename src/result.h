@@ -35,6 +35,13 @@ void mf_read_result(const mf_result_sink *sink, const mf_node *content);
 bool mf_result_is_truncated(const mf_node *content);
 /* Appends "[truncated: NAME result, N chars]" to b (the name repaired as UTF-8). */
 void mf_write_marker(mf_buf *b, const char *name, size_t name_len, size_t chars);
+/* The same marker naming a recall id: "[truncated: NAME result, N chars · recall ID]"; with
+ * id_len 0 exactly mf_write_marker's. `id` is midfold's own (mf_recall_id), never content. */
+void mf_write_marker_recall(mf_buf *b, const char *name, size_t name_len, size_t chars, const char *id, size_t id_len);
+/* The recall id of a result (tool `name`, its `content`) under `key` into out; false when
+ * memory ran out writing the content's JSON. */
+bool mf_result_recall_id(const uint8_t *key, size_t key_len, const char *name, size_t name_len,
+                         const mf_node *content, char out[MF_RECALL_ID_LEN]);
 /* N: the code points of what the transcript shows of a result's content as the model read
  * it (texts, values as JSON, media as their placeholders; labels and line breaks between
  * blocks not counted). On allocation failure a value counts 0: callers tell by

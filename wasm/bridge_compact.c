@@ -32,14 +32,16 @@ static void put_f64(mf_buf *b, double v)
  * back. The plan is written packed (little-endian):
  *   u32 count, u32 skipped, f64 milli_before, f64 milli_after, f64 chars_cleared,
  *   then per edit: u32 message, u32 part (0xFFFFFFFF: none), u32 target, f64 chars,
- *   u32 len + replacement bytes, u32 len + tool name bytes;
+ *   u32 len + replacement bytes, u32 len + tool name bytes, u32 len + recall id bytes (0
+ *   without `recall_key`);
  *   then u32 figure count (0 unless `per_message`) and per message f64 milli, f64 results,
  *   u32 flags (mf_msg_figures);
  *   then u32 thinking count and per thinking part u32 message, u32 part (0xFFFFFFFF: beside
  *   the content), f64 milli (mf_thinking_cost). */
 EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, const char *excludes,
                          uint32_t exclude_count, double clear_at_least, double trigger, int profile,
-                         int per_message, char **out_ptr, size_t *out_len, mfw_error *e)
+                         int per_message, const uint8_t *recall_key, uint32_t recall_key_len, char **out_ptr,
+                         size_t *out_len, mfw_error *e)
 {
     mf_error err;
     mf_micro_options o;
@@ -49,6 +51,8 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
     o.trigger = (uint64_t)trigger;
     o.profile = (mf_profile)profile;
     o.per_message = per_message != 0;
+    o.recall_key = recall_key;
+    o.recall_key_len = recall_key_len;
     const char **names = NULL;
     if (exclude_count) {
         names = mf_alloc(exclude_count * sizeof *names);
@@ -79,6 +83,8 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
         mf_buf_append(&b, ed->replacement, ed->replacement_len);
         put_u32(&b, (uint32_t)ed->tool_name_len);
         mf_buf_append(&b, ed->tool_name, ed->tool_name_len);
+        put_u32(&b, (uint32_t)ed->recall_id_len);
+        mf_buf_append(&b, ed->recall_id, ed->recall_id_len);
     }
     put_u32(&b, (uint32_t)plan->figure_count);
     for (size_t m = 0; m < plan->figure_count; m++) {
@@ -94,6 +100,13 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
     }
     mf_micro_plan_free(plan);
     return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
+}
+
+/* The recall id of `len` bytes at `data` under `key` (mf_recall_id): MF_RECALL_ID_LEN bytes
+ * written to `out`, which the caller owns. */
+EXPORT void mfw_recall_id(const uint8_t *key, uint32_t key_len, const char *data, uint32_t len, char *out)
+{
+    mf_recall_id(key, key_len, data, len, out);
 }
 
 static void put_index_list(mf_buf *b, const size_t *list, size_t n)

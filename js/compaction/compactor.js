@@ -5,12 +5,15 @@
  * all when the summary fails.
  */
 import { MidfoldError } from '../core/errors.js';
-import { applyEditsCopyingReadOnly, applyEditsToCopy } from '../core/apply.js';
+import { applyEditsCopyingReadOnly, applyEditsToCopy, editedValue } from '../core/apply.js';
 import {
   COMPACT, FULL, compactionOptions, detectFormat, digest, ensureTier, estimateTokens, microReport, planCompaction, planMicroCompact,
   planMicroCompactWithFigures, tierLoaded,
 } from '../core/api.js';
 import { summaryMessages } from './summary-messages.js';
+import { recallSetup } from '../recall/options.js';
+import { resultEntries } from '../recall/micro.js';
+import { foldEntry, foldHeader, markerIds } from '../recall/fold.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
 import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
 import { EstimateCache } from '../core/estimate-cache.js';
@@ -58,7 +61,7 @@ function optionError(message) { return new MidfoldError('invalid-option', messag
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
 const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'contextWindow', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
-  'fallback', 'thinking', 'onWarn', 'onArchive'];
+  'fallback', 'thinking', 'onWarn', 'onArchive', 'recall'];
 /** What one compact() call takes. */
 const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 
@@ -187,6 +190,9 @@ export class Compactor {
    * @param {(removed: unknown[], summary: string) => void} [options.onArchive] gets the
    *   original messages that were folded, after a successful rebuild (and the configuration
    *   updates that the one kept for their run replaced)
+   * @param {boolean | object} [options.recall] markers and summaries name recall ids, and what
+   *   they replace is archived first (js/recall/options.js); an archive that cannot be written
+   *   stops the edit (reason 'archive-failed')
    */
   constructor(options) {
     if (!options || typeof options !== 'object') throw optionError('Compactor: options with a summarize function are required');
@@ -232,6 +238,8 @@ export class Compactor {
     this.estimates = new EstimateCache({ profile: this.profile, format: this.format });
     this.onWarn = callback(options.onWarn, 'onWarn');
     this.onArchive = callback(options.onArchive, 'onArchive');
+    /** With recall: the archive what is cleared or folded goes to first, and the tool's executor. */
+    this.recall = recallSetup(options.recall, 'Compactor');
     this.usage = null;
     // Check language/profile/format now, so a bad option fails here and not mid-compaction
     // (without the module: after the browser's initEstimator() it has no compaction yet).
@@ -438,7 +446,10 @@ export class Compactor {
     const planMicro = cold ? planMicroCompactWithFigures : (list, o) => this.planMicro(list, o);
     // (the first call records each message's snapshot for the cache as it encodes the history)
     const recorder = cold ? this.estimates.recorder() : undefined;
-    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate }, recorder);
+    // With recall the markers name ids made of the conversation's secret, kept in its archive.
+    let keyError = null;
+    const recallKey = this.recall ? await this.recall.archive.key().catch((e) => { keyError = e; }) : undefined;
+    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate, ...(recallKey ? { recallKey } : {}) }, recorder);
     if (micro.figures) this.estimates.fill(messages, micro.figures, recorder);
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     // What the clearing leaves, in the measure of tokensBefore: with the provider's count as the
@@ -450,6 +461,10 @@ export class Compactor {
     const tokensAfterMicro = tokensBefore === estimatedBefore || estimatedBefore === 0 ? estimatedAfter
       : Math.ceil(tokensBefore * (estimatedAfter / estimatedBefore));
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
+    // Nothing is cleared or folded that the archive does not hold first.
+    const archiveFailed = (error) => ({ report: { ...base, micro: microReport({ ...micro, edits: [], charsCleared: 0, milliAfter: micro.milliBefore }),
+      compacted: false, reason: 'archive-failed', error, tokensAfter: tokensBefore } });
+    if (keyError) return archiveFailed(keyError);
     // (applied at a turn boundary: the later turns' signed thinking follows a changed prefix and goes)
     // (a message the caller froze gets its edit in a copy: the array is the Compactor's to rebuild)
     const applyMicro = () => {
@@ -469,6 +484,8 @@ export class Compactor {
     // Folding with the provider's thinking-preserving compaction, the kept turns go as they are.
     const edits = this.preservesThinking ? [] : micro.edits;
     if (!options.force && tokensAfterMicro <= this.threshold) {
+      const failed = await this.archiveCleared(messages, micro.edits);
+      if (failed) return archiveFailed(failed);
       const thinkingRemoved = applyMicro();
       return { report: { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
     }
@@ -492,6 +509,8 @@ export class Compactor {
     });
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
       if (inFlight) return { report: deferred };
+      const failed = await this.archiveCleared(messages, micro.edits);
+      if (failed) return archiveFailed(failed);
       const thinkingRemoved = applyMicro();
       return { report: { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
     }
@@ -551,6 +570,19 @@ export class Compactor {
       }
     }
 
+    // With recall, the folded range (and what the kept tail's clearing replaces) is archived before
+    // anything is rebuilt; the summary's header names it (not inside a provider's own block).
+    let recalled = null;
+    if (this.recall) {
+      try {
+        recalled = await this.archiveFold(snapshot, middle, edits.filter((e) => e.message >= plan.tailStart));
+      } catch (error) {
+        this.warn('midfold: compaction skipped, the conversation is unchanged: the recall archive could not be written', error);
+        return { ...base, compacted: false, reason: 'archive-failed', error, tokensAfter: tokensBefore };
+      }
+      if (!provided) summary = `${recalled.header}\n\n${summary}`;
+    }
+
     // Messages appended meanwhile are fine; any change to the planned part is not, in place included:
     // the summary did not read it, and what the host wrote is never lost.
     const changed = messages.length < snapshot.length || snapshot.some((m, i) => messages[i] !== m) || !stillHolds(snapshot, held);
@@ -597,10 +629,44 @@ export class Compactor {
       tokensAfter,
       summarizedMessages: middle.length,
       ...(thinkingRemoved ? { thinkingRemoved } : {}),
+      ...(recalled ? { recall: { id: recalled.id, archived: recalled.archived } } : {}),
       summary,
       language: plan.language,
       transcript: { chars: plan.transcriptChars, shrunkResults: plan.shrunkResults, omittedMessages: plan.omittedMessages },
     };
+  }
+
+  /**
+   * With recall, writes what `edits` (a plan of `messages`) replace to the archive before they
+   * are applied; resolves to null when they may be, else to the error that says why not (the
+   * store failed, or the conversation changed while it was written).
+   */
+  async archiveCleared(messages, edits) {
+    if (!this.recall || !edits.length) return null;
+    const entries = resultEntries(viewList(messages), edits);
+    try {
+      await this.recall.archive.put(entries);
+    } catch (error) {
+      this.warn('midfold: nothing cleared, the recall archive could not be written', error);
+      return error;
+    }
+    const now = viewList(messages);
+    if (edits.some((e, i) => editedValue(now, e) !== entries[i].value))
+      return new MidfoldError('conflict', 'the conversation changed while the recall archive was being written');
+    return null;
+  }
+
+  /**
+   * Archives a fold: the range `middle` (of `snapshot`) under its id, and the results the kept
+   * tail's `tailEdits` clear. Resolves to the id, the summary's header and the count written.
+   */
+  async archiveFold(snapshot, middle, tailEdits) {
+    const key = await this.recall.archive.key();
+    const format = this.format && this.format !== 'auto' ? this.format : detectFormat(snapshot);
+    const entry = foldEntry(key, middle, format);
+    const entries = [entry, ...resultEntries(viewList(snapshot), tailEdits)];
+    await this.recall.archive.put(entries);
+    return { id: entry.id, header: foldHeader(entry.id, middle.length, markerIds(middle)), archived: entries.length };
   }
 
   /** Calls the summarizer with timeout and abort; rejects with {reason, error}. */

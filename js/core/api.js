@@ -211,7 +211,12 @@ function readPlan(w, p) {
     const nlen = dv.getUint32(at, true);
     const tool = w.text(at + 4, nlen);
     at += 4 + nlen;
-    edits.push({ message, part: part === 0xffffffff ? -1 : part, target, chars, replacement, tool });
+    const idLen = dv.getUint32(at, true);
+    const recall = idLen ? w.text(at + 4, idLen) : '';
+    at += 4 + idLen;
+    const edit = { message, part: part === 0xffffffff ? -1 : part, target, chars, replacement, tool };
+    if (recall) edit.recall = recall;
+    edits.push(edit);
   }
   const countFigures = dv.getUint32(at, true);
   at += 4;
@@ -253,7 +258,7 @@ export function planMicroCompact(messages, options) { return planMicro(messages,
  */
 export function planMicroCompactWithFigures(messages, options, recorder) { return planMicro(messages, options, true, recorder, 'planMicroCompact'); }
 
-const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking'];
+const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking', 'recallKey'];
 
 function planMicro(messages, options, withFigures, recorder, fn) {
   const o = optionsObject(options, fn, MICRO_OPTIONS);
@@ -264,23 +269,30 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   const thinking = thinkingPolicy(o.thinking);
+  const recallKey = recallKeyOption(o.recallKey, fn);
   messagesArray(messages, fn);
   tiers.require(fn, COMPACT);
   messages = viewList(messages); // (LangChain messages: the thinking checks below read the views too)
   const plan = withDoc(messages, (w, doc) => {
     let names = 0;
+    let key = 0;
     if (exclude.length) {
       const joined = new TextEncoder().encode(exclude.join('\0') + '\0');
       names = w.alloc(joined.length);
       w.bytes().set(joined, names);
     }
     try {
+      if (recallKey) {
+        key = w.alloc(recallKey.length);
+        w.bytes().set(recallKey, key);
+      }
       return w.result(
         (outPtr, outLen) => w.x.mfw_doc_micro(doc, format, keepRecent, names, exclude.length, clearAtLeast, trigger,
-          profile, withFigures ? 1 : 0, outPtr, outLen, w.err),
+          profile, withFigures ? 1 : 0, key, recallKey ? recallKey.length : 0, outPtr, outLen, w.err),
         (p) => readPlan(w, p));
     } finally {
       w.free(names);
+      w.free(key);
     }
   }, recorder);
   // Every edit lies before the pending turn: with a signed tool loop in flight, it waits.
@@ -292,6 +304,21 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   plan.milliThinking = thinkingMilliAfterEdits(messages, plan.edits, plan.thinking, thinking);
   plan.milliAfter -= plan.milliThinking;
   return plan;
+}
+
+/**
+ * The `recallKey` option of planMicroCompact: the conversation's recall secret (16 to 64
+ * bytes; js/recall/archive.js keeps it), with which every marker names its result's recall id
+ * and each edit carries it (`recall`). microCompact refuses it: a marker that names an id must
+ * have its result archived first (recallMicroCompact does both).
+ */
+function recallKeyOption(key, fn) {
+  if (key === undefined) return null;
+  if (fn === 'microCompact')
+    throw new MidfoldError('invalid-option', 'microCompact does not archive what it clears: use recallMicroCompact (midfold) with an archive for recall ids');
+  if (!(key instanceof Uint8Array) || key.length < 16 || key.length > 64)
+    throw new MidfoldError('invalid-option', 'recallKey must be a Uint8Array of 16 to 64 bytes');
+  return key;
 }
 
 /**
@@ -309,7 +336,18 @@ function planMicro(messages, options, withFigures, recorder, fn) {
  *   skipped: boolean, edits: {message: number, part: number, tool: string, chars: number}[]}}
  */
 export function microCompact(messages, options) {
-  const plan = planMicro(messages, options, false, undefined, 'microCompact');
+  return applyMicroPlan(messages, planMicro(messages, options, false, undefined, 'microCompact'), options);
+}
+
+/**
+ * Applies a plan of planMicroCompact to the `messages` it was made from, as microCompact does,
+ * and returns microCompact's report (for js/recall/, which archives what the plan clears
+ * between the two). Not in the public entries.
+ * @param {unknown[]} messages
+ * @param {ReturnType<typeof planMicroCompact>} plan
+ * @param {{thinking?: 'prefix-bound' | 'unbound'}} [options]
+ */
+export function applyMicroPlan(messages, plan, options) {
   const views = viewList(messages);
   let thinkingRemoved;
   if (views === messages) {
@@ -353,6 +391,31 @@ function replaceLangChainMessages(messages, views, edit) {
   return result;
 }
 
+/**
+ * The recall id of `text` under the conversation's secret `key` (mf_recall_id: "r" and 8
+ * base32 characters), computed by the same C function that names the markers' results. For
+ * js/recall/ (a fold's range is named so); not in the public entries. Reads both, keeps neither.
+ * @param {Uint8Array} key
+ * @param {string} text
+ * @returns {string}
+ */
+export function recallId(key, text) {
+  tiers.require('recallId', COMPACT);
+  const w = tiers.ready();
+  const bytes = new TextEncoder().encode(text);
+  const k = w.alloc(key.length), d = w.alloc(Math.max(1, bytes.length)), out = w.alloc(9);
+  try {
+    w.bytes().set(key, k);
+    w.bytes().set(bytes, d);
+    w.x.mfw_recall_id(k, key.length, d, bytes.length, out);
+    return w.text(out, 9);
+  } finally {
+    w.free(k);
+    w.free(d);
+    w.free(out);
+  }
+}
+
 /** The report of an applied micro-compaction plan. */
 export function microReport(plan) {
   return {
@@ -362,7 +425,7 @@ export function microReport(plan) {
     tokensAfter: Math.ceil(plan.milliAfter / 1000),
     skipped: plan.skipped,
     ...(plan.deferred ? { deferred: plan.deferred } : {}),
-    edits: plan.edits.map(({ message, part, tool, chars }) => ({ message, part, tool, chars })),
+    edits: plan.edits.map(({ message, part, tool, chars, recall }) => (recall ? { message, part, tool, chars, recall } : { message, part, tool, chars })),
   };
 }
 

@@ -46,6 +46,18 @@ function holder(messages, edit) {
   return Array.isArray(list) ? list[edit.part] : undefined;
 }
 
+/**
+ * What an edit of a plan made from `messages` replaces, before it is applied: the value of the
+ * field it writes (a tool result's content or output, a server-tool result's whole content
+ * object). Reads `messages`; the value returned is the caller's own, not a copy.
+ * @param {unknown[]} messages
+ * @param {{message: number, part: number, target: number}} edit
+ */
+export function editedValue(messages, edit) {
+  const obj = holder(messages, edit);
+  return obj && typeof obj === 'object' ? obj[fieldOf(edit.target)] : undefined;
+}
+
 function writable(obj, key) {
   if (!obj || typeof obj !== 'object') return false;
   const d = Object.getOwnPropertyDescriptor(obj, key);
