@@ -578,7 +578,8 @@ export class Compactor {
         recalled = await this.archiveFold(snapshot, middle, edits.filter((e) => e.message >= plan.tailStart));
       } catch (error) {
         this.warn('midfold: compaction skipped, the conversation is unchanged: the recall archive could not be written', error);
-        return { ...base, compacted: false, reason: 'archive-failed', error, tokensAfter: tokensBefore };
+        const micro = { ...base.micro, cleared: 0, charsCleared: 0, tokensAfter: base.micro.tokensBefore, edits: [] };
+        return { ...base, micro, compacted: false, reason: 'archive-failed', error, tokensAfter: tokensBefore };
       }
       if (!provided) summary = `${recalled.header}\n\n${summary}`;
     }
