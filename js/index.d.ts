@@ -171,7 +171,9 @@ export interface MicroOptions {
  * 'unbound': for providers that check only the in-flight message's thinking. */
 export type ThinkingPolicy = 'prefix-bound' | 'unbound';
 
-export interface MicroEdit { message: number; part: number; tool: string; chars: number }
+export interface MicroEdit { message: number; part: number; tool: string; chars: number;
+  /** With recall (recallMicroCompact, a Compactor's `recall`): the id the marker names. */
+  recall?: string }
 
 export interface MicroReport {
   cleared: number;
@@ -338,6 +340,11 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   /** Receives the original messages that were folded, after a successful rebuild, in
    * conversation order (with any configuration updates that the one kept for their run replaced). */
   onArchive?: (removed: M[], summary: string) => void;
+  /** Restorable clearing (docs/recall.md): every marker names a recall id and the summary's
+   * header names the folded range's; what they replace is written to the archive before the
+   * edit, and an archive that cannot be written stops it (reason 'archive-failed'). `true`: an
+   * archive in memory for this Compactor. Off by default: the output is then as without it. */
+  recall?: boolean | RecallOptions;
 }
 
 /** @deprecated 'seed' is the former name of the policy 'every-turn' (micro-compaction on every
@@ -354,7 +361,11 @@ export interface CompactReport {
     | 'module-unavailable'
     /** The fold would have left at least as many tokens as the conversation held (a summary
      * longer than what it replaced): it was not applied, nothing changed (no clearing either). */
-    | 'no-gain';
+    | 'no-gain'
+    /** With recall: the archive could not be written (`error` says why); nothing was cleared or folded. */
+    | 'archive-failed';
+  /** With recall, after a fold: the folded range's recall id, and the entries written. */
+  recall?: { id: string; archived: number };
   /** Set when the thinking policy held the compaction back until the turn boundary. */
   deferred?: 'in-flight-thinking';
   /** A forced compaction whose tail budget held the whole conversation cut the tail to half of it. */
@@ -419,7 +430,92 @@ export declare class Compactor<M extends MessageLike = MessageLike> {
   /** The provider's real input token count for the conversation as sent. The array is
    * remembered (by identity), not copied. */
   observeUsage(usage: { inputTokens: number; messages?: readonly M[]; count?: number }): void;
+  /** With the `recall` option: the archive, and the recall tool's executor over it; else null. */
+  readonly recall: { archive: RecallArchive; executor: RecallExecute } | null;
 }
+
+// ---- recall (docs/recall.md) ------------------------------------------------------------
+
+/** An entry of the archive: a cleared result's original value, or a folded range's messages. */
+export type RecallEntry =
+  | { id: string; kind: 'result'; tool: string; chars: number; value: unknown; at: number }
+  | { id: string; kind: 'fold'; format: string; messages: unknown[]; at: number };
+
+/** One conversation's archive (recallArchive). */
+export interface RecallArchive {
+  readonly conversation: string;
+  readonly limits: { maxBytes: number; maxEntries: number; maxAgeMs: number };
+  /** The conversation's secret (32 bytes), made and stored at the first call. */
+  key(): Promise<Uint8Array>;
+  /** Writes entries, then the index naming them; the oldest past a bound go. Rejects when a write fails. */
+  put(entries: readonly object[]): Promise<{ written: number; evicted: string[] }>;
+  /** The entry under `id`, or null (never archived here, pushed out, expired). */
+  get(id: string): Promise<RecallEntry | null>;
+  /** Every entry held, oldest first. */
+  entries(): Promise<RecallEntry[]>;
+}
+
+export interface RecallArchiveOptions {
+  /** Any async get/put (delete optional) of JSON text: memoryStateStore, KV, a Durable Object's storage. */
+  store: StateStore & { delete?(key: string): Promise<void> };
+  /** The conversation's name in the store: 1 to 200 of letters, digits, _ . : @ - */
+  conversation: string;
+  /** Bytes of entries kept (16 MiB). */
+  maxBytes?: number;
+  /** Entries kept (2000). */
+  maxEntries?: number;
+  /** An entry's lifetime in ms (30 days). */
+  maxAgeMs?: number;
+  now?: () => number;
+  random?: (bytes: Uint8Array) => Uint8Array;
+}
+
+/** The archive of one conversation over a store the host owns, bounded; oldest first out. */
+export declare function recallArchive(options: RecallArchiveOptions): RecallArchive;
+
+/** A search over the archive for `{query}` calls: entries in, ranked hits out. */
+export type RecallSearch = (entries: { id: string; text: string }[], query: string, options: { limit: number })
+  => { id: string; score: number; snippet: string }[] | Promise<{ id: string; score: number; snippet: string }[]>;
+
+export interface RecallOptions extends Partial<Omit<RecallArchiveOptions, 'now' | 'random'>> {
+  /** An archive of recallArchive (instead of store and conversation). */
+  archive?: RecallArchive;
+  /** Tokens per page of a recalled content (2000). */
+  pageTokens?: number;
+  search?: RecallSearch;
+}
+
+/** The tool's answer to an input: error answers say what is wrong, never content. */
+export type RecallExecute = (input: unknown) => Promise<{ isError: boolean; text: string }>;
+
+/** microCompact whose markers name recall ids, archiving what it clears first; nothing is
+ * cleared when the archive cannot be written (`recall.error`). */
+export declare function recallMicroCompact<M extends MessageLike>(messages: M[], options: MicroOptions & { archive: RecallArchive }):
+  Promise<MicroReport & { recall: { archived: number; evicted: string[] } | { archived: 0; error: string } }>;
+
+/** The recall tool's input schema (JSON Schema). */
+export interface RecallInputSchema { type: 'object'; properties: Record<'id' | 'page' | 'query', object>; additionalProperties: false }
+export declare function recallInputSchema(): RecallInputSchema;
+/** The recall tool for the Anthropic Messages API's `tools`. */
+export declare function anthropicRecallTool(): { name: 'recall'; description: string; input_schema: RecallInputSchema };
+/** The recall tool for OpenAI Chat Completions' `tools`. */
+export declare function openAIChatRecallTool(): { type: 'function'; function: { name: 'recall'; description: string; parameters: RecallInputSchema } };
+/** The recall tool for the OpenAI Responses API's `tools`. */
+export declare function responsesRecallTool(): { type: 'function'; name: 'recall'; description: string; parameters: RecallInputSchema; strict: false };
+
+/** The recall tool for a loop of the host's own: definitions, and answers in each API's shape. */
+export interface RecallTool {
+  readonly name: 'recall';
+  readonly definition: ReturnType<typeof anthropicRecallTool>;
+  readonly chatDefinition: ReturnType<typeof openAIChatRecallTool>;
+  readonly responsesDefinition: ReturnType<typeof responsesRecallTool>;
+  execute: RecallExecute;
+  toolResult(block: { id: string; input: unknown }): Promise<{ type: 'tool_result'; tool_use_id: string; content: string; is_error?: true }>;
+  chatToolMessage(call: { id: string; function: { arguments: string } }): Promise<{ role: 'tool'; tool_call_id: string; content: string }>;
+  responsesOutput(item: { call_id: string; arguments: string }): Promise<{ type: 'function_call_output'; call_id: string; output: string }>;
+}
+export declare function createRecallTool(options: ({ compactor: Compactor<any> } | { archive: RecallArchive })
+  & { pageTokens?: number; search?: RecallSearch; random?: (bytes: Uint8Array) => Uint8Array }): RecallTool;
 
 /** A summarizer with no model and no network (the digest). */
 export declare function digestSummarizer(options?: { maxTokens?: number }): Summarize;

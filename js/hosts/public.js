@@ -21,3 +21,7 @@ export { pricingOfURL } from '../pricing/hosts.js';
 export { contextWindowOf } from '../pricing/windows.js';
 export { simulationChart } from '../simulate/chart.js';
 export { readAgentLog, agentLogFormat } from '../logs/index.js';
+export { recallArchive } from '../recall/archive.js';
+export { recallMicroCompact } from '../recall/micro.js';
+export { createRecallTool } from '../recall/recall-tool.js';
+export { anthropicRecallTool, openAIChatRecallTool, responsesRecallTool, recallInputSchema } from '../recall/definitions.js';
