@@ -1,6 +1,6 @@
 // Types for midfold/ai-sdk (js/integrations/ai-sdk.js). `ai` is an optional peer: these types name no AI SDK
 // type, they describe the shapes the SDK passes (so ai 6 and ai 7 both fit without casts).
-import type { AnthropicContextEdit, Compactor, CompactorOptions, CompactReport, SessionState } from '../index.js';
+import type { AnthropicContextEdit, Compactor, CompactorOptions, CompactReport, SessionState, RecallArchive, RecallExecute } from '../index.js';
 
 export { SessionState } from '../index.js';
 
@@ -60,8 +60,16 @@ export interface AISDKCompactionOptions extends Omit<CompactorOptions, 'format'>
  * compaction block on.
  */
 export declare function compactStep(options: AISDKCompactionOptions):
-  <M>(step: { messages: M[]; model?: unknown; abortSignal?: AbortSignal; steps?: ReadonlyArray<{ usage?: { inputTokens?: number } }> }) =>
-    Promise<{ messages?: M[]; providerOptions?: { anthropic: { contextManagement: { edits: AnthropicContextEdit[] } } } }>;
+  (<M>(step: { messages: M[]; model?: unknown; abortSignal?: AbortSignal; steps?: ReadonlyArray<{ usage?: { inputTokens?: number } }> }) =>
+    Promise<{ messages?: M[]; providerOptions?: { anthropic: { contextManagement: { edits: AnthropicContextEdit[] } } } }>) & WithRecall;
+
+/** With the `recall` option: the archive (`recall: true`: one in memory for the process) and the tool's executor; else null. */
+export interface WithRecall { readonly recall: { archive: RecallArchive; executor: RecallExecute } | null }
+
+/** The recall tool as an AI SDK `tool()` (imported from the application's `ai`), over the archive of a compactStep,
+ * a midfoldMiddleware or a Compactor made with `recall`: `tools: { ...tools, recall: await recallTool(prepareStep) }`.
+ * An error answer is thrown, which the SDK sends to the model as the tool's error. */
+export declare function recallTool(source: WithRecall): Promise<{ description: string; inputSchema: unknown; execute: (input: unknown) => Promise<string> }>;
 
 /** A language-model middleware (V3 for ai 6; `specificationVersion: 'v4'` for ai 7's types). Like compactStep, it
  * sets `providerOptions.anthropic.contextManagement` on a call whose signed tool loop waits past the threshold
@@ -72,7 +80,7 @@ export declare function midfoldMiddleware<V extends 'v3' | 'v4' = 'v3'>(options:
   /** Reads the provider's input count from each answer (the anchor of a later call that continues that prompt). */
   wrapGenerate: <R>(options: { doGenerate: () => PromiseLike<R>; doStream: () => PromiseLike<unknown>; params: unknown; model: unknown }) => Promise<R>;
   wrapStream: <R extends { stream: ReadableStream<unknown> }>(options: { doGenerate: () => PromiseLike<unknown>; doStream: () => PromiseLike<R>; params: unknown; model: unknown }) => Promise<R>;
-};
+} & WithRecall;
 
 /**
  * A UI message stream data part telling the chat client of a fold (write it with the stream's writer before the

@@ -17,6 +17,8 @@ import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
 import { COMPACT_MIN_TRIGGER, contextEdits, editsApplied, fromLastCompaction, holdsCompaction } from '../compaction/server-context.js';
 import { fractionWindows } from './model-window.js';
+import { recallSetup } from '../recall/options.js';
+import { withRecall } from './ai-sdk-recall.js';
 
 /** How many recent prompts' counts a hook (midfoldMiddleware, compactStep) keeps for the calls that follow them. */
 const RECENT_ANSWERS = 16;
@@ -79,7 +81,10 @@ function pricingOf(model) {
  */
 function setUp(options, format, fnName) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', `${fnName}: options with a summarize function are required`);
-  const { state, onReport, specificationVersion, maxConversations, signal, ...compactorOptions } = options;
+  const { state, onReport, specificationVersion, maxConversations, signal, recall: recallOption, ...rest } = options;
+  // With recall, one archive for every Compactor this integration builds (one per provider family or window).
+  const recall = recallSetup(recallOption, fnName, { shared: true });
+  const compactorOptions = recall ? { ...rest, recall: { archive: recall.archive } } : rest;
   if (signal !== undefined && !isSignal(signal)) throw new MidfoldError('invalid-option', `${fnName}: signal must be an AbortSignal`);
   // Without a state from the host, each conversation gets one of its own (found by content), in the
   // module's map: an instance built inside each call continues as one built once.
@@ -105,7 +110,7 @@ function setUp(options, format, fnName) {
   // last call's to price its first step as one built once would), or with this instance.
   const own = recentCounts();
   const countsOf = (model) => (states ? states.memo('counts', recentCounts, variantOf(model)) : own);
-  return { compactorFor, stateOf, countsOf, onReport, specificationVersion, signal };
+  return { compactorFor, stateOf, countsOf, onReport, specificationVersion, signal, recall };
 }
 
 /**
@@ -324,11 +329,11 @@ function report(onReport, value) {
  * @returns {(step: {messages: unknown[], abortSignal?: AbortSignal}) => Promise<{messages?: unknown[]}>}
  */
 export function compactStep(options) {
-  const { compactorFor, stateOf, countsOf, onReport, signal } = setUp(options, 'ai-sdk', 'compactStep');
+  const { compactorFor, stateOf, countsOf, onReport, signal, recall } = setUp(options, 'ai-sdk', 'compactStep');
   /** @type {WeakMap<object, Override>} */
   const overrides = new WeakMap();
   const warned = new WeakSet();
-  return async function prepareStep(step) {
+  return withRecall(async function prepareStep(step) {
     if (!step || !Array.isArray(step.messages)) throw new MidfoldError('invalid-input', 'compactStep: prepareStep was called without messages');
     checkMessageCount(step.messages, 'compactStep');
     // The state is keyed by the original history, which the next generateText call sends.
@@ -370,7 +375,7 @@ export function compactStep(options) {
     if (!(r.session && r.session.changed) && !carried && messages === compacted) return extra;
     if (messages.length) overrides.set(messages[messages.length - 1], { sent: messages, history });
     return { messages, ...extra };
-  };
+  }, recall);
 }
 
 /**
@@ -393,7 +398,7 @@ export function compactStep(options) {
  * @param {object} options
  */
 export function midfoldMiddleware(options) {
-  const { compactorFor, stateOf, countsOf, onReport, specificationVersion = 'v3', signal } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
+  const { compactorFor, stateOf, countsOf, onReport, specificationVersion = 'v3', signal, recall } = setUp(options, 'ai-sdk', 'midfoldMiddleware');
   if (specificationVersion !== 'v3' && specificationVersion !== 'v4')
     throw new MidfoldError('invalid-option', "midfoldMiddleware: specificationVersion must be 'v3' or 'v4'");
   // The provider's counts for the prompts of recent answers (countsOf): the call after an answer
@@ -415,7 +420,7 @@ export function midfoldMiddleware(options) {
       controller.enqueue(part);
     },
   }));
-  return {
+  return withRecall({
     specificationVersion,
     async transformParams({ params, model }) {
       if (!params || !Array.isArray(params.prompt)) return params;
@@ -445,7 +450,7 @@ export function midfoldMiddleware(options) {
       const result = await doStream();
       return result && result.stream ? { ...result, stream: watch(result.stream, params, model, await contextOf(params)) } : result;
     },
-  };
+  }, recall);
 }
 
 /**
@@ -531,5 +536,6 @@ export function languageModelSummarizer(model, options = {}) {
   };
 }
 
+export { recallTool } from './ai-sdk-recall.js';
 export { SessionState } from '../state/index.js';
 export { conversationStates } from '../state/conversation-states.js';

@@ -26,12 +26,17 @@ function randomConversation() {
   return `c-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+/** The archive `recall: true` means in an integration (made at its first use). */
+let shared = null;
+
 /**
  * @param {unknown} value the option as given
  * @param {string} fn who is asking, for the error
+ * @param {{shared?: boolean}} [how] `shared`: `true` means one archive in memory for the process
+ *   (the integrations: an instance built inside each call must find what the one before archived)
  * @returns {null | {archive: ReturnType<typeof recallArchive>, executor: ReturnType<typeof recallExecutor>}}
  */
-export function recallSetup(value, fn) {
+export function recallSetup(value, fn, how = {}) {
   if (value === undefined || value === false) return null;
   if (value !== true && (!value || typeof value !== 'object'))
     throw new MidfoldError('invalid-option', `${fn}: recall must be true, false or {archive} / {store, conversation}`);
@@ -41,6 +46,9 @@ export function recallSetup(value, fn) {
     if (o.store !== undefined || o.conversation !== undefined)
       throw new MidfoldError('invalid-option', `${fn}: recall takes an archive or {store, conversation}, not both`);
     archive = checkArchive(o.archive, fn);
+  } else if (value === true && how.shared) {
+    shared ??= recallArchive({ store: memoryStateStore(), conversation: randomConversation() });
+    archive = shared;
   } else {
     archive = recallArchive({
       store: o.store ?? memoryStateStore(), conversation: o.conversation ?? randomConversation(),
