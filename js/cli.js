@@ -17,6 +17,10 @@ import { UsageError, COMMANDS, parseCommandLine, unknownCommand } from './cli/ar
 import { COMMAND_HELP, commandHelp, overview } from './cli/help.js';
 import { logNote, readConversation, requireMessages } from './cli/input.js';
 import { progressLine } from './cli/progress.js';
+import { recallArchive } from './recall/archive.js';
+import { fileStateStore } from './recall/file-store.js';
+import { recallMicroCompact } from './recall/micro.js';
+import { recallExecutor } from './recall/tool.js';
 
 // A reader that stops early (`midfold serialize s.json | head -1`) closes the pipe: the rest
 // of the output has nowhere to go, and that is not an error.
@@ -102,6 +106,16 @@ async function writeConversation(to, { value, key }, messages) {
   else await writeFile(to.file, text);
 }
 
+/**
+ * The recall archive of FILE: files in --archive DIR, else in FILE.recall/ beside it (stdin has
+ * no beside: it needs --archive). One conversation per directory.
+ */
+function archiveOf(values, file) {
+  const dir = typeof values.archive === 'string' ? values.archive : file === '-' ? null : `${file}.recall`;
+  if (!dir) throw new UsageError('--recall with stdin needs --archive DIR');
+  return recallArchive({ store: fileStateStore(dir), conversation: 'session' });
+}
+
 /** The messages with the times the log gives them, for the simulator's turn times. */
 function timed(input) {
   if (!input.log) return input.value;
@@ -130,7 +144,9 @@ async function main(argv) {
     if (!reads.includes(flag)) throw new UsageError(`--${flag} does not apply to ${command}; see midfold ${command} --help`);
   }
   if (!file) throw new UsageError(`${command} needs a FILE (or - for stdin)`);
+  if (command === 'recall') return recallCommand(values, file, positionals);
   if (positionals.length > 2) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[2])}`);
+  if (values.archive !== undefined && !values.recall) throw new UsageError('--archive goes with --recall');
   const to = COMMAND_HELP[command].writes ? destination(values, command === 'convert') : null;
   // One profile for every command: the Compactor's, which errs high (docs/estimator.md).
   const profile = values.profile ?? 'safe';
@@ -166,10 +182,9 @@ async function main(argv) {
       return report.ok ? 0 : 1;
     }
     case 'micro': {
-      const report = microCompact(messages, {
-        ...common, keepRecent: number(values['keep-recent'], 'keep-recent'),
-        excludeTools: toolList(values['exclude-tools']),
-      });
+      const options = { ...common, keepRecent: number(values['keep-recent'], 'keep-recent'), excludeTools: toolList(values['exclude-tools']) };
+      const report = values.recall ? await recallMicroCompact(messages, { ...options, archive: archiveOf(values, file) }) : microCompact(messages, options);
+      if (report.recall && report.recall.error) note(`recall: ${report.recall.error}`);
       await writeConversation(to, input, messages);
       if (values.json) json({ report, profile, messages });
       else {
@@ -209,6 +224,7 @@ async function main(argv) {
         language: values.language,
         instructions: values.instructions, timeoutMs: number(values.timeout, 'timeout') ?? 120000,
         onWarn: (message, error) => note(`${message.replace(/^midfold: /, '')}${error && error.message ? ` (${error.message})` : ''}`),
+        ...(values.recall ? { recall: { archive: archiveOf(values, file) } } : {}),
       });
       // A summary from a model can take a while: say what is being waited for, and for how long.
       const started = Date.now();
@@ -234,6 +250,22 @@ async function main(argv) {
     }
   }
   return 2;
+}
+
+/** `midfold recall FILE ID`: the tool's answer for ID from FILE's archive, on stdout; exit 1 for an error answer. */
+async function recallCommand(values, file, positionals) {
+  const id = positionals[2];
+  if (!id) throw new UsageError('recall needs FILE and a recall ID (as a marker names it: r7f3a2b9c)');
+  if (positionals.length > 3) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[3])}`);
+  if (file === '-' && values.archive === undefined) throw new UsageError('recall from stdin needs --archive DIR');
+  await init();
+  const answer = await recallExecutor({ archive: archiveOf(values, file) })({ id, page: number(values.page, 'page') });
+  if (answer.isError) {
+    note(answer.text.replace(/^recall error: /, ''));
+    return 1;
+  }
+  print(answer.text);
+  return 0;
 }
 
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {

@@ -15,9 +15,10 @@ export const OPTIONS = {
   output: { value: 'FILE', short: 'o' }, json: {}, progress: {}, help: { short: 'h' }, version: {},
   pricing: { value: 'P' }, ttl: { value: 'T' }, policy: { value: 'SPEC', multiple: true }, window: { value: 'N' },
   'turn-seconds': { value: 'S' }, 'cache-match': { value: 'M' }, chart: { value: 'FILE' },
+  recall: {}, archive: { value: 'DIR' }, page: { value: 'N' },
 };
 
-export const COMMANDS = ['estimate', 'serialize', 'micro', 'compact', 'validate', 'simulate', 'convert', 'help'];
+export const COMMANDS = ['estimate', 'serialize', 'micro', 'compact', 'validate', 'simulate', 'convert', 'recall', 'help'];
 
 /** Edit distance with a swap of two neighbours counting as one edit (optimal string alignment). */
 export function editDistance(a, b) {

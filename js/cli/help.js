@@ -54,6 +54,9 @@ const OPTION_HELP = {
   'cache-match': ['--cache-match M', 'breakpoints (default: Anthropic\'s breakpoint on the last message) | prefix (every earlier prefix cached)'],
   chart: ['--chart FILE', 'also draw context and cumulative cost per turn as SVG'],
   help: ['-h, --help', 'this text'],
+  recall: ['--recall', 'archive what is cleared or folded (in FILE.recall/, or --archive DIR) and name it in the markers by a recall id'],
+  archive: ['--archive DIR', 'the directory of the recall archive (default: FILE.recall/ beside FILE)'],
+  page: ['--page N', 'the page of a long content (1)'],
 };
 
 /** What each command does, and the options it reads. */
@@ -62,15 +65,17 @@ export const COMMAND_HELP = {
     options: ['format', 'profile', 'json'] },
   serialize: { usage: 'midfold serialize FILE|- [--format F]', summary: 'the transcript a summarizer reads', options: ['format'] },
   micro: { usage: 'midfold micro FILE|- [-o OUT] [options]', summary: 'micro-compaction: old tool results become "[truncated: …]" lines',
-    options: ['format', 'profile', 'keep-recent', 'exclude-tools', 'output', 'json'], writes: true },
+    options: ['format', 'profile', 'keep-recent', 'exclude-tools', 'recall', 'archive', 'output', 'json'], writes: true },
   compact: { usage: 'midfold compact FILE|- [-o OUT] [options]', summary: 'micro-compaction, then a summary of the middle over --threshold',
     options: ['format', 'profile', 'keep-recent', 'exclude-tools', 'pricing', 'threshold', 'context-window', 'keep-tail', 'keep-tail-messages', 'force', 'instructions', 'language',
-      'summarizer', 'base-url', 'model', 'timeout', 'output', 'json', 'progress'], writes: true },
+      'summarizer', 'base-url', 'model', 'timeout', 'recall', 'archive', 'output', 'json', 'progress'], writes: true },
   validate: { usage: 'midfold validate FILE|- [--format F] [--json]', summary: 'provider rules the conversation breaks (exit 1 if any)', options: ['format', 'json'] },
   simulate: { usage: 'midfold simulate SESSION|- [options]', summary: 'replays the session turn by turn under context policies and prices\nevery request with the provider\'s prompt caching',
     options: ['profile', 'pricing', 'model', 'ttl', 'policy', 'window', 'turn-seconds', 'cache-match', 'chart', 'json', 'progress'] },
   convert: { usage: 'midfold convert LOG|- [-o conversation.json]', summary: 'an agent log (or any conversation) as its plain array of messages',
     options: ['output'], writes: true },
+  recall: { usage: 'midfold recall FILE ID [--page N] [--archive DIR]', summary: 'what a recall id names, from the archive micro --recall or compact --recall wrote\n(exit 1 when the archive holds no such id or page)',
+    options: ['archive', 'page'], id: true },
 };
 
 const EXIT = `Exit codes:
