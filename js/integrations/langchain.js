@@ -11,7 +11,7 @@
  * messages of their class here, ids kept. `@langchain/core` and `langchain` are optional peers,
  * imported by this entry only.
  */
-import { createMiddleware } from 'langchain';
+import { createMiddleware, tool } from 'langchain';
 import { AIMessage, AIMessageChunk, ChatMessage, HumanMessage, SystemMessage, ToolMessage, coerceMessageLikeToMessage } from '@langchain/core/messages';
 import { MidfoldError } from '../core/errors.js';
 import { checkMessageCount } from '../core/options.js';
@@ -20,6 +20,8 @@ import { compactHistory } from '../state/index.js';
 import { canonicalJSON, hex, sha256 } from '../state/hash.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { isMessageInstance } from '../core/langchain.js';
+import { recallSetup } from '../recall/options.js';
+import { RECALL_DESCRIPTION, RECALL_TOOL_NAME, recallInputSchema } from '../recall/definitions.js';
 
 /** How many recent answers' counts one middleware keeps for the calls that follow them. */
 const RECENT_ANSWERS = 16;
@@ -102,7 +104,10 @@ async function requestContext(request) {
  */
 export function compactionMiddleware(options = {}) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactionMiddleware: options must be an object');
-  const { state: given, onReport, maxConversations, summarize, ...compactorOptions } = options;
+  const { state: given, onReport, maxConversations, summarize, recall: recallOption, ...rest } = options;
+  // With recall, one archive for every Compactor (`true`: one in memory for the process), and the tool registered.
+  const recall = recallSetup(recallOption, 'compactionMiddleware', { shared: true });
+  const compactorOptions = recall ? { ...rest, recall: { archive: recall.archive } } : rest;
   if (onReport !== undefined && typeof onReport !== 'function') throw new MidfoldError('invalid-option', 'compactionMiddleware: onReport must be a function');
   if (summarize !== undefined && typeof summarize !== 'function') throw new MidfoldError('invalid-option', 'compactionMiddleware: summarize must be a function');
   const states = integrationStates(given, maxConversations, 'compactionMiddleware', options);
@@ -128,6 +133,7 @@ export function compactionMiddleware(options = {}) {
   };
   return createMiddleware({
     name: 'MidfoldCompactionMiddleware',
+    ...(recall ? { tools: [recallTool(recall)] } : {}),
     async wrapModelCall(request, handler) {
       const history = request.messages;
       if (!Array.isArray(history) || history.length === 0) return handler(request);
@@ -144,6 +150,16 @@ export function compactionMiddleware(options = {}) {
       remember(sent, answer, context);
       return answer;
     },
+  });
+}
+
+/**
+ * The recall tool as a LangChain tool over `recall` (recallSetup's): what compactionMiddleware
+ * registers with `recall`. An error answer is the tool's output, starting "recall error:".
+ */
+function recallTool(recall) {
+  return tool(async (input) => (await recall.executor(input)).text, {
+    name: RECALL_TOOL_NAME, description: RECALL_DESCRIPTION, schema: recallInputSchema(),
   });
 }
 

@@ -1,7 +1,7 @@
 // Types for midfold/openai-agents (js/integrations/openai-agents.js, agents-session.js). `@openai/agents` is an
 // optional peer: these types name none of its types; they describe the filter's shape, which `callModelInputFilter`
 // accepts, and the Session's, which `run(agent, input, { session })` accepts.
-import type { CompactorOptions, CompactReport, SessionState } from '../index.js';
+import type { CompactorOptions, CompactReport, SessionState, RecallArchive, RecallExecute } from '../index.js';
 
 export { SessionState } from '../index.js';
 /** The module's map of default states, shared with midfold/ai-sdk (see its ConversationStates). */
@@ -25,7 +25,13 @@ export interface AgentsCompactionOptions extends Omit<CompactorOptions, 'format'
  * SDK's own objects, the summary as a user message.
  */
 export declare function compactionFilter(options: AgentsCompactionOptions):
-  <I, D extends { input: I[]; instructions?: string }>(args: { modelData: D; agent?: unknown; context?: unknown }) => Promise<D>;
+  (<I, D extends { input: I[]; instructions?: string }>(args: { modelData: D; agent?: unknown; context?: unknown }) => Promise<D>)
+  & { /** With `recall`: the archive (`true`: one in memory for the process) and the tool's executor; else null. */
+    readonly recall: { archive: RecallArchive; executor: RecallExecute } | null };
+
+/** The recall tool as an Agents SDK `tool()` (imported from the application's `@openai/agents`; not strict), over the
+ * archive of a compactionFilter or a Compactor made with `recall`. An error answer is its output ("recall error: …"). */
+export declare function recallTool(source: { readonly recall: { executor: RecallExecute } | null }): Promise<{ name: 'recall'; strict: false; invoke: (context: unknown, input: string) => Promise<unknown> }>;
 
 /** The methods of the Agents SDK's `Session` that midfoldSession needs of the store it wraps (`I`: its item type,
  * the SDK's `AgentInputItem`). The SDK's MemorySession, its SQLite- and Redis-backed sessions and any object

@@ -18,6 +18,9 @@ import { integrationStates } from '../state/conversation-states.js';
 import { checkDepth } from '../core/depth.js';
 import { checkMessageCount } from '../core/options.js';
 import { toResponses, fromResponses } from './agents-items.js';
+import { recallSetup } from '../recall/options.js';
+import { RECALL_DESCRIPTION, RECALL_TOOL_NAME, recallInputSchema } from '../recall/definitions.js';
+import { withRecall } from './ai-sdk-recall.js';
 
 
 /**
@@ -37,7 +40,10 @@ import { toResponses, fromResponses } from './agents-items.js';
  */
 export function compactionFilter(options) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'compactionFilter: options with a summarize function are required');
-  const { state: given, onReport, maxConversations, ...compactorOptions } = options;
+  const { state: given, onReport, maxConversations, recall: recallOption, ...rest } = options;
+  // With recall, one archive for every Compactor the filter builds (`true`: one in memory for the process).
+  const recall = recallSetup(recallOption, 'compactionFilter', { shared: true });
+  const compactorOptions = recall ? { ...rest, recall: { archive: recall.archive } } : rest;
   // Without a state from the host, each conversation gets one of its own (found by content), in the
   // module's map: a filter built inside each run() continues as one built once.
   const states = integrationStates(given, maxConversations, 'compactionFilter', options);
@@ -53,7 +59,7 @@ export function compactionFilter(options) {
     if (!byWindow.has(key)) byWindow.set(key, new Compactor({ ...windows.optionsFor(model), format: 'openai-responses' }));
     return byWindow.get(key);
   };
-  return async function callModelInputFilter({ modelData, agent }) {
+  return withRecall(async function callModelInputFilter({ modelData, agent }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;
     const originals = modelData.input;
     checkMessageCount(originals, 'compactionFilter');
@@ -64,7 +70,27 @@ export function compactionFilter(options) {
     if (onReport) { try { onReport(report); } catch { /* a failing hook must not fail the run */ } }
     if (!report.session || !report.session.changed) return modelData;
     return { ...modelData, input: fromResponses(messages, read, originals) };
-  };
+  }, recall);
+}
+
+/**
+ * The recall tool as an OpenAI Agents `tool()` (imported from the application's
+ * `@openai/agents`), over the archive of `source`: a compactionFilter or a Compactor made with
+ * `recall`. Add it to the agent's `tools`. Not strict (the input is an id, with an optional
+ * page, or a query); an error answer is returned as the tool's output, which starts with
+ * "recall error:" (a thrown error would reach the model as the SDK's generic message).
+ * @param {{recall: {executor: (input: unknown) => Promise<{isError: boolean, text: string}>} | null}} source
+ */
+export async function recallTool(source) {
+  const recall = source && source.recall;
+  if (!recall || typeof recall.executor !== 'function')
+    throw new MidfoldError('invalid-option', 'recallTool: make compactionFilter or the Compactor with recall (recall: true)');
+  const { tool } = await import('@openai/agents');
+  return tool({
+    name: RECALL_TOOL_NAME, description: RECALL_DESCRIPTION, strict: false,
+    parameters: { ...recallInputSchema(), required: [], additionalProperties: true },
+    execute: async (input) => (await recall.executor(input)).text,
+  });
 }
 
 export { midfoldSession } from './agents-session.js';
