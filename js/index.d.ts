@@ -482,7 +482,8 @@ export interface RecallOptions extends Partial<Omit<RecallArchiveOptions, 'now' 
   archive?: RecallArchive;
   /** Tokens per page of a recalled content (2000). */
   pageTokens?: number;
-  search?: RecallSearch;
+  /** Ranks the archive for {query} calls; null: no search (a query is an error answer). */
+  search?: RecallSearch | null;
 }
 
 /** The tool's answer to an input: error answers say what is wrong, never content. */
@@ -515,7 +516,7 @@ export interface RecallTool {
   responsesOutput(item: { call_id: string; arguments: string }): Promise<{ type: 'function_call_output'; call_id: string; output: string }>;
 }
 export declare function createRecallTool(options: ({ compactor: Compactor<any> } | { archive: RecallArchive })
-  & { pageTokens?: number; search?: RecallSearch; random?: (bytes: Uint8Array) => Uint8Array }): RecallTool;
+  & { pageTokens?: number; search?: RecallSearch | null; random?: (bytes: Uint8Array) => Uint8Array }): RecallTool;
 
 /** A summarizer with no model and no network (the digest). */
 export declare function digestSummarizer(options?: { maxTokens?: number }): Summarize;

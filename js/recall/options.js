@@ -14,13 +14,6 @@ import { recallExecutor } from './tool.js';
 
 const NAMES = ['archive', 'store', 'conversation', 'maxBytes', 'maxEntries', 'maxAgeMs', 'pageTokens', 'search'];
 
-/**
- * The keyword search a `{query}` recall runs when the host gives none: none yet, so a query
- * is an error answer that points to recall by id. (Where midfold's own ranked search is
- * built in, it is this default.)
- */
-const DEFAULT_SEARCH = undefined;
-
 function randomConversation() {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(12));
   return `c-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
@@ -55,6 +48,6 @@ export function recallSetup(value, fn, how = {}) {
       maxBytes: o.maxBytes, maxEntries: o.maxEntries, maxAgeMs: o.maxAgeMs,
     });
   }
-  const executor = recallExecutor({ archive, search: o.search ?? DEFAULT_SEARCH, pageTokens: o.pageTokens });
+  const executor = recallExecutor({ archive, search: o.search, pageTokens: o.pageTokens });
   return { archive, executor };
 }

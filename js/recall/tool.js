@@ -20,6 +20,13 @@ const RECALL_ID = new RegExp(RECALL_ID_PATTERN);
 /** The default page: a recall adds at most this many tokens to the context. */
 export const DEFAULT_PAGE_TOKENS = 2000;
 const MAX_QUERY = 500;
+
+/**
+ * The keyword search a `{query}` recall runs when the host gives none (`search` left out; `null`
+ * turns search off): none yet, so a query is an error answer that points to recall by id.
+ * Where midfold's own ranked search is built in, it is this default.
+ */
+const DEFAULT_SEARCH = undefined;
 const SEARCH_LIMIT = 5;
 
 /**
@@ -36,8 +43,7 @@ function error(text) { return { isError: true, text: `recall error: ${text}` }; 
 /**
  * The recall tool's executor over one conversation's archive.
  * `search(entries, query, {limit})` → `[{id, score, snippet}]` ranks the archive for `{query}`
- * calls (midfold's keyword search when the host wires it; without it a query is an error
- * answer). `pageTokens` sizes the pages (default 2000, as the estimator counts with
+ * calls (DEFAULT_SEARCH when left out; null: no search, a query is an error answer). `pageTokens` sizes the pages (default 2000, as the estimator counts with
  * `profile`); `random` fills a Uint8Array (crypto.getRandomValues by default; tests pin it).
  * Ownership: keeps `archive` and `search` by reference; each call reads the archive afresh.
  * @param {{archive: ReturnType<typeof import('./archive.js').recallArchive>,
@@ -46,10 +52,11 @@ function error(text) { return { isError: true, text: `recall error: ${text}` }; 
  * @returns {(input: unknown) => Promise<{isError: boolean, text: string}>}
  */
 export function recallExecutor(options) {
-  const { archive, search, profile } = options || {};
+  const { archive, profile } = options || {};
   if (!archive || typeof archive.get !== 'function' || typeof archive.entries !== 'function')
     throw new MidfoldError('invalid-option', 'the recall tool needs an archive (recallArchive)');
-  if (search !== undefined && typeof search !== 'function') throw new MidfoldError('invalid-option', 'search must be a function');
+  const search = options.search === undefined ? DEFAULT_SEARCH : options.search;
+  if (search !== undefined && search !== null && typeof search !== 'function') throw new MidfoldError('invalid-option', 'search must be a function (or null: no search)');
   const pageTokens = options.pageTokens ?? DEFAULT_PAGE_TOKENS;
   if (!Number.isSafeInteger(pageTokens) || pageTokens < 50) throw new MidfoldError('invalid-option', 'pageTokens must be a whole number of at least 50');
   const random = options.random ?? ((bytes) => globalThis.crypto.getRandomValues(bytes));

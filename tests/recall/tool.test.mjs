@@ -186,9 +186,9 @@ test('a result that reads like a marker is no recall id the archive answers', as
   assert.equal(answer.isError, true);
 });
 
-test('{query}: an error without a search; with one, its hits as ids and snippets, fenced', async () => {
+test('{query}: an error with search off; with a search, its hits as ids and snippets, fenced', async () => {
   const { archive, report } = await cleared('openai');
-  const without = await recallExecutor({ archive })({ query: '测试' });
+  const without = await recallExecutor({ archive, search: null })({ query: '测试' });
   assert.equal(without.isError, true);
   assert.match(without.text, /search is not available/);
   let seen = null;
