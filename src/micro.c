@@ -94,8 +94,14 @@ typedef struct candidate {
     uint64_t old_cost;
 } candidate;
 
+/* What a marker names while the plan decides: an id of the real one's length and characters'
+ * kind (letters and digits), so the decision prices what the id will cost without hashing a
+ * result that may not be cleared; the edits kept get their real ids after (name_kept). */
+static const char PLACEHOLDER_ID[MF_RECALL_ID_LEN] = { 'r', '0', '0', '0', '0', '0', '0', '0', '0' };
+
 /* Fills in edit `e` for candidate `c` (its marker, in the plan's arena) and tells what
  * clearing it saves: 0 when the result is no costlier than its marker (keep it whole).
+ * With a recall key the marker names e->recall_id when it is set, else the placeholder.
  * Returns false when out of memory. */
 static bool price_marker(mf_arena *arena, const candidate *c, mf_micro_edit *e, const mf_micro_options *o,
                          uint64_t *saved)
@@ -103,12 +109,10 @@ static bool price_marker(mf_arena *arena, const candidate *c, mf_micro_edit *e, 
     mf_profile profile = o->profile;
     e->tool_name = mf_arena_strdup(arena, c->name, c->name_len);
     e->tool_name_len = c->name_len;
-    if (o->recall_key_len && !e->recall_id_len) { /* (once: a result priced below the trigger keeps its id) */
-        if (!mf_result_recall_id(o->recall_key, o->recall_key_len, c->name, c->name_len, c->part->content, e->recall_id))
-            return false;
-        e->recall_id_len = MF_RECALL_ID_LEN;
-    }
-    e->replacement = make_marker(arena, c->name, c->name_len, e->chars, e, &e->replacement_len);
+    if (o->recall_key_len && !e->recall_id_len) memcpy(e->recall_id, PLACEHOLDER_ID, MF_RECALL_ID_LEN);
+    mf_micro_edit named = *e;
+    named.recall_id_len = o->recall_key_len ? MF_RECALL_ID_LEN : 0;
+    e->replacement = make_marker(arena, c->name, c->name_len, e->chars, &named, &e->replacement_len);
     if (!e->tool_name || !e->replacement) return false;
     uint64_t new_cost = mf_estimate_text(e->replacement, e->replacement_len, profile);
     if (e->target >= MF_EDIT_RESULT_STDOUT) { /* the marker goes into one field: price what is left */
@@ -117,6 +121,27 @@ static bool price_marker(mf_arena *arena, const candidate *c, mf_micro_edit *e, 
         new_cost = mf_estimate_tool_result_content(left, profile);
     }
     *saved = new_cost < c->old_cost ? c->old_cost - new_cost : 0;
+    return true;
+}
+
+/* With a recall key: each kept edit (`kept[i]` its candidate) gets its result's real id, its
+ * marker is written again naming it, and milli_after is what the real markers leave (a fitted
+ * profile may price letters and digits apart). False when out of memory. */
+static bool name_kept(mf_arena *arena, mf_micro_plan *plan, const candidate *cands, const size_t *kept,
+                      const mf_micro_options *o, uint64_t before)
+{
+    uint64_t saved = 0;
+    for (size_t i = 0; i < plan->count; i++) {
+        mf_micro_edit *e = &plan->edits[i];
+        const candidate *c = &cands[kept[i]];
+        if (!mf_result_recall_id(o->recall_key, o->recall_key_len, c->name, c->name_len, c->part->content, e->recall_id))
+            return false;
+        e->recall_id_len = MF_RECALL_ID_LEN;
+        uint64_t frees;
+        if (!price_marker(arena, c, e, o, &frees)) return false;
+        saved += frees;
+    }
+    plan->milli_after = before - saved;
     return true;
 }
 
@@ -176,7 +201,8 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
         for (size_t p = 0; p < view.msgs[m].count; p++) candidates += view.msgs[m].parts[p].kind == MF_PART_TOOL_RESULT;
     plan->edits = candidates ? mf_arena_alloc(&box->arena, candidates * sizeof(mf_micro_edit)) : NULL;
     candidate *cands = candidates ? mf_arena_alloc(&box->arena, candidates * sizeof *cands) : NULL;
-    if (candidates && (!plan->edits || !cands)) goto nomem;
+    size_t *kept = candidates ? mf_arena_alloc(&box->arena, candidates * sizeof *kept) : NULL;
+    if (candidates && (!plan->edits || !cands || !kept)) goto nomem;
 
     /* One pass reads the history: the estimate of everything, each clearable result's size
      * and cost, and (when asked) each message's figures, so that a caller keeping them reads
@@ -245,6 +271,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             uint64_t frees;
             if (!price_marker(&box->arena, &cands[k], e, options, &frees)) goto nomem;
             if (frees == 0) continue; /* as short as its marker already: keep it */
+            kept[plan->count] = k;
             plan->count++;
             plan->chars_cleared += e->chars;
             saved += frees;
@@ -260,6 +287,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             plan->skipped = 1;
         }
     }
+    if (plan->count && options->recall_key_len && !name_kept(&box->arena, plan, cands, kept, options, before)) goto nomem;
     if (plan->count && !list_thinking(&view, plan->edits[0].message, options->profile, plan, &box->arena)) goto nomem;
     mf_view_free(&view);
     *out = plan;
