@@ -1,9 +1,9 @@
 /**
- * content-text.js — the text the recall tool gives back for an archived value: a cleared
- * tool result's content in whichever shape its format holds it (a string; Anthropic blocks;
- * an AI SDK output {type, value}; Responses output parts; a server-tool result's object)
- * (a folded range is midfold's transcript of it: serialize). Text stays text; media are named ("[image]"), never inlined;
- * any other structure is its JSON, which is what the model read of it.
+ * content-text.js — the text the recall tool gives back for a cleared tool result, in
+ * whichever shape its format holds it: a string, Anthropic blocks, an AI SDK output
+ * {type, value}, Responses output parts, a server-tool result's object. Text stays text;
+ * media are named ("[image]"), never inlined; any other structure is its JSON, which is what
+ * the model read of it. (A folded range comes back as midfold's transcript: tool.js.)
  */
 
 /** One block or part of a result's list. */
