@@ -664,10 +664,10 @@ export class Compactor {
   async archiveFold(snapshot, middle, tailEdits) {
     const key = await this.recall.archive.key();
     const format = this.format && this.format !== 'auto' ? this.format : detectFormat(snapshot);
-    const entry = foldEntry(key, middle, format);
+    const { transcript, ...entry } = foldEntry(key, middle, format);
     const entries = [entry, ...resultEntries(viewList(snapshot), tailEdits)];
     await this.recall.archive.put(entries);
-    return { id: entry.id, header: foldHeader(entry.id, middle.length, markerIds(middle)), archived: entries.length };
+    return { id: entry.id, header: foldHeader(entry.id, middle.length, markerIds(transcript)), archived: entries.length };
   }
 
   /** Calls the summarizer with timeout and abort; rejects with {reason, error}. */

@@ -12,11 +12,11 @@
  * out (bytes, entries, age) is deleted after the index that no longer names it is written.
  */
 import { MidfoldError } from '../core/errors.js';
-import { checkStore } from '../state/stores.js';
-import { utf8Length } from '../memory/stores.js';
-import { base64 } from '../state/hash.js';
 
-const DEFAULTS = { maxBytes: 16 * 1024 * 1024, maxEntries: 2000, maxAgeMs: 30 * 24 * 3600 * 1000 };
+// (nothing of js/state/ or js/memory/ is imported: the Compactor imports this module, and a page
+// that bundles the Compactor carries neither; the stores of both fit as they are)
+const encoder = /* @__PURE__ */ new TextEncoder();
+
 const CONVERSATION = /^[\w.:@-]{1,200}$/;
 
 function limit(value, name, fallback) {
@@ -25,10 +25,16 @@ function limit(value, name, fallback) {
   return value;
 }
 
-function fromBase64(text) {
-  if (typeof Buffer === 'function') return new Uint8Array(Buffer.from(text, 'base64'));
-  const binary = atob(text);
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+function fromHex(text) {
+  if (typeof text !== 'string' || !/^(?:[0-9a-f]{2}){16,64}$/.test(text)) throw new MidfoldError('invalid-input', 'the recall secret in the store is not 16 to 64 bytes of hex');
+  return Uint8Array.from(text.match(/../g), (h) => parseInt(h, 16));
+}
+
+/** A store in a Map: what `recall: true` archives in (one process, gone when it ends). */
+export function memoryArchiveStore() {
+  const map = new Map();
+  return { async get(k) { return map.has(k) ? map.get(k) : null; }, async put(k, v) { map.set(k, v); }, async delete(k) { map.delete(k); } };
 }
 
 /**
@@ -44,13 +50,16 @@ function fromBase64(text) {
  */
 export function recallArchive(options) {
   if (!options || typeof options !== 'object') throw new MidfoldError('invalid-option', 'recallArchive needs {store, conversation}');
-  const store = checkStore(options.store);
+  const store = options.store;
+  if (!store || typeof store.get !== 'function' || typeof store.put !== 'function')
+    throw new MidfoldError('invalid-option', 'recallArchive: store must have async get(key) and put(key, value) functions');
   const conversation = options.conversation;
   if (typeof conversation !== 'string' || !CONVERSATION.test(conversation))
     throw new MidfoldError('invalid-option', 'conversation must be 1 to 200 characters of letters, digits and _ . : @ -');
-  const maxBytes = limit(options.maxBytes, 'maxBytes', DEFAULTS.maxBytes);
-  const maxEntries = limit(options.maxEntries, 'maxEntries', DEFAULTS.maxEntries);
-  const maxAgeMs = limit(options.maxAgeMs, 'maxAgeMs', DEFAULTS.maxAgeMs);
+  // (the defaults here, not in a top-level object: a bundle that never builds an archive keeps none of this file)
+  const maxBytes = limit(options.maxBytes, 'maxBytes', 16 * 1024 * 1024);
+  const maxEntries = limit(options.maxEntries, 'maxEntries', 2000);
+  const maxAgeMs = limit(options.maxAgeMs, 'maxAgeMs', 30 * 24 * 3600 * 1000);
   const now = options.now ?? Date.now;
   const random = options.random ?? ((bytes) => globalThis.crypto.getRandomValues(bytes));
   const prefix = `recall:${conversation}:`;
@@ -87,9 +96,9 @@ export function recallArchive(options) {
       if (secret) return secret;
       secret = serially(async () => {
         const stored = await store.get(prefix + 'key');
-        if (typeof stored === 'string' && stored) return fromBase64(JSON.parse(stored));
+        if (typeof stored === 'string' && stored) return fromHex(JSON.parse(stored));
         const made = random(new Uint8Array(32));
-        await store.put(prefix + 'key', JSON.stringify(base64(made)));
+        await store.put(prefix + 'key', JSON.stringify(toHex(made)));
         return made;
       });
       secret.catch(() => { secret = null; }); // (a failed store is asked again next time)
@@ -108,7 +117,7 @@ export function recallArchive(options) {
         const t = now();
         const texts = entries.map((e) => {
           const text = JSON.stringify({ ...e, at: t });
-          const bytes = utf8Length(text);
+          const bytes = encoder.encode(text).length;
           if (bytes > maxBytes) throw new MidfoldError('too-large', `recall entry ${e.id} is ${bytes} bytes, over the archive's maxBytes (${maxBytes})`);
           return { id: e.id, text, bytes };
         });

@@ -1,11 +1,13 @@
 /**
  * fold.js — a fold that can be undone by the model: the folded range is archived whole under
- * a recall id (of "fold", NUL and the range's canonical JSON, under the conversation's secret,
- * the C core's mf_recall_id as for the markers), and the summary's header names it with the
- * ids of what had been cleared inside the range before, which the archive still holds.
+ * a recall id (of "fold", NUL, the range's length and its transcript, under the conversation's
+ * secret: the C core's mf_recall_id, as for the markers), and the summary's header names it
+ * with the ids of what had been cleared inside the range before, which the archive still holds.
+ * The transcript is what the core writes the same for the same messages on every call; it
+ * leaves out opaque data (signatures, media bytes), so two ranges that differ in those alone
+ * would share an id: the later one's entry then answers for both.
  */
-import { recallId } from '../core/api.js';
-import { canonicalJSON } from '../state/hash.js';
+import { recallId, serialize } from '../core/api.js';
 
 const MARKER_ID = /· recall (r[0-9a-hjkmnp-tv-z]{8})\]/g;
 
@@ -16,17 +18,18 @@ const MARKER_ID = /· recall (r[0-9a-hjkmnp-tv-z]{8})\]/g;
  * @param {string} format the conversation's format
  */
 export function foldEntry(key, messages, format) {
-  return { id: recallId(key, `fold\u0000${canonicalJSON(messages)}`), kind: 'fold', format, messages };
+  const transcript = serialize(messages, format && format !== 'unknown' ? { format } : undefined);
+  return { id: recallId(key, `fold\u0000${messages.length}\u0000${transcript}`), kind: 'fold', format, messages, transcript };
 }
 
 /**
- * The recall ids the markers inside `messages` name, in order, once each.
- * @param {unknown[]} messages
+ * The recall ids the markers inside a transcript name, in order, once each.
+ * @param {string} transcript
  * @returns {string[]}
  */
-export function markerIds(messages) {
+export function markerIds(transcript) {
   const ids = new Set();
-  for (const m of canonicalJSON(messages).matchAll(MARKER_ID)) ids.add(m[1]);
+  for (const m of transcript.matchAll(MARKER_ID)) ids.add(m[1]);
   return [...ids];
 }
 

@@ -7,8 +7,7 @@
  */
 import { MidfoldError } from '../core/errors.js';
 import { optionsObject } from '../core/options.js';
-import { memoryStateStore } from '../state/stores.js';
-import { recallArchive } from './archive.js';
+import { memoryArchiveStore, recallArchive } from './archive.js';
 import { checkArchive } from './micro.js';
 import { recallExecutor } from './tool.js';
 
@@ -40,11 +39,11 @@ export function recallSetup(value, fn, how = {}) {
       throw new MidfoldError('invalid-option', `${fn}: recall takes an archive or {store, conversation}, not both`);
     archive = checkArchive(o.archive, fn);
   } else if (value === true && how.shared) {
-    shared ??= recallArchive({ store: memoryStateStore(), conversation: randomConversation() });
+    shared ??= recallArchive({ store: memoryArchiveStore(), conversation: randomConversation() });
     archive = shared;
   } else {
     archive = recallArchive({
-      store: o.store ?? memoryStateStore(), conversation: o.conversation ?? randomConversation(),
+      store: o.store ?? memoryArchiveStore(), conversation: o.conversation ?? randomConversation(),
       maxBytes: o.maxBytes, maxEntries: o.maxEntries, maxAgeMs: o.maxAgeMs,
     });
   }

@@ -15,7 +15,7 @@ import { resultText } from './content-text.js';
 
 /** What a recall id looks like: "r" and 8 characters of midfold's base32 (src/recall_id.c). */
 export const RECALL_ID_PATTERN = '^r[0-9a-hjkmnp-tv-z]{8}$';
-const RECALL_ID = new RegExp(RECALL_ID_PATTERN);
+const RECALL_ID = /* @__PURE__ */ new RegExp(RECALL_ID_PATTERN);
 
 /** The default page: a recall adds at most this many tokens to the context. */
 export const DEFAULT_PAGE_TOKENS = 2000;
