@@ -214,7 +214,8 @@ void mf_hmac_sha256(const uint8_t *key, size_t key_len, const void *data, size_t
 /* The recall id of `data` under the conversation's secret `key`: "r" and the first 40 bits of
  * their HMAC-SHA-256 in base32, written to out (no NUL). A marker's id is that of
  * "result" NUL NAME NUL and the result's content as JSON (mf_write_json); the host names a
- * fold's range with "fold" NUL and the range's JSON. Borrows its inputs for the call. */
+ * fold's range with "fold" NUL, its message count, NUL and its transcript (js/recall/fold.js).
+ * Borrows its inputs for the call. */
 void mf_recall_id(const uint8_t *key, size_t key_len, const void *data, size_t len, char out[MF_RECALL_ID_LEN]);
 
 /* Fills the defaults: keep_recent 3, nothing excluded, no minimum, no trigger, no recall key. */
