@@ -58,3 +58,19 @@ test('OpenAI Agents: recallTool over a compactionFilter made with recall', async
   assert.match(String(await recall.invoke(undefined, JSON.stringify({ id: 'r00000000' }))), /^recall error: nothing is archived/);
   await assert.rejects(agentsRecallTool(compactionFilter({ summarize: digestSummarizer() })), /recall: true/);
 });
+
+test('LangChain messages (immutable instances): recallMicroCompact replaces them with cleared copies naming ids', async () => {
+  const { HumanMessage, AIMessage, ToolMessage } = await import('@langchain/core/messages');
+  const { recallArchive, recallMicroCompact, memoryStateStore } = await import('../../js/hosts/node.js');
+  const big = '日志行 status=200 latency=12ms\n'.repeat(200);
+  const messages = [new HumanMessage('读 m0 和 m1 的日志'),
+    new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'read_log', args: { module: 'm0' } }, { id: 'c2', name: 'read_log', args: { module: 'm1' } }] }),
+    new ToolMessage({ tool_call_id: 'c1', content: big }), new ToolMessage({ tool_call_id: 'c2', content: [{ type: 'text', text: big }] }),
+    new AIMessage('都正常。'), new HumanMessage('好')];
+  const archive = recallArchive({ store: memoryStateStore(), conversation: 'lc' });
+  const report = await recallMicroCompact(messages, { archive, keepRecent: 0 });
+  assert.equal(report.cleared, 2);
+  assert.ok(messages[2] instanceof ToolMessage && messages[3] instanceof ToolMessage);
+  assert.match(String(messages[2].content), /^\[truncated: read_log result, \d+ chars · recall r[0-9a-z]{8}\]$/);
+  assert.equal((await archive.get(report.edits[0].recall)).value, big);
+});
