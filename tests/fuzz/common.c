@@ -78,6 +78,11 @@ void fuzz_micro_options(const uint8_t *o, mf_micro_options *out, const char **na
     out->exclude_count = n;
     out->clear_at_least = (uint64_t)o[2] * 8;
     out->trigger = (uint64_t)o[3] * 64;
+    static const uint8_t RECALL_KEY[32] = "a conversation's recall secret..";
+    if (o[1] >> 5 & 1) { /* the markers name recall ids */
+        out->recall_key = RECALL_KEY;
+        out->recall_key_len = sizeof RECALL_KEY;
+    }
 }
 
 void fuzz_compact_options(const uint8_t *o, mf_compact_options *out)

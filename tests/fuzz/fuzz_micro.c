@@ -8,7 +8,9 @@
  * - edits come in message order, point at an existing message (and content entry), and
  *   each replacement is exactly "[truncated: NAME result, CHARS chars]" with NAME
  *   the edit's tool name (invalid UTF-8 repaired) and, for string content, CHARS the
- *   independently counted code points of the original;
+ *   independently counted code points of the original; with a recall key (an option bit)
+ *   the marker ends " · recall ID]", ID the result's own (mf_result_recall_id), priced
+ *   exactly in milli_after;
  * - no edit falls in the last keep_recent tool-result turns (consecutive tool messages
  *   are one turn) and no excluded tool is cleared;
  * - after applying the edits: the estimate is exactly milli_after, a second plan has
@@ -154,8 +156,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mf_buf_puts(&want, "[truncated: ");
         mf_buf_put_utf8(&want, e->tool_name, e->tool_name_len);
         char tail[64];
-        snprintf(tail, sizeof tail, " result, %zu chars]", e->chars);
+        snprintf(tail, sizeof tail, " result, %zu chars", e->chars);
         mf_buf_puts(&want, tail);
+        if (o.recall_key_len) { /* the marker names the id of what it replaces */
+            CHECK(e->recall_id_len == MF_RECALL_ID_LEN && e->recall_id[0] == 'r', "edit without a recall id");
+            mf_buf_puts(&want, " \xc2\xb7 recall ");
+            mf_buf_append(&want, e->recall_id, e->recall_id_len);
+        } else {
+            CHECK(e->recall_id_len == 0, "a recall id without a recall key");
+        }
+        mf_buf_putc(&want, ']');
         CHECK(!want.failed && want.len == e->replacement_len && memcmp(want.data, e->replacement, want.len) == 0,
               "replacement \"%.*s\"", (int)e->replacement_len, e->replacement);
         mf_buf_free(&want);
@@ -168,6 +178,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(part != NULL, "edit of message %zu part %zu names no tool result", e->message, e->part);
         CHECK(part->target == e->target, "target %d vs %d", e->target, part->target);
         const mf_node *c = part->content;
+        if (o.recall_key_len) {
+            char id[MF_RECALL_ID_LEN];
+            CHECK(mf_result_recall_id(o.recall_key, o.recall_key_len, e->tool_name, e->tool_name_len, c, id) &&
+                      memcmp(id, e->recall_id, MF_RECALL_ID_LEN) == 0,
+                  "the recall id is not its result's");
+        }
         if (c && c->kind == MF_STRING)
             CHECK(e->chars == fuzz_count_code_points(c->str, c->len), "chars %zu, string of %zu code points", e->chars,
                   fuzz_count_code_points(c->str, c->len));
