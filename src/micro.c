@@ -13,7 +13,9 @@
 #include "profiles.h"
 #include "result.h"
 #include "measure.h"
+#include "micro_inputs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void mf_micro_options_init(mf_micro_options *options)
@@ -138,6 +140,80 @@ static bool list_thinking(const mf_view *view, size_t from, mf_profile profile, 
     return true;
 }
 
+/* An edit and its place in the plan as first made: sorting by message keeps equal
+ * messages in that order (qsort is not stable). */
+typedef struct ordered_edit { mf_micro_edit edit; size_t seq; } ordered_edit;
+
+static int by_message(const void *a, const void *b)
+{
+    const ordered_edit *x = a, *y = b;
+    if (x->edit.message != y->edit.message) return x->edit.message < y->edit.message ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* clear_tool_inputs: adds to the plan an edit of the call of each result it clears, and of
+ * each result cleared before (a marker already), when the call's input has strings to clear
+ * (micro_inputs.c), keeping the edits in message order; adds what they free to *saved.
+ * `limit`: where the kept turns (or the pending turn) begin. False on OOM. */
+static bool plan_inputs(const mf_view *view, size_t window, size_t limit, const mf_micro_options *o,
+                        mf_micro_plan *plan, mf_arena *arena, uint64_t *saved)
+{
+    size_t calls = 0;
+    for (size_t m = window; m < limit; m++)
+        for (size_t p = 0; p < view->msgs[m].count; p++) calls += view->msgs[m].parts[p].kind == MF_PART_TOOL_CALL;
+    if (!calls) return true;
+    mf_idmap ids;
+    if (!mf_idmap_init(&ids, arena, calls)) return false;
+    ordered_edit *all = mf_alloc((plan->count + calls) * sizeof *all);
+    if (!all) return false;
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < plan->count; i++, n++) all[n] = (ordered_edit){ plan->edits[i], n };
+    bool ok = true;
+    for (size_t m = window; ok && m < limit; m++) {
+        for (size_t p = 0; ok && p < view->msgs[m].count; p++) {
+            const mf_part *part = &view->msgs[m].parts[p];
+            if (part->kind == MF_PART_TOOL_CALL && part->id) {
+                mf_idslot *slot = mf_idmap_slot(&ids, part->id, part->id_len);
+                slot->id = part->id; slot->len = part->id_len; slot->value = part; slot->message = m;
+                continue;
+            }
+            if (part->kind != MF_PART_TOOL_RESULT || !part->id || part->pinned || part->pending) continue;
+            while (k < plan->count && (plan->edits[k].message < m || (plan->edits[k].message == m && plan->edits[k].part < part->index))) k++;
+            bool cleared_now = k < plan->count && plan->edits[k].message == m && plan->edits[k].part == part->index;
+            if (!cleared_now && !mf_result_is_truncated(part->content)) continue;
+            const char *name = part->name && part->name_len ? part->name : "unknown";
+            size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
+            if (excluded(o, name, name_len)) continue;
+            mf_idslot *slot = mf_idmap_slot(&ids, part->id, part->id_len);
+            if (!slot->id) continue; /* its call lies before the window, or nowhere */
+            const mf_part *call = slot->value;
+            slot->value = NULL; /* one edit per call, whatever answers it twice */
+            if (!call) continue;
+            mf_micro_edit e;
+            uint64_t frees;
+            bool found;
+            ok = mf_plan_input_edit(arena, view, slot->message, call, o->profile, &e, &frees, &found);
+            if (ok && found) {
+                all[n] = (ordered_edit){ e, n };
+                n++;
+                *saved += frees;
+            }
+        }
+    }
+    if (ok && n > plan->count) {
+        qsort(all, n, sizeof *all, by_message);
+        mf_micro_edit *edits = mf_arena_alloc(arena, n * sizeof *edits);
+        ok = edits != NULL;
+        for (size_t i = 0; ok && i < n; i++) {
+            edits[i] = all[i].edit;
+            if (edits[i].target >= MF_EDIT_CALL_INPUT) plan->chars_cleared += edits[i].chars;
+        }
+        if (ok) { plan->edits = edits; plan->count = n; }
+    }
+    mf_dealloc(all);
+    return ok;
+}
+
 mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_options *options,
                             mf_micro_plan **out, mf_error *err)
 {
@@ -239,6 +315,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             plan->chars_cleared += e->chars;
             saved += frees;
         }
+        if (options->clear_tool_inputs && !plan_inputs(&view, window, limit, options, plan, &box->arena, &saved)) goto nomem;
         uint64_t after = before - saved, tokens_after = mf_ceil_tokens(after);
         plan->milli_after = after;
         bool too_little = options->clear_at_least &&

@@ -199,6 +199,8 @@ typedef struct mf_micro_options {
     mf_profile profile;
     int per_message;             /* 1: the plan also holds every message's figures (as
                                     mf_doc_estimate_each gives them), from the same pass */
+    int clear_tool_inputs;       /* 1: the calls of cleared results (cleared now or before) lose
+                                    their large input strings too (MF_EDIT_CALL_*, micro_inputs.c) */
 } mf_micro_options;
 
 /* Fills the defaults: keep_recent 3, nothing excluded, no minimum, no trigger. */
@@ -219,8 +221,17 @@ typedef enum mf_edit_target {
      * into the one field that holds the output (docs/anthropic-blocks.md). */
     MF_EDIT_RESULT_STDOUT = 20,  /* ... .content = {...content, stdout: text, stderr: ""} (code execution) */
     MF_EDIT_RESULT_VIEW = 21,    /* ... .content = {...content, content: text, file_type: "text"} (text editor view) */
-    MF_EDIT_RESULT_FETCHED = 22  /* ... .content.content.source = {type: "text", media_type: "text/plain",
+    MF_EDIT_RESULT_FETCHED = 22, /* ... .content.content.source = {type: "text", media_type: "text/plain",
                                     data: text} (web fetch: the fetched document) */
+    /* A cleared call's input (clear_tool_inputs): the text is the whole new input as JSON,
+     * an object written as a value where the format holds a value, as a string where it
+     * holds a string of JSON. */
+    MF_EDIT_CALL_INPUT = 30,     /* messages[m].content[p].input = value (Anthropic tool_use, AI SDK tool-call) */
+    MF_EDIT_CALL_ARGS = 31,      /* messages[m].content[p].args = value (AI SDK 4 tool-call, LangChain tool_call block) */
+    MF_EDIT_UI_INPUT = 32,       /* messages[m].parts[p].input = value (AI SDK UIMessage tool part) */
+    MF_EDIT_CALL_ARGUMENTS = 33, /* messages[m].tool_calls[p].function.arguments = text (OpenAI Chat) */
+    MF_EDIT_MESSAGE_CALL_ARGS = 34, /* messages[m].tool_calls[p].args = value (LangChain AIMessage) */
+    MF_EDIT_ITEM_ARGUMENTS = 35  /* messages[m].arguments = text (an OpenAI Responses function_call) */
 } mf_edit_target;
 
 typedef struct mf_micro_edit {
@@ -229,8 +240,10 @@ typedef struct mf_micro_edit {
     mf_edit_target target;
     const char *tool_name;       /* borrowed from the plan */
     size_t tool_name_len;
-    size_t chars;                /* code points of the original result */
-    const char *replacement;     /* "[truncated: NAME result, N chars]", borrowed from the plan */
+    size_t chars;                /* code points of the original result (a call's input: of the
+                                    strings replaced) */
+    const char *replacement;     /* "[truncated: NAME result, N chars]", borrowed from the plan; for
+                                    a call's input (MF_EDIT_CALL_*), the new input as JSON text */
     size_t replacement_len;
 } mf_micro_edit;
 

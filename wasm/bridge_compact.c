@@ -29,7 +29,7 @@ static void put_f64(mf_buf *b, double v)
 }
 
 /* Plans micro-compaction. `excludes` holds `exclude_count` NUL-terminated names back to
- * back. The plan is written packed (little-endian):
+ * back. `flags`: bit 0 per_message, bit 1 clear_tool_inputs (mf_micro_options). The plan is written packed (little-endian):
  *   u32 count, u32 skipped, f64 milli_before, f64 milli_after, f64 chars_cleared,
  *   then per edit: u32 message, u32 part (0xFFFFFFFF: none), u32 target, f64 chars,
  *   u32 len + replacement bytes, u32 len + tool name bytes;
@@ -39,7 +39,7 @@ static void put_f64(mf_buf *b, double v)
  *   the content), f64 milli (mf_thinking_cost). */
 EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, const char *excludes,
                          uint32_t exclude_count, double clear_at_least, double trigger, int profile,
-                         int per_message, char **out_ptr, size_t *out_len, mfw_error *e)
+                         int flags, char **out_ptr, size_t *out_len, mfw_error *e)
 {
     mf_error err;
     mf_micro_options o;
@@ -48,7 +48,8 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
     o.clear_at_least = (uint64_t)clear_at_least;
     o.trigger = (uint64_t)trigger;
     o.profile = (mf_profile)profile;
-    o.per_message = per_message != 0;
+    o.per_message = (flags & 1) != 0;
+    o.clear_tool_inputs = (flags & 2) != 0;
     const char **names = NULL;
     if (exclude_count) {
         names = mf_alloc(exclude_count * sizeof *names);

@@ -12,9 +12,10 @@
 import { MidfoldError } from './errors.js';
 import { encodeValue, encodeTextChunk } from './encode.js';
 import { COMPACT, FULL, TierLoader } from './tier-loader.js';
-import { applyEdits, applyEditsCopyingReadOnly } from './apply.js';
+import { applyEdits, applyEditsCopyingReadOnly, isInputEdit } from './apply.js';
 import { messagesFromViews, plainInput, viewList } from './langchain.js';
-import { dropThinkingAfterEdits, inFlightThinking, thinkingMilliAfterEdits, thinkingPolicy } from './thinking.js';
+import { dropThinkingAfterEdits, inFlightThinking, thinkingMilliAfterEdits } from './thinking.js';
+import { applyMicroRules, checkRulesCanLand, microKnobs } from './micro-rules.js';
 import { FORMAT_NAMES, checkConversationSize, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
@@ -253,7 +254,8 @@ export function planMicroCompact(messages, options) { return planMicro(messages,
  */
 export function planMicroCompactWithFigures(messages, options, recorder) { return planMicro(messages, options, true, recorder, 'planMicroCompact'); }
 
-const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking'];
+const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking',
+  'clearToolInputs', 'dropToolCalls', 'reasoning'];
 
 function planMicro(messages, options, withFigures, recorder, fn) {
   const o = optionsObject(options, fn, MICRO_OPTIONS);
@@ -263,7 +265,8 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   const trigger = count(o.trigger, 'trigger', 0);
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
-  const thinking = thinkingPolicy(o.thinking);
+  const knobs = microKnobs(o);
+  const thinking = knobs.policy;
   messagesArray(messages, fn);
   tiers.require(fn, COMPACT);
   messages = viewList(messages); // (LangChain messages: the thinking checks below read the views too)
@@ -277,7 +280,7 @@ function planMicro(messages, options, withFigures, recorder, fn) {
     try {
       return w.result(
         (outPtr, outLen) => w.x.mfw_doc_micro(doc, format, keepRecent, names, exclude.length, clearAtLeast, trigger,
-          profile, withFigures ? 1 : 0, outPtr, outLen, w.err),
+          profile, (withFigures ? 1 : 0) | (knobs.clearToolInputs ? 2 : 0), outPtr, outLen, w.err),
         (p) => readPlan(w, p));
     } finally {
       w.free(names);
@@ -310,22 +313,42 @@ function planMicro(messages, options, withFigures, recorder, fn) {
  */
 export function microCompact(messages, options) {
   const plan = planMicro(messages, options, false, undefined, 'microCompact');
+  const knobs = microKnobs(options || {});
   const views = viewList(messages);
+  // (the rules that remove messages need an array that takes it: checked before anything changes)
+  if (!plan.deferred) checkRulesCanLand(messages, knobs);
   let thinkingRemoved;
   if (views === messages) {
     applyEdits(messages, plan.edits);
     // The turns after the first edit now follow a changed prefix: their signed thinking goes.
-    thinkingRemoved = dropThinkingAfterEdits(messages, plan.edits, thinkingPolicy(options && options.thinking));
+    thinkingRemoved = dropThinkingAfterEdits(messages, plan.edits, knobs.policy);
   } else {
     // LangChain messages are immutable: each changed one is replaced in the array by a new
     // message of its class (its id kept); the others stay the caller's own.
     thinkingRemoved = replaceLangChainMessages(messages, views, (edited) => {
       applyEditsCopyingReadOnly(edited, plan.edits);
-      return dropThinkingAfterEdits(edited, plan.edits, thinkingPolicy(options && options.thinking));
+      return dropThinkingAfterEdits(edited, plan.edits, knobs.policy);
     });
   }
   const report = microReport(plan);
-  return thinkingRemoved ? { ...report, thinkingRemoved } : report;
+  if (thinkingRemoved) report.thinkingRemoved = thinkingRemoved;
+  // dropToolCalls, reasoning and thinking {keep}: after the clearing, and waiting as it waits
+  const rules = plan.deferred ? { changed: false, deferred: plan.deferred } : applyMicroRules(messages, knobs);
+  return withRules(report, rules, messages, options);
+}
+
+/**
+ * A micro report with what the rules after the plan did (micro-rules.js): their figures, and
+ * the estimate after them when they changed the conversation (what the plan's figure cannot know).
+ */
+export function withRules(report, rules, messages, options) {
+  const out = { ...report };
+  if (rules.pruned) out.pruned = rules.pruned;
+  if (rules.thinkingRemoved) out.thinkingRemoved = (out.thinkingRemoved || 0) + rules.thinkingRemoved;
+  if (rules.thinkingKeep) out.thinkingKeep = rules.thinkingKeep;
+  if (rules.deferred && !out.deferred) out.deferred = rules.deferred;
+  if (rules.changed) out.tokensAfter = estimateTokens(messages, { profile: options && options.profile, format: options && options.format });
+  return out;
 }
 
 /**
@@ -355,14 +378,17 @@ function replaceLangChainMessages(messages, views, edit) {
 
 /** The report of an applied micro-compaction plan. */
 export function microReport(plan) {
+  const inputs = plan.edits.filter(isInputEdit);
   return {
-    cleared: plan.edits.length,
+    cleared: plan.edits.length - inputs.length,
+    ...(inputs.length ? { inputsCleared: inputs.length } : {}),
     charsCleared: plan.charsCleared,
     tokensBefore: Math.ceil(plan.milliBefore / 1000),
     tokensAfter: Math.ceil(plan.milliAfter / 1000),
     skipped: plan.skipped,
     ...(plan.deferred ? { deferred: plan.deferred } : {}),
-    edits: plan.edits.map(({ message, part, tool, chars }) => ({ message, part, tool, chars })),
+    edits: plan.edits.map((e) => (isInputEdit(e) ? { message: e.message, part: e.part, tool: e.tool, chars: e.chars, input: true }
+      : { message: e.message, part: e.part, tool: e.tool, chars: e.chars })),
   };
 }
 

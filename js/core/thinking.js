@@ -208,6 +208,9 @@ function signedThinkingOf(m) {
   return { key, drop, empty: drop.length === list.length };
 }
 
+/** True when message `m` holds signed thinking that dropKeptThinking would remove. */
+export const hasSignedThinking = (m) => signedThinkingOf(m) !== null;
+
 /**
  * Removes signed thinking from the assistant messages messages[from..) except `keep` (an
  * index, or -1), in place: each such message gets a new content (or parts) array without them
