@@ -12,7 +12,8 @@ import {
 } from '../core/api.js';
 import { summaryMessages } from './summary-messages.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
-import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
+import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking } from '../core/thinking.js';
+import { applyMicroRules, checkRulesCanLand, hasRules, microKnobs } from '../core/micro-rules.js';
 import { EstimateCache } from '../core/estimate-cache.js';
 import { matches, record } from '../core/snapshot.js';
 import { checkMessageCount, optionsObject, stringList } from '../core/options.js';
@@ -58,7 +59,7 @@ function optionError(message) { return new MidfoldError('invalid-option', messag
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
 const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'contextWindow', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
-  'fallback', 'thinking', 'onWarn', 'onArchive'];
+  'fallback', 'thinking', 'clearToolInputs', 'dropToolCalls', 'reasoning', 'onWarn', 'onArchive'];
 /** What one compact() call takes. */
 const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 
@@ -178,11 +179,20 @@ export class Compactor {
    * @param {number} [options.timeoutMs] give up on the summarizer after this many ms (120,000;
    *   0: wait for ever); the report then says 'timeout' and nothing changes
    * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
-   * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/core/thinking.js):
+   * @param {'prefix-bound'|'unbound'|{keep: number, binding?: 'prefix-bound'|'unbound'}} [options.thinking]
+   *   the thinking policy (js/core/thinking.js); {keep: N} also drops the signed thinking of
+   *   finished turns except the last N thinking turns, on the client where the binding allows
+   *   it, else through the provider's clear_thinking edit (js/core/thinking-keep.js):
    *   'prefix-bound' (default) defers every edit while a signed tool loop is in flight and
    *   drops signed thinking from the kept turns after a fold, except with a summarizer that
    *   preservesThinking (anthropicCompaction's preservedThinking), whose folds need neither;
    *   'unbound' does neither
+   * @param {boolean} [options.clearToolInputs] the calls of cleared results lose their large
+   *   input strings too (each becomes "[truncated: NAME input, N chars]"; the call keeps its shape)
+   * @param {{tools: string[], beforeLast: number}} [options.dropToolCalls] micro-compaction also
+   *   removes the calls of these tools, with their results, before the last `beforeLast` messages
+   * @param {'before-last-message'} [options.reasoning] micro-compaction also removes the thinking
+   *   and reasoning of the assistant messages before the pending turn
    * @param {(message: string, error?: unknown) => void} [options.onWarn]
    * @param {(removed: unknown[], summary: string) => void} [options.onArchive] gets the
    *   original messages that were folded, after a successful rebuild (and the configuration
@@ -226,7 +236,13 @@ export class Compactor {
     this.language = options.language;
     this.profile = options.profile === undefined ? 'safe' : options.profile;
     this.format = options.format;
-    this.thinking = thinkingPolicy(options.thinking);
+    // The micro-compaction knobs (js/core/knobs.js): the thinking binding and keep, clearToolInputs,
+    // dropToolCalls, reasoning.
+    this.knobs = microKnobs(options);
+    this.thinking = this.knobs.policy;
+    /** thinking {keep: N}: the thinking turns kept, or undefined. */
+    this.thinkingKeep = this.knobs.keep;
+    this.clearToolInputs = this.knobs.clearToolInputs;
     /** The summarizer is the provider's compaction that keeps the kept turns' thinking valid. */
     this.preservesThinking = this.summarize.preservesThinking === true;
     this.estimates = new EstimateCache({ profile: this.profile, format: this.format });
@@ -438,7 +454,8 @@ export class Compactor {
     const planMicro = cold ? planMicroCompactWithFigures : (list, o) => this.planMicro(list, o);
     // (the first call records each message's snapshot for the cache as it encodes the history)
     const recorder = cold ? this.estimates.recorder() : undefined;
-    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate }, recorder);
+    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking,
+      ...(this.clearToolInputs ? { clearToolInputs: true } : {}), ...gate }, recorder);
     if (micro.figures) this.estimates.fill(messages, micro.figures, recorder);
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     // What the clearing leaves, in the measure of tokensBefore: with the provider's count as the
@@ -452,10 +469,26 @@ export class Compactor {
     const base = { tokensBefore, summarizedMessages: 0, micro: microReport(micro) };
     // (applied at a turn boundary: the later turns' signed thinking follows a changed prefix and goes)
     // (a message the caller froze gets its edit in a copy: the array is the Compactor's to rebuild)
+    // dropToolCalls, reasoning and thinking {keep} follow the clearing (micro-rules.js); their
+    // figures go into the report (ruleFields).
+    let rules = { changed: false };
     const applyMicro = () => {
+      checkRulesCanLand(messages, this.knobs);
       applyEditsCopyingReadOnly(messages, micro.edits);
       if (micro.edits.length) this.usage = null;
-      return dropThinkingAfterEdits(messages, micro.edits, this.thinking);
+      const removed = dropThinkingAfterEdits(messages, micro.edits, this.thinking);
+      rules = applyMicroRules(messages, this.knobs);
+      if (rules.changed) this.usage = null;
+      return removed + (rules.thinkingRemoved || 0);
+    };
+    const ruleFields = () => {
+      if (!hasRules(this.knobs)) return {};
+      const out = {};
+      if (rules.pruned) out.pruned = rules.pruned;
+      if (rules.thinkingKeep) out.thinkingKeep = rules.thinkingKeep;
+      if (rules.deferred) out.deferred = rules.deferred;
+      if (rules.changed) out.tokensAfter = this.tokens(messages, this.estimates.milli(messages));
+      return out;
     };
 
     // A signed tool loop in flight binds its thinking to everything before it: any fold or
@@ -470,7 +503,7 @@ export class Compactor {
     const edits = this.preservesThinking ? [] : micro.edits;
     if (!options.force && tokensAfterMicro <= this.threshold) {
       const thinkingRemoved = applyMicro();
-      return { report: { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
+      return { report: { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}), ...ruleFields() } };
     }
     const view = edits.length ? applyEditsToCopy(messages, edits) : messages;
     const focus = [this.instructions, options.instructions].filter(Boolean).join('\n');
@@ -493,7 +526,7 @@ export class Compactor {
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
       if (inFlight) return { report: deferred };
       const thinkingRemoved = applyMicro();
-      return { report: { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
+      return { report: { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}), ...ruleFields() } };
     }
     // The kept turns' thinking stays valid after the provider's block only when they follow the
     // summarized messages at once, the first in another role than the last summarized one

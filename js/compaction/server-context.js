@@ -10,6 +10,9 @@
  * - From that minimum on it is compact_20260112 at the threshold, with the Compactor's
  *   instructions (they replace the server's prompt), alone: a clearing below the threshold
  *   would keep the conversation under the compaction trigger for ever.
+ * - With thinking {keep: N} under the 'prefix-bound' binding, clear_thinking_20251015 keeping N
+ *   thinking turns goes first (js/core/thinking-keep.js: the client cannot drop thinking that a
+ *   kept signature binds); with clearToolInputs, the clearing clears the calls' inputs too.
  * - A `compaction` block the provider returned is where it reads from: the request is sent from
  *   the last one on (the API drops what precedes it, and the SDK's own check wants it first).
  */
@@ -31,15 +34,30 @@ const isObject = (v) => v !== null && typeof v === 'object';
  */
 export function contextEdits(compactor) {
   const { threshold } = compactor;
+  const thinking = thinkingEdits(compactor).edits;
   if (threshold >= COMPACT_MIN_TRIGGER) {
-    return { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: threshold },
+    return { edits: [...thinking, { type: 'compact_20260112', trigger: { type: 'input_tokens', value: threshold },
       ...(compactor.instructions && compactor.instructions.trim() ? { instructions: compactor.instructions } : {}) }] };
   }
   const trigger = Math.min(compactor.microTrigger || threshold, threshold);
-  return { edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: trigger },
+  return { edits: [...thinking, { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: trigger },
     keep: { type: 'tool_uses', value: compactor.keepRecent },
     ...(compactor.clearAtLeast > 0 ? { clearAtLeast: { type: 'input_tokens', value: compactor.clearAtLeast } } : {}),
+    ...(compactor.clearToolInputs ? { clearToolInputs: true } : {}),
     ...(compactor.excludeTools && compactor.excludeTools.length ? { excludeTools: [...compactor.excludeTools] } : {}) }] };
+}
+
+/** True when the Compactor leaves thinking {keep} to the provider: its binding is 'prefix-bound'. */
+export const keepsThinkingOnServer = (compactor) => compactor.thinkingKeep !== undefined && compactor.thinking === 'prefix-bound';
+
+/**
+ * The clear_thinking_20251015 edit alone (`{edits: []}` when the Compactor leaves no thinking
+ * rule to the provider), in the AI SDK's spelling: keep {type: 'thinking_turns', value: N}.
+ * @param {{thinkingKeep?: number, thinking?: string}} compactor
+ */
+export function thinkingEdits(compactor) {
+  if (!keepsThinkingOnServer(compactor)) return { edits: [] };
+  return { edits: [{ type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: compactor.thinkingKeep } }] };
 }
 
 /** `contextEdits`' value in the Messages API's own spelling (`context_management`), as @ai-sdk/anthropic maps it. */
@@ -122,8 +140,12 @@ export function anthropicServerContext(compactor, messages, report) {
   const out = { messages: fromLastCompaction(messages), betas: [] };
   // (a conversation led by a threshold compaction's block goes on with compaction on: the block needs its beta)
   const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(out.messages);
-  if (!compacting && (!report || report.reason !== 'deferred-thinking')) return out;
-  const cm = contextEdits(compactor);
+  const deferred = report && report.reason === 'deferred-thinking';
+  // (thinking {keep} under prefix binding: the provider's clear_thinking edit on every request with signed thinking)
+  const keepThinking = keepsThinkingOnServer(compactor) && out.messages.some((m) => isObject(m) && Array.isArray(m.content)
+    && m.role === 'assistant' && m.content.some((b) => isObject(b) && (b.type === 'thinking' || b.type === 'redacted_thinking')));
+  if (!compacting && !deferred && !keepThinking) return out;
+  const cm = compacting || deferred ? contextEdits(compactor) : thinkingEdits(compactor);
   out.context_management = wireContextManagement(cm);
   out.betas = betasFor(cm);
   return out;

@@ -15,7 +15,8 @@ import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { hex, sha256 } from '../state/hash.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
-import { COMPACT_MIN_TRIGGER, contextEdits, editsApplied, fromLastCompaction, holdsCompaction } from '../compaction/server-context.js';
+import { COMPACT_MIN_TRIGGER, contextEdits, editsApplied, fromLastCompaction, holdsCompaction, keepsThinkingOnServer, thinkingEdits } from '../compaction/server-context.js';
+import { hasSignedThinking } from '../core/thinking.js';
 import { fractionWindows } from './model-window.js';
 
 /** How many recent prompts' counts a hook (midfoldMiddleware, compactStep) keeps for the calls that follow them. */
@@ -140,12 +141,15 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
   // A conversation led by the block a threshold compaction wrote goes on with compaction on: the block
   // needs its beta header, which the SDKs add for their own edits only.
   const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(messages);
-  if (report.reason !== 'deferred-thinking' && !compacting) return providerOptions;
+  // thinking {keep: N} under prefix binding is the provider's clear_thinking edit, on every request
+  // that carries signed thinking (js/core/thinking-keep.js)
+  const keepThinking = keepsThinkingOnServer(compactor) && Array.isArray(messages) && messages.some(hasSignedThinking);
+  if (report.reason !== 'deferred-thinking' && !compacting && !keepThinking) return providerOptions;
   if (providerOptions && providerOptions.anthropic && providerOptions.anthropic.contextManagement) {
     report.serverContext = 'host';
     return providerOptions;
   }
-  const contextManagement = contextEdits(compactor);
+  const contextManagement = report.reason === 'deferred-thinking' || compacting ? contextEdits(compactor) : thinkingEdits(compactor);
   const extra = serverOptionsFor(model, contextManagement);
   if (!extra) {
     if (report.reason !== 'deferred-thinking') return providerOptions;

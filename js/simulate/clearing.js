@@ -161,7 +161,9 @@ class Clearing {
   constructor(options, format) {
     this.options = options;
     this.o = readOptions(options);
-    this.format = this.o.format ?? (format === 'unknown' ? undefined : format);
+    // (clearToolInputs edits the calls of results cleared on earlier turns too: a plan of the
+    // part would not find them, so every plan is of the whole conversation)
+    this.format = options && options.clearToolInputs ? undefined : this.o.format ?? (format === 'unknown' ? undefined : format);
     this.figures = new Figures(this.o.profile, this.format);
     this.partOptions = {
       keepRecent: this.o.keepRecent, profile: this.o.profile, format: this.format, thinking: 'unbound',

@@ -18,6 +18,7 @@ import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compac
 import { PRICING } from '../pricing/index.js';
 import { GrowingMicroCompaction, GrowingMicroPlan, GrowingServerClearing } from './clearing.js';
 import { isSystem, sessionTurns } from './turns.js';
+import { serverKeptThinking } from '../core/thinking-keep.js';
 
 export { sessionTurns };
 /** The provider caches and the pricing resolver, for pricing recorded requests (requests.js). */
@@ -51,9 +52,17 @@ const DEPRECATED_NAMES = { seed: { to: 'every-turn', deprecation: SEED_POLICY } 
 
 const NUMBER_KEYS = {
   micro: ['keepRecent', 'trigger', 'clearAtLeast'],
-  compactor: ['threshold', 'contextWindow', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail', 'keepTailMessages'],
+  compactor: ['threshold', 'contextWindow', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail', 'keepTailMessages',
+    'thinkingKeep', 'dropBeforeLast'],
   contextEditing: ['trigger', 'keep', 'clearAtLeast'],
 };
+/**
+ * The knobs the grammar spells as words (js/core/knobs.js): clearToolInputs=true|false
+ * (micro and compactor), and for the Compactor dropTools=a|b with dropBeforeLast=N
+ * (dropToolCalls), reasoning=before-last-message, thinkingKeep=N (thinking {keep: N}) and
+ * thinking=prefix-bound|unbound (its binding).
+ */
+const WORD_KEYS = { micro: ['clearToolInputs'], compactor: ['clearToolInputs', 'dropTools', 'reasoning', 'thinking'], contextEditing: [] };
 
 /** `kind:key=value,key=value` (kinds: micro, compactor, context-editing) to a policy part. */
 function parsePart(text) {
@@ -64,7 +73,16 @@ function parsePart(text) {
   for (const pair of args.split(',').filter(Boolean)) {
     const [key, value] = pair.split('=');
     if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing')) { part[key] = value; continue; }
-    if (!NUMBER_KEYS[kind].includes(key)) throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${NUMBER_KEYS[kind].join(', ')}`);
+    if (WORD_KEYS[kind].includes(key)) {
+      if (key === 'clearToolInputs') {
+        if (value !== 'true' && value !== 'false') throw optionError(`policy ${kind}: clearToolInputs must be true or false, got ${JSON.stringify(value)}`);
+        part.clearToolInputs = value === 'true';
+      } else if (key === 'dropTools') part.dropTools = String(value ?? '').split('|').filter(Boolean);
+      else part[key] = value;
+      continue;
+    }
+    if (!NUMBER_KEYS[kind].includes(key))
+      throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${[...NUMBER_KEYS[kind], ...WORD_KEYS[kind]].join(', ')}`);
     // threshold=80% is threshold {fraction: 0.8}: of contextWindow=N when the part names it, else of simulate's window
     if (kind === 'compactor' && key === 'threshold' && /^\d+(?:\.\d+)?%$/.test(String(value))) {
       part.threshold = { fraction: Number(value.slice(0, -1)) / 100 };
@@ -81,6 +99,18 @@ function parsePart(text) {
     if (part.keepTailMessages !== undefined) keepTail.messages = part.keepTailMessages;
     delete part.keepTailMessages;
     part.keepTail = keepTail;
+  }
+  // (thinkingKeep=N is thinking {keep: N}, beside thinking=BINDING; dropTools with dropBeforeLast is dropToolCalls)
+  if (kind === 'compactor' && part.thinkingKeep !== undefined) {
+    part.thinking = { keep: part.thinkingKeep, ...(part.thinking !== undefined ? { binding: part.thinking } : {}) };
+    delete part.thinkingKeep;
+  }
+  if (kind === 'compactor' && (part.dropTools !== undefined || part.dropBeforeLast !== undefined)) {
+    if (part.dropTools === undefined || part.dropBeforeLast === undefined)
+      throw optionError('policy compactor: dropTools=a|b and dropBeforeLast=N go together (dropToolCalls {tools, beforeLast})');
+    part.dropToolCalls = { tools: part.dropTools, beforeLast: part.dropBeforeLast };
+    delete part.dropTools;
+    delete part.dropBeforeLast;
   }
   return [kind, part];
 }
@@ -382,6 +412,8 @@ class ReplayCompactor extends Compactor {
     const growing = this.growing;
     if (!growing) return;
     if (report.compacted) { growing.forget(); return; }
+    // (dropToolCalls, reasoning and thinking {keep} remove parts and messages: planned anew)
+    if (report.pruned || report.thinkingKeep) { growing.forget(); return; }
     const edits = report.micro.edits;
     if (!edits.length) return;
     // The edits are applied in place, and signed thinking dropped from the first edited message on,
@@ -421,6 +453,7 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
   const micro = spec.micro ? new GrowingMicroCompaction(spec.micro, format) : null;
   // The server clears what it is sent, anew on every request; the client keeps its copy.
   const ce = spec.contextEditing;
+  const serverKeep = compactor && compactor.thinkingKeep !== undefined && compactor.thinking === 'prefix-bound' ? compactor.thinkingKeep : undefined;
   const server = ce ? new GrowingServerClearing({ keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile }, format) : null;
   return {
     /** The Compactor's settings as it resolved them (its defaults follow the pricing), or undefined. */
@@ -439,14 +472,17 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
         // The Compactor edits results in place, and drops signed thinking in place from the turns
         // whose prefix changed (it says how many, not which): those messages must be read again.
         for (const e of report.micro.edits) build.forget(before[e.message]);
-        if (report.thinkingRemoved) for (const m of before) build.forget(m);
+        if (report.thinkingRemoved || report.pruned) for (const m of before) build.forget(m);
         compactor.noteReport(before, report);
-        if (report.micro.edits.length || report.compacted || report.thinkingRemoved) {
+        if (report.micro.edits.length || report.compacted || report.thinkingRemoved || report.pruned) {
           if (micro) micro.forget();
           if (server) server.forget();
         }
       }
-      return server ? server.request(ctx) : ctx;
+      const sent = server ? server.request(ctx) : ctx;
+      // thinking {keep} left to the provider (prefix-bound): it reads the request with its clear_thinking edit
+      // applied, and its cache holds from the first thinking it cleared (thinking-keep.js)
+      return serverKeep !== undefined ? serverKeptThinking(sent, serverKeep) : sent;
     },
   };
 }
