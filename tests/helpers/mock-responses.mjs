@@ -52,6 +52,13 @@ export function checkInput(input) {
       }
     } else if (PAIRS[type]) {
       if (typeof item.call_id !== 'string') return `Missing required parameter: 'input[${i}].call_id'.`;
+      // (a function call's arguments are a string of JSON, a custom tool call's input a string)
+      const key = type === 'function_call' ? 'arguments' : type === 'custom_tool_call' ? 'input' : null;
+      if (key && typeof item[key] !== 'string')
+        return `Invalid type for 'input[${i}].${key}': expected a string, but got ${item[key] === null ? 'null' : typeof item[key]} instead.`;
+      if (type === 'function_call') {
+        try { JSON.parse(item.arguments); } catch { return `Invalid 'input[${i}].arguments': the function call's arguments are not valid JSON.`; }
+      }
       // An async call (async tool calling) may wait: its output comes in a later request.
       calls.set(item.call_id, { type, answered: item.async === true });
     } else if (OUTPUTS[type]) {

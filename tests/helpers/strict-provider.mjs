@@ -142,6 +142,11 @@ export async function startStrictProvider(options = {}) {
     messages.forEach((m, i) => {
       const blocks = blocksOf(m);
       if (m.role === 'assistant') {
+        // (a tool_use's input is the object the tool was called with: "Input should be a valid dictionary")
+        blocks.forEach((b, j) => {
+          if (b && b.type === 'tool_use' && (b.input === null || typeof b.input !== 'object' || Array.isArray(b.input)))
+            throw invalid(`messages.${i}.content.${j}.tool_use.input: Input should be a valid dictionary`);
+        });
         const calls = blocks.filter((b) => b && b.type === 'tool_use').map((b) => b.id);
         if (calls.length && i + 1 < messages.length) {
           const next = messages[i + 1];
