@@ -162,16 +162,49 @@ export interface MicroOptions {
   trigger?: number;
   profile?: Profile;
   format?: Format | 'auto';
-  /** The thinking policy (docs/provider-rules.md): 'prefix-bound' (default) clears nothing while a signed tool loop is in flight. */
-  thinking?: ThinkingPolicy;
+  /** The thinking policy (docs/provider-rules.md): 'prefix-bound' (default) clears nothing while a signed tool loop is in
+   * flight; `{keep: N}` also drops the signed thinking of finished turns except the last N thinking turns (ThinkingKeep). */
+  thinking?: ThinkingOption;
+  /** The calls of cleared results lose their large input strings too: each becomes "[truncated: NAME input, N chars]"
+   * (N: its code points); keys, numbers and short strings stay, so the call stays valid in its format (an object input,
+   * a string of JSON arguments). Default false. */
+  clearToolInputs?: boolean;
+  /** pruneMessages-style: the calls of these tools go, each with its results, before the last `beforeLast` messages
+   * (a call whose result is in them stays, and so does the pending turn). */
+  dropToolCalls?: DropToolCalls;
+  /** pruneMessages-style: the thinking and reasoning of the assistant messages before the pending turn go
+   * (a Responses reasoning item, OpenAI's encrypted reasoning and Chat's reasoning_content stay). */
+  reasoning?: 'before-last-message';
 }
+
+/** dropToolCalls: the tools whose calls go, and how many last messages keep theirs. */
+export interface DropToolCalls { tools: readonly string[]; beforeLast: number }
+
+/** thinking {keep: N}: the last N thinking turns keep their signed thinking (Anthropic's clear_thinking_20251015
+ * `keep: {type: 'thinking_turns', value: N}`). With the 'prefix-bound' binding (the default) the client drops it only
+ * where no kept signature follows (keep 0 at a turn boundary), and otherwise leaves it to the provider's edit: the
+ * integrations and anthropicServerContext send clear_thinking_20251015; the report says `thinkingKeep.by`. */
+export interface ThinkingKeep { keep: number; binding?: ThinkingPolicy }
+
+/** A thinking policy, or the policy with a keep rule. */
+export type ThinkingOption = ThinkingPolicy | ThinkingKeep;
 
 /** 'prefix-bound': edits wait while a signed tool loop is in flight, kept turns lose their signed thinking after a fold
  * (neither for a fold by a summarizer that `preservesThinking`: anthropicCompaction with `preservedThinking`);
  * 'unbound': for providers that check only the in-flight message's thinking. */
 export type ThinkingPolicy = 'prefix-bound' | 'unbound';
 
-export interface MicroEdit { message: number; part: number; tool: string; chars: number }
+/** One edit of a micro-compaction: a result replaced by its marker, or (`input: true`, clearToolInputs) the
+ * input of its call, `chars` the code points of the strings replaced. */
+export interface MicroEdit { message: number; part: number; tool: string; chars: number; input?: true }
+
+/** What the rules after the clearing did (dropToolCalls, reasoning): calls removed (with their results), messages
+ * removed (left empty, or a result or call item of their own), thinking and reasoning parts removed. */
+export interface PrunedReport { calls: number; messages: number; reasoning: number }
+
+/** thinking {keep}: how many finished turns lose their thinking, and where: 'client' (removed here) or 'server'
+ * (left to the provider's clear_thinking_20251015, which the integrations send). */
+export interface ThinkingKeepReport { turns: number; by: 'client' | 'server' }
 
 export interface MicroReport {
   cleared: number;
@@ -187,6 +220,13 @@ export interface MicroReport {
    * without it (an AI SDK tool-call part stripped of the OpenRouter details it carries counts as
    * one). Not counted in tokensAfter. */
   thinkingRemoved?: number;
+  /** clearToolInputs: how many calls' inputs were cleared (their edits are in `edits` with `input: true`; `cleared`
+   * counts results only, `charsCleared` both). */
+  inputsCleared?: number;
+  /** dropToolCalls and reasoning: what they removed (tokensAfter then counts what is left). */
+  pruned?: PrunedReport;
+  /** thinking {keep}: what the rule did. */
+  thinkingKeep?: ThinkingKeepReport;
   edits: MicroEdit[];
 }
 
@@ -332,8 +372,16 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   timeoutMs?: number;
   /** Use the digest when the summarizer fails (default: leave the conversation unchanged). */
   fallback?: 'digest';
-  /** The thinking policy ('prefix-bound', the default, or 'unbound'); see ThinkingPolicy. */
-  thinking?: ThinkingPolicy;
+  /** The thinking policy ('prefix-bound', the default, or 'unbound'), or with a keep rule ({keep: N}); see
+   * ThinkingPolicy and ThinkingKeep. */
+  thinking?: ThinkingOption;
+  /** As microCompact's: the calls of cleared results lose their large input strings too (sent to the provider's
+   * clearing as clear_tool_inputs while a signed loop waits). */
+  clearToolInputs?: boolean;
+  /** As microCompact's; the rule runs when micro-compaction runs (past its gates). */
+  dropToolCalls?: DropToolCalls;
+  /** As microCompact's; the rule runs when micro-compaction runs (past its gates). */
+  reasoning?: 'before-last-message';
   onWarn?: (message: string, error?: unknown) => void;
   /** Receives the original messages that were folded, after a successful rebuild, in
    * conversation order (with any configuration updates that the one kept for their run replaced). */
@@ -363,6 +411,10 @@ export interface CompactReport {
    * after a clearing alone, from the assistant messages after its first edit (their prefix changed).
    * An AI SDK tool-call part stripped of the OpenRouter details it carries counts as one. */
   thinkingRemoved?: number;
+  /** dropToolCalls and reasoning, with the clearing: what they removed. */
+  pruned?: PrunedReport;
+  /** thinking {keep}: what the rule did after the clearing. */
+  thinkingKeep?: ThinkingKeepReport;
   tokensBefore: number;
   tokensAfter: number;
   summarizedMessages: number;
@@ -384,7 +436,8 @@ export interface CompactReport {
  * writes `clear_at_least`, `exclude_tools`). */
 export type AnthropicContextEdit =
   | { type: 'clear_tool_uses_20250919'; trigger: { type: 'input_tokens'; value: number }; keep: { type: 'tool_uses'; value: number };
-      clearAtLeast?: { type: 'input_tokens'; value: number }; excludeTools?: string[] }
+      clearAtLeast?: { type: 'input_tokens'; value: number }; excludeTools?: string[]; clearToolInputs?: boolean }
+  | { type: 'clear_thinking_20251015'; keep: { type: 'thinking_turns'; value: number } }
   | { type: 'compact_20260112'; trigger: { type: 'input_tokens'; value: number }; instructions?: string };
 
 /**
@@ -548,8 +601,10 @@ export type SimulatePolicy = string | {
   name?: string;
   label?: string;
   /** microCompact options, applied before each call to the policy's own conversation. */
-  micro?: { keepRecent?: number; trigger?: number; clearAtLeast?: number; excludeTools?: string[]; profile?: Profile };
-  /** Compactor options (the summarizer is the offline digest, priced as a call). */
+  micro?: { keepRecent?: number; trigger?: number; clearAtLeast?: number; excludeTools?: string[]; profile?: Profile; clearToolInputs?: boolean };
+  /** Compactor options (the summarizer is the offline digest, priced as a call). With thinking {keep} under the
+   * 'prefix-bound' binding, each request is priced as the provider reads it after its clear_thinking edit (the
+   * cache holds up to the first thinking cleared). */
   compactor?: Omit<CompactorOptions, 'summarize'>;
   /** Anthropic's server-side clearing, applied anew to the full history on every request. */
   contextEditing?: { trigger?: number; keep?: number; clearAtLeast?: number };
@@ -564,7 +619,9 @@ export interface SimulateOptions {
   ttl?: string;
   /** Names: 'none', 'every-turn', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', or
    * 'micro:trigger=60k,clearAtLeast=30k', 'compactor:threshold=50k,microTrigger=40k' (also
-   * threshold=80%, a fraction of contextWindow=N or else of `window`; keepTailMessages=20),
+   * threshold=80%, a fraction of contextWindow=N or else of `window`; keepTailMessages=20; clearToolInputs=true;
+   * thinkingKeep=1 with thinking=prefix-bound|unbound; dropTools=grep|glob with dropBeforeLast=4;
+   * reasoning=before-last-message; 'micro:' takes clearToolInputs=true too),
    * 'context-editing:trigger=100k,keep=3' (parts joined by '+'). Default: none, every-turn,
    * context-editing, micro-batched, defaults. The name 'seed' is deprecated (SeedPolicyName):
    * it still runs 'every-turn', with a one-time DeprecationWarning. */
