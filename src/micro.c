@@ -140,20 +140,22 @@ static bool list_thinking(const mf_view *view, size_t from, mf_profile profile, 
     return true;
 }
 
-/* An edit and its place in the plan as first made: sorting by message keeps equal
- * messages in that order (qsort is not stable). */
+/* An edit and its place in the plan as first made: sorting by message and part keeps the
+ * two edits of one UIMessage tool part (its output, its input) in that order (qsort is not
+ * stable). */
 typedef struct ordered_edit { mf_micro_edit edit; size_t seq; } ordered_edit;
 
-static int by_message(const void *a, const void *b)
+static int by_place(const void *a, const void *b)
 {
     const ordered_edit *x = a, *y = b;
     if (x->edit.message != y->edit.message) return x->edit.message < y->edit.message ? -1 : 1;
+    if (x->edit.part != y->edit.part) return x->edit.part < y->edit.part ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* clear_tool_inputs: adds to the plan an edit of the call of each result it clears, and of
  * each result cleared before (a marker already), when the call's input has strings to clear
- * (micro_inputs.c), keeping the edits in message order; adds what they free to *saved.
+ * (micro_inputs.c), keeping the edits in message and part order; adds what they free to *saved.
  * `limit`: where the kept turns (or the pending turn) begin. False on OOM. */
 static bool plan_inputs(const mf_view *view, size_t window, size_t limit, const mf_micro_options *o,
                         mf_micro_plan *plan, mf_arena *arena, uint64_t *saved)
@@ -201,7 +203,7 @@ static bool plan_inputs(const mf_view *view, size_t window, size_t limit, const 
         }
     }
     if (ok && n > plan->count) {
-        qsort(all, n, sizeof *all, by_message);
+        qsort(all, n, sizeof *all, by_place);
         mf_micro_edit *edits = mf_arena_alloc(arena, n * sizeof *edits);
         ok = edits != NULL;
         for (size_t i = 0; ok && i < n; i++) {
