@@ -152,6 +152,18 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
   const contextManagement = report.reason === 'deferred-thinking' || compacting ? contextEdits(compactor) : thinkingEdits(compactor);
   const extra = serverOptionsFor(model, contextManagement);
   if (!extra) {
+    if (keepThinking && report.reason !== 'deferred-thinking' && !compacting) {
+      // thinking {keep} under prefix binding needs the provider's edit, which this provider cannot be asked for
+      report.serverContext = 'unsupported';
+      // (once per Compactor, that is per model: the provider is the host's choice, not the conversation's)
+      if (!warned.has(compactor)) {
+        warned.add(compactor);
+        const provider = model && typeof model === 'object' && model.provider ? model.provider : 'this provider';
+        compactor.warn(`midfold: thinking {keep: ${compactor.thinkingKeep}} needs the provider to clear thinking on its side (clear_thinking_20251015) and ${provider} `
+          + "cannot be asked for it; under prefix binding the client cannot drop it, so every turn's signed thinking stays (binding: 'unbound' drops it on the client where the provider allows)");
+      }
+      return providerOptions;
+    }
     if (report.reason !== 'deferred-thinking') return providerOptions;
     report.serverContext = 'unsupported';
     const key = state || warned;

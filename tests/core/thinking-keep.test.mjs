@@ -148,3 +148,24 @@ test('thinking options are checked with their path', () => {
     assert.throws(() => new Compactor({ summarize: digestSummarizer(), thinking: value }), (e) => e.code === 'invalid-option' && e.path === path, path);
   }
 });
+
+test('a provider that cannot be asked for clear_thinking (OpenRouter) gets no edit, and onWarn says so once', async () => {
+  const { compactStep: step } = await import('../../js/integrations/ai-sdk.js');
+  const warnings = [], reports = [];
+  const prepare = step({ summarize: digestSummarizer(), thinking: { keep: 1 }, onWarn: (m) => warnings.push(m), onReport: (r) => reports.push(r) });
+  const signed = (text) => ({ type: 'reasoning', text, providerOptions: { anthropic: { signature: `sig-${text}` } } });
+  const messages = [
+    { role: 'user', content: [{ type: 'text', text: 'micro.c 做什么？' }] },
+    { role: 'assistant', content: [signed('first'), { type: 'text', text: 'It plans clearing.' }] },
+    { role: 'user', content: [{ type: 'text', text: 'And micro_inputs.c?' }] },
+    { role: 'assistant', content: [signed('second'), { type: 'text', text: 'It clears inputs.' }] },
+    { role: 'user', content: [{ type: 'text', text: 'view.h?' }] },
+  ];
+  const model = { specificationVersion: 'v3', provider: 'openrouter.chat', modelId: 'anthropic/claude-sonnet-4.5' };
+  for (let i = 0; i < 2; i++) {
+    const out = await prepare({ model, messages, steps: [], stepNumber: 0 });
+    assert.ok(!out || !out.providerOptions || !out.providerOptions.anthropic, 'no Anthropic options for OpenRouter');
+  }
+  assert.equal(warnings.filter((w) => /clear_thinking_20251015/.test(w)).length, 1);
+  assert.ok(reports.every((r) => r.serverContext === 'unsupported'));
+});
