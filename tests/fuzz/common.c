@@ -76,6 +76,7 @@ void fuzz_micro_options(const uint8_t *o, mf_micro_options *out, const char **na
         if (o[1] >> k & 1) names[n++] = EXCLUDABLE[k];
     out->exclude_tools = n ? names : NULL;
     out->exclude_count = n;
+    out->clear_tool_inputs = o[1] >> 5 & 1;
     out->clear_at_least = (uint64_t)o[2] * 8;
     out->trigger = (uint64_t)o[3] * 64;
 }

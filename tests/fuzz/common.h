@@ -54,7 +54,7 @@ void fuzz_release(fuzz_input *in);
 
 /* Micro-compaction options from 4 bytes: keep_recent = b0 % 6 and the profile
  * b0 / 6 % MF_PROFILE_COUNT; b1 bit k excludes the
- * k-th of {"bash", "read_file", "unknown", "grep", ""}; clear_at_least = b2 * 8 tokens;
+ * k-th of {"bash", "read_file", "unknown", "grep", ""} and bit 5 sets clear_tool_inputs; clear_at_least = b2 * 8 tokens;
  * trigger = b3 * 64 tokens. */
 void fuzz_micro_options(const uint8_t *o, mf_micro_options *out, const char **names_storage);
 
