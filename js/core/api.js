@@ -341,7 +341,7 @@ export function microCompact(messages, options) {
  * A micro report with what the rules after the plan did (micro-rules.js): their figures, and
  * the estimate after them when they changed the conversation (what the plan's figure cannot know).
  */
-export function withRules(report, rules, messages, options) {
+function withRules(report, rules, messages, options) {
   const out = { ...report };
   if (rules.pruned) out.pruned = rules.pruned;
   if (rules.thinkingRemoved) out.thinkingRemoved = (out.thinkingRemoved || 0) + rules.thinkingRemoved;
