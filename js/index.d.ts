@@ -231,7 +231,8 @@ export interface MicroReport {
 }
 
 /** Replaces old tool results in place by "[truncated: NAME result, N chars]": the
- * messages' objects are edited (so the array is `M[]`, not readonly); the array keeps its length. */
+ * messages' objects are edited (so the array is `M[]`, not readonly); the array keeps its length,
+ * unless `dropToolCalls` or `reasoning` remove messages (`pruned` says how many). */
 export declare function microCompact<M extends MessageLike>(messages: M[], options?: MicroOptions): MicroReport;
 
 export interface Problem {
