@@ -413,7 +413,8 @@ class ReplayCompactor extends Compactor {
     if (!growing) return;
     if (report.compacted) { growing.forget(); return; }
     // (dropToolCalls, reasoning and thinking {keep} remove parts and messages: planned anew)
-    if (report.pruned || report.thinkingKeep) { growing.forget(); return; }
+    // (left to the provider's edit, thinking {keep} changed nothing here)
+    if (report.pruned || (report.thinkingKeep && report.thinkingKeep.by === 'client')) { growing.forget(); return; }
     const edits = report.micro.edits;
     if (!edits.length) return;
     // The edits are applied in place, and signed thinking dropped from the first edited message on,
