@@ -12,6 +12,9 @@
  *   would keep the conversation under the compaction trigger for ever.
  * - A `compaction` block the provider returned is where it reads from: the request is sent from
  *   the last one on (the API drops what precedes it, and the SDK's own check wants it first).
+ * - On Amazon Bedrock the same edits go through InvokeModel (the Messages API body, `anthropic_beta`
+ *   in it); threshold compaction only for the models Bedrock lists for it (bedrockCompacts), tool
+ *   clearing for the others. Converse takes neither.
  */
 
 /** The beta header of context management (every edit). */
@@ -21,6 +24,17 @@ export const COMPACT_BETA = 'compact-2026-01-12';
 /** compact_20260112's smallest trigger, in input tokens. */
 export const COMPACT_MIN_TRIGGER = 50000;
 
+/**
+ * The Bedrock model ids that take compact_20260112 through InvokeModel: Claude Sonnet 4.6 and Opus 4.6,
+ * as Bedrock's compaction page lists them, bare or behind a cross-region prefix (us., eu., global., …).
+ */
+const BEDROCK_COMPACTION_MODELS = /^(?:[a-z]{2,6}\.)?anthropic\.claude-(?:sonnet-4-6|opus-4-6-v1)(?::\d+)?$/;
+
+/** True when Bedrock compacts on its side for `modelId` (a string; anything else is false). */
+export function bedrockCompacts(modelId) {
+  return typeof modelId === 'string' && BEDROCK_COMPACTION_MODELS.test(modelId);
+}
+
 const isObject = (v) => v !== null && typeof v === 'object';
 
 /**
@@ -28,10 +42,12 @@ const isObject = (v) => v !== null && typeof v === 'object';
  * of @ai-sdk/anthropic 3.x and 4.x): `{edits: [...]}`. Returns a new object each call.
  * @param {{threshold: number, microTrigger: number, keepRecent: number, clearAtLeast: number,
  *   excludeTools?: string[], instructions?: string}} compactor
+ * @param {{compaction?: boolean}} [provider] `compaction: false` where the provider cannot compact (a
+ *   Bedrock model it does not list): tool clearing then, at any threshold.
  */
-export function contextEdits(compactor) {
+export function contextEdits(compactor, provider = {}) {
   const { threshold } = compactor;
-  if (threshold >= COMPACT_MIN_TRIGGER) {
+  if (threshold >= COMPACT_MIN_TRIGGER && provider.compaction !== false) {
     return { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: threshold },
       ...(compactor.instructions && compactor.instructions.trim() ? { instructions: compactor.instructions } : {}) }] };
   }

@@ -15,7 +15,7 @@ import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { hex, sha256 } from '../state/hash.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
-import { COMPACT_MIN_TRIGGER, contextEdits, editsApplied, fromLastCompaction, holdsCompaction } from '../compaction/server-context.js';
+import { COMPACT_MIN_TRIGGER, bedrockCompacts, contextEdits, editsApplied, fromLastCompaction, holdsCompaction } from '../compaction/server-context.js';
 import { fractionWindows } from './model-window.js';
 
 /** How many recent prompts' counts a hook (midfoldMiddleware, compactStep) keeps for the calls that follow them. */
@@ -109,15 +109,27 @@ function setUp(options, format, fnName) {
 }
 
 /**
- * The provider options that ask `model`'s provider for `contextManagement` (contextEdits), or null
- * where it takes none: @ai-sdk/anthropic 3.x and 4.x pass `providerOptions.anthropic.contextManagement`
- * through as the request's `context_management`, with its beta headers (their dist code; the
- * contextManagement schema in their index.d.ts). Not for DeepSeek's Anthropic-compatible endpoint,
- * for which midfold has no source that it takes them; not for OpenRouter or the OpenAI providers.
+ * The context management `model`'s provider takes for `compactor` and the provider options that ask for
+ * it, `{contextManagement, extra}`, or null where it takes none. @ai-sdk/anthropic 3.x and 4.x pass
+ * `providerOptions.anthropic.contextManagement` through as the request's `context_management`, with its
+ * beta headers (their dist code; the contextManagement schema in their index.d.ts). So does the Bedrock
+ * provider's InvokeModel model (`@ai-sdk/amazon-bedrock/anthropic`, provider 'bedrock.anthropic.messages':
+ * it is @ai-sdk/anthropic's model, the betas moved into the body's `anthropic_beta`), where Bedrock
+ * compacts only for the models it lists (bedrockCompacts) and clears tool results for the others. Not
+ * the Bedrock Converse model ('amazon-bedrock', 'amazonBedrock': Converse supports no compaction, and
+ * Bedrock documents tool clearing for InvokeModel only); not DeepSeek's Anthropic-compatible endpoint,
+ * for which midfold has no source that it takes them; not OpenRouter or the OpenAI providers.
  */
-function serverOptionsFor(model, contextManagement) {
+function serverOptionsFor(model, compactor) {
   const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
-  if (provider.startsWith('anthropic.') && pricingOf(model) !== 'deepseek') return { anthropic: { contextManagement } };
+  if (provider === 'bedrock.anthropic.messages') {
+    const contextManagement = contextEdits(compactor, { compaction: bedrockCompacts(model.modelId) });
+    return { contextManagement, extra: { anthropic: { contextManagement } } };
+  }
+  if (provider.startsWith('anthropic.') && pricingOf(model) !== 'deepseek') {
+    const contextManagement = contextEdits(compactor);
+    return { contextManagement, extra: { anthropic: { contextManagement } } };
+  }
   return null;
 }
 
@@ -145,9 +157,8 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
     report.serverContext = 'host';
     return providerOptions;
   }
-  const contextManagement = contextEdits(compactor);
-  const extra = serverOptionsFor(model, contextManagement);
-  if (!extra) {
+  const server = serverOptionsFor(model, compactor);
+  if (!server) {
     if (report.reason !== 'deferred-thinking') return providerOptions;
     report.serverContext = 'unsupported';
     const key = state || warned;
@@ -160,8 +171,8 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
     return providerOptions;
   }
   report.serverContext = 'requested';
-  report.serverEdits = contextManagement.edits;
-  return withProviderOptions(providerOptions, extra);
+  report.serverEdits = server.contextManagement.edits;
+  return withProviderOptions(providerOptions, server.extra);
 }
 
 /** The context management a model call's provider metadata reports (@ai-sdk/anthropic: anthropic.contextManagement). */

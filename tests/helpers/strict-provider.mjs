@@ -29,6 +29,11 @@
 //   directly follows another, and an async call may wait for its output. /responses/compact answers the
 //   input's user messages (as output messages, with ids) followed by one compaction item of a real one's size;
 //   this server stores no responses, so a `previous_response_id` is refused as an unknown id.
+// - Amazon Bedrock InvokeModel for Claude (POST /model/{modelId}/invoke, the Messages API body): SigV4-signed
+//   or a 403; `anthropic_version: 'bedrock-2023-05-31'` in the body, the model in the path (not the body), the
+//   betas in the body's `anthropic_beta` (a list) instead of a header; compaction (compact-2026-01-12) only for
+//   the models Bedrock's compaction page lists (Claude Sonnet 4.6, Opus 4.6). The Messages API rules above,
+//   context management included, then apply; errors have Bedrock's shape (`x-amzn-ErrorType`, `{message}`).
 //
 //   const p = await startStrictProvider();
 //   p.url                         // 'http://127.0.0.1:PORT'
@@ -425,6 +430,28 @@ export async function startStrictProvider(options = {}) {
     res.end();
   }
 
+  // ---- Amazon Bedrock InvokeModel (Claude) -----------------------------------------------------------------
+  const bedrockRefusal = (status, type, message) => Object.assign(new Reject(status, type, message), { bedrock: true });
+  const BEDROCK_COMPACTION = /^(?:[a-z]{2,6}\.)?anthropic\.claude-(?:sonnet-4-6|opus-4-6-v1)(?::\d+)?$/;
+  function bedrockInvoke(modelId, body, headers, record) {
+    if (!/^AWS4-HMAC-SHA256 Credential=/.test(headers.authorization || ''))
+      throw bedrockRefusal(403, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
+    const validation = (message) => bedrockRefusal(400, 'ValidationException', message);
+    if (body.anthropic_version !== 'bedrock-2023-05-31') throw validation('Malformed input request: anthropic_version: bedrock-2023-05-31 is required');
+    if ('model' in body) throw validation('Malformed input request: extraneous key [model] is not permitted');
+    const betas = body.anthropic_beta ?? [];
+    if (!Array.isArray(betas) || betas.some((b) => typeof b !== 'string')) throw validation('Malformed input request: anthropic_beta must be a list of strings');
+    if (betas.includes('compact-2026-01-12') && !BEDROCK_COMPACTION.test(modelId))
+      throw validation(`compaction (compact-2026-01-12) is not supported for the model ${modelId}`);
+    const { anthropic_version: _v, anthropic_beta: _b, ...messages } = body;
+    try {
+      return anthropicAnswer({ ...messages, model: modelId }, { 'anthropic-beta': betas.join(',') }, record);
+    } catch (e) {
+      if (e instanceof Reject && !e.bedrock) throw validation(e.message);
+      throw e;
+    }
+  }
+
   // ---- HTTP ----------------------------------------------------------------------------------------------
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -438,7 +465,8 @@ export async function startStrictProvider(options = {}) {
         res.end(JSON.stringify(json));
       };
       const path = String(req.url).split('?')[0];
-      const api = path === '/v1/messages' ? 'anthropic' : path.startsWith('/v1/responses') ? 'openai-responses' : null;
+      const invoke = /^\/model\/([^/]+)\/invoke$/.exec(path);
+      const api = path === '/v1/messages' ? 'anthropic' : path.startsWith('/v1/responses') ? 'openai-responses' : invoke ? 'bedrock' : null;
       record.api = api;
       try {
         if (req.method !== 'POST' || !api) throw new Reject(404, 'not_found_error', `no route ${req.method} ${path}`);
@@ -449,13 +477,18 @@ export async function startStrictProvider(options = {}) {
         if (forced) { send(forced.status, forced.body); return; }
         if (api === 'anthropic' && body.stream === true) stream(res, record, anthropicAnswer(body, req.headers, record));
         else if (api === 'anthropic') send(200, anthropicAnswer(body, req.headers, record));
+        else if (api === 'bedrock') send(200, bedrockInvoke(decodeURIComponent(invoke[1]), body, req.headers, record));
         else if (path === '/v1/responses/compact') send(200, responsesCompact(body));
         else if (path === '/v1/responses') send(200, responsesAnswer(body));
         else throw new Reject(404, 'not_found_error', `no route ${path}`);
       } catch (e) {
         if (!(e instanceof Reject)) throw e;
         record.error = { message: e.message, errorCode: e.errorCode };
-        if (api === 'openai-responses') send(e.status, { error: { message: e.message, type: e.type, param: null, code: e.errorCode || null } });
+        if (api === 'bedrock') {
+          record.status = e.status;
+          res.writeHead(e.status, { 'content-type': 'application/json', 'x-amzn-errortype': `${e.type}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
+          res.end(JSON.stringify({ message: e.message }));
+        } else if (api === 'openai-responses') send(e.status, { error: { message: e.message, type: e.type, param: null, code: e.errorCode || null } });
         else send(e.status, { type: 'error', error: { type: e.type, message: e.message, ...(e.errorCode ? { details: { error_code: e.errorCode } } : {}) } });
       }
     });
