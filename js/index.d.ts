@@ -403,6 +403,29 @@ export declare function anthropicServerContext<M extends MessageLike>(compactor:
   context_management?: { edits: Array<Record<string, unknown> & { type: AnthropicContextEdit['type'] }> };
 };
 
+/** The Responses API's server-side compaction entry, `{type: 'compaction', compact_threshold}`. */
+export type ResponsesContextManagement = Array<{ type: 'compaction'; compact_threshold: number }>;
+
+/**
+ * The Responses API's `context_management` at a Compactor's threshold (or at `threshold`): one compaction
+ * entry. For `client.responses.create({...})` and the Agents SDK's `modelSettings.contextManagement`.
+ * Throws a TypeError without a positive whole threshold. Returns a new array each call.
+ */
+export declare function responsesContextManagement(compactor: { threshold: number } | number): ResponsesContextManagement;
+
+/**
+ * What to put on a Responses create request after `compactor.compact(items)` resolved to `report`: `input`
+ * from the last `compaction` item on (items before it may be dropped; leading system and developer messages
+ * are kept), and, when a loop with encrypted reasoning waited (`deferred-thinking`), `context_management`
+ * at the Compactor's threshold: the server then compacts inside the loop and returns a compaction item, which
+ * the next request goes on from. Ownership: never changes `items` (`input` is new when it was cut, else
+ * `items` itself).
+ */
+export declare function responsesServerContext<M extends MessageLike>(compactor: Compactor<M>, items: M[], report: CompactReport): {
+  input: M[];
+  context_management?: ResponsesContextManagement;
+};
+
 /** Folds the resolved middle of a conversation into a summary (docs/compaction.md). `M` is the
  * caller's message type (inferred from onArchive or summarize, or given:
  * `new Compactor<Anthropic.MessageParam>(...)`); the summary messages it inserts are

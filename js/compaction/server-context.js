@@ -144,3 +144,61 @@ export function anthropicServerContext(compactor, messages, report) {
   out.betas = betasFor(cm);
   return out;
 }
+
+// ---- OpenAI Responses ----------------------------------------------------------------------------------
+// Server-side compaction: `context_management: [{type: 'compaction', compact_threshold}]` on a create request;
+// once the rendered input crosses the threshold the server compacts, and the output carries the encrypted
+// `compaction` item, which carries the context forward; items before the most recent one may be dropped
+// (OpenAI's compaction guide; docs/provider-rules.md, "OpenAI Responses: server-side compaction").
+
+/**
+ * The Responses API's `context_management` for a Compactor (or a threshold): one compaction entry at its
+ * threshold, `[{type: 'compaction', compact_threshold}]`. The openai SDK takes it as it is on
+ * `responses.create`; the Agents SDK's `modelSettings.contextManagement` takes it too (it reads either
+ * spelling). Returns a new array each call.
+ * @param {{threshold: number} | number} compactor
+ */
+export function responsesContextManagement(compactor) {
+  const threshold = typeof compactor === 'number' ? compactor : compactor && compactor.threshold;
+  if (!Number.isInteger(threshold) || threshold <= 0) throw new TypeError('responsesContextManagement: a Compactor or a positive whole threshold is required');
+  return [{ type: 'compaction', compact_threshold: threshold }];
+}
+
+const isInstruction = (item) => isObject(item) && (item.role === 'system' || item.role === 'developer') && (item.type === undefined || item.type === 'message');
+
+/** The index of the last `compaction` item of Responses `items` after their leading system and developer messages, or -1. */
+export function lastCompactionItem(items) {
+  let head = 0;
+  while (head < items.length && isInstruction(items[head])) head++;
+  for (let i = items.length - 1; i >= head; i--) if (isObject(items[i]) && items[i].type === 'compaction') return i;
+  return -1;
+}
+
+/**
+ * Responses `items` from the last compaction item on, their leading system and developer messages kept: the
+ * same array when there is none (or nothing precedes it), else a new one of the same objects.
+ * @param {unknown[]} items
+ */
+export function fromLastCompactionItem(items) {
+  const at = lastCompactionItem(items);
+  let head = 0;
+  while (head < items.length && isInstruction(items[head])) head++;
+  return at <= head ? items : [...items.slice(0, head), ...items.slice(at)];
+}
+
+/**
+ * What to put on a Responses create request after `compactor.compact(items)` (an openai SDK loop): `input`
+ * (from the last compaction item on) and, when the report says a loop with encrypted reasoning waited
+ * (`reason: 'deferred-thinking'`), `context_management` at the Compactor's threshold, so that the server
+ * compacts inside the loop instead of the request growing. Spread it into `client.responses.create({...})`
+ * and append the response's output items (a compaction item among them) to `items` as usual.
+ * Ownership: never changes `items`; `input` is new when it was cut, else `items` itself.
+ * @param {import('./compactor.js').Compactor} compactor
+ * @param {unknown[]} items
+ * @param {{reason?: string}} report
+ */
+export function responsesServerContext(compactor, items, report) {
+  const out = { input: fromLastCompactionItem(items) };
+  if (report && report.reason === 'deferred-thinking') out.context_management = responsesContextManagement(compactor);
+  return out;
+}

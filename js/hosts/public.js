@@ -14,7 +14,7 @@ export {
 export { Compactor, digestSummarizer } from '../compaction/compactor.js';
 export { EstimateCache } from '../core/estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
-export { anthropicServerContext } from '../compaction/server-context.js';
+export { anthropicServerContext, responsesServerContext, responsesContextManagement } from '../compaction/server-context.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
 export { simulate } from '../simulate/simulate.js';
 export { pricingOfURL } from '../pricing/hosts.js';

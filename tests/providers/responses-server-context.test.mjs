@@ -1,0 +1,135 @@
+// Long tool loops with encrypted reasoning through the OpenAI Responses API: the reasoning binds the items before
+// it, so no client edit may land while the loop runs, and midfold asks the server to compact inside the loop
+// (`context_management: [{type: 'compaction', compact_threshold}]`, docs/provider-rules.md, "OpenAI Responses:
+// server-side compaction"). The loop goes on from the compaction item the server returns. The strict provider
+// (tests/helpers/strict-provider.mjs, `responsesBinding`) checks every reasoning item against the items before it
+// as the model read them, compacts once what the model reads crosses the threshold, and records how much the model
+// read. Reached through the real openai client, the Agents SDK's Runner and the AI SDK's OpenAI provider.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import OpenAI from 'openai';
+import { init, Compactor, digestSummarizer, responsesServerContext, responsesContextManagement } from 'midfold';
+import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { startMockResponses } from '../helpers/mock-responses.mjs';
+
+const src = new URL('../../src/', import.meta.url);
+// C files of 3–13 KB (about 1,000–4,000 tokens each as the provider counts here), read in turn.
+const FILES = readdirSync(src).filter((f) => f.endsWith('.c') && statSync(new URL(f, src)).size > 3000 && statSync(new URL(f, src)).size < 13000)
+  .sort().map((f) => `src/${f}`);
+const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const READS = 37; // 38 requests: 37 reads, then the answer
+const THRESHOLD = 20_000;
+
+let provider;
+before(async () => { await init(); provider = await startStrictProvider({ responsesBinding: true }); });
+after(() => provider.close());
+
+let loops = 0;
+/** Scripts one loop: each step reasons, then reads the next file; the last one answers. */
+function script() {
+  const loop = ++loops;
+  let step = 0;
+  provider.reply = () => {
+    const i = step++;
+    const reasoning = { type: 'reasoning', id: `rs_${loop}_${i}`, summary: [{ type: 'summary_text', text: `Step ${i}: ${FILES[i % FILES.length]} is next.` }] };
+    return i < READS
+      ? [reasoning, { type: 'function_call', id: `fc_${loop}_${i}`, call_id: `call_${loop}_${i}`, name: 'read_file', arguments: JSON.stringify({ path: FILES[i % FILES.length] }), status: 'completed' }]
+      : [reasoning, { type: 'message', id: `msg_${loop}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `I read ${READS} files.`, annotations: [] }] }];
+  };
+  return loop;
+}
+const readOf = (q) => q.read ?? Math.ceil(JSON.stringify(q.body.input).length / 4);
+const TOOLS = [{ type: 'function', name: 'read_file', description: 'Read a file of the repository', strict: false,
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+
+/** A 38-request loop through the openai client; `server` says whether midfold asks for server-side compaction. */
+async function openaiLoop(server) {
+  const loop = script();
+  const client = new OpenAI({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', maxRetries: 0 });
+  const compactor = new Compactor({ summarize: digestSummarizer(), threshold: THRESHOLD, format: 'openai-responses' });
+  const items = [{ role: 'user', content: `Read the C core, file by file (${loop}), and tell me where tool results meet their calls.` }];
+  const reports = [];
+  const first = provider.requests.length;
+  let text = '';
+  for (let n = 0; n < READS + 2; n++) {
+    const report = await compactor.compact(items);
+    reports.push(report);
+    const s = server ? responsesServerContext(compactor, items, report) : { input: items };
+    const res = await client.responses.create({ model: 'gpt-5.5', instructions: 'You are a coding agent. Read before you answer.', tools: TOOLS,
+      reasoning: { effort: 'medium' }, include: ['reasoning.encrypted_content'], store: false, input: s.input,
+      ...(s.context_management ? { context_management: s.context_management } : {}) });
+    // (a count of a compacted or cut input is not the count of `items`: it anchors nothing)
+    if (s.input === items && !res.output.some((o) => o.type === 'compaction')) compactor.observeUsage({ inputTokens: res.usage.input_tokens, messages: items });
+    items.push(...res.output);
+    const calls = res.output.filter((o) => o.type === 'function_call');
+    if (!calls.length) { text = res.output_text; break; }
+    for (const c of calls) items.push({ type: 'function_call_output', call_id: c.call_id, output: read(JSON.parse(c.arguments).path) });
+  }
+  return { text, sent: provider.requests.slice(first), reports, items };
+}
+
+describe('a 38-request loop with encrypted reasoning, openai client', () => {
+  test('midfold asks for server-side compaction inside the loop: no request reads more than 1.25x the threshold, every one accepted', async () => {
+    const { text, sent, reports, items } = await openaiLoop(true);
+    assert.equal(text, `I read ${READS} files.`);
+    assert.equal(sent.length, READS + 1);
+    assert.deepStrictEqual(sent.map((q) => q.error?.message ?? q.status), sent.map(() => 200), 'every request accepted');
+    assert.ok(reports.some((r) => r.reason === 'deferred-thinking'), 'midfold could not edit the loop itself');
+    assert.ok(reports.every((r) => !r.compacted && !(r.micro && r.micro.cleared)), 'and did not');
+    const asked = sent.filter((q) => q.body.context_management);
+    assert.ok(asked.length > 0);
+    assert.deepStrictEqual(asked[0].body.context_management, [{ type: 'compaction', compact_threshold: THRESHOLD }]);
+    const compacted = sent.filter((q) => q.compacted);
+    assert.ok(compacted.length >= 1, 'the server compacted');
+    // After the first compaction item came back, each request goes on from the last one, as the server reads it.
+    const later = sent.slice(sent.indexOf(compacted[0]) + 1);
+    assert.ok(later.length > 0 && later.every((q) => q.body.input[0].type === 'compaction'));
+    assert.ok(later.every((q) => q.body.input.filter((x) => x.type === 'compaction').length === 1), 'one compaction item, first');
+    const peak = Math.max(...sent.map(readOf));
+    assert.ok(peak <= 1.25 * THRESHOLD, `the server read at most ${peak} tokens`);
+    assert.ok(Math.ceil(JSON.stringify(items).length / 4) > 3 * THRESHOLD, 'the loop itself grew far past the threshold');
+  });
+
+  test('without it, the same loop sends requests far past the threshold (what the server compaction saves)', async () => {
+    const { sent } = await openaiLoop(false);
+    assert.ok(sent.every((q) => q.status === 200));
+    assert.ok(Math.max(...sent.map(readOf)) > 3 * THRESHOLD);
+  });
+
+  test('the strict server refuses reasoning after a changed prefix, and an unknown context_management type', async () => {
+    script();
+    const client = new OpenAI({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', maxRetries: 0 });
+    const input = [{ role: 'user', content: 'Read src/view.c.' }];
+    const res = await client.responses.create({ model: 'gpt-5.5', input, tools: TOOLS, store: false, include: ['reasoning.encrypted_content'] });
+    const call = res.output.find((o) => o.type === 'function_call');
+    const next = [...input, ...res.output, { type: 'function_call_output', call_id: call.call_id, output: read('src/view.c') }];
+    await client.responses.create({ model: 'gpt-5.5', input: next, tools: TOOLS, store: false });
+    const edited = structuredClone(next);
+    edited[0].content = 'Read src/view.c, please.';
+    await assert.rejects(client.responses.create({ model: 'gpt-5.5', input: edited, tools: TOOLS, store: false }), (e) => e.status === 400 && /does not match the conversation/.test(e.message));
+    await assert.rejects(client.responses.create({ model: 'gpt-5.5', input, context_management: [{ type: 'truncate' }] }), (e) => e.status === 400 && /only 'compaction'/.test(e.message));
+    assert.deepStrictEqual(responsesContextManagement(45_000), [{ type: 'compaction', compact_threshold: 45_000 }]);
+  });
+});
+
+describe('one output per call (both Responses mocks)', () => {
+  const input = [{ role: 'user', content: '查一下杭州的天气' },
+    { type: 'function_call', id: 'fc_1', call_id: 'call_wx_hz', name: 'get_weather', arguments: '{"city":"杭州"}', status: 'completed' },
+    { type: 'function_call_output', call_id: 'call_wx_hz', output: '杭州：小雨转多云，18–23°C' },
+    { type: 'function_call_output', call_id: 'call_wx_hz', output: '杭州：小雨转多云，18–23°C' }];
+  test('the strict provider refuses a repeated function_call_output for one call_id', async () => {
+    const client = new OpenAI({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', maxRetries: 0 });
+    provider.reply = null;
+    await assert.rejects(client.responses.create({ model: 'gpt-5.5', input }), (e) => e.status === 400 && /Duplicate function_call_output for call_id 'call_wx_hz'/.test(e.message));
+    await client.responses.create({ model: 'gpt-5.5', input: input.slice(0, 3) });
+  });
+  test('the Responses mock refuses it too', async () => {
+    const api = await startMockResponses();
+    try {
+      const client = new OpenAI({ baseURL: `${api.url}/v1`, apiKey: 'sk-test', maxRetries: 0 });
+      await assert.rejects(client.responses.create({ model: 'gpt-5.5', input }), (e) => e.status === 400 && /Duplicate function_call_output for call_id 'call_wx_hz'/.test(e.message));
+      await client.responses.create({ model: 'gpt-5.5', input: input.slice(0, 3) });
+    } finally { await api.close(); }
+  });
+});
