@@ -133,3 +133,44 @@ describe('one output per call (both Responses mocks)', () => {
     } finally { await api.close(); }
   });
 });
+
+describe('an Agents SDK run with reasoning (Runner, compactionFilter, the server\'s compaction on)', () => {
+  test('a 38-call turn: no request reads more than 1.25x the threshold, every one accepted; the next turn goes on from the compaction item', async () => {
+    const { Agent, Runner, tool } = await import('@openai/agents');
+    const { OpenAIProvider } = await import('@openai/agents-openai');
+    const { compactionFilter } = await import('midfold/openai-agents');
+    const { z } = await import('zod');
+    const loop = script();
+    const reports = [];
+    const agent = new Agent({ name: 'reader', instructions: 'You are a coding agent. Read before you answer.', model: 'gpt-5.5',
+      tools: [tool({ name: 'read_file', description: 'Read a file of the repository', parameters: z.object({ path: z.string() }), execute: async ({ path }) => read(path) })],
+      modelSettings: { store: false, reasoning: { effort: 'medium' }, providerData: { include: ['reasoning.encrypted_content'] },
+        contextManagement: responsesContextManagement(THRESHOLD) } });
+    const runner = new Runner({ modelProvider: new OpenAIProvider({ apiKey: 'sk-test', baseURL: `${provider.url}/v1`, useResponses: true }), tracingDisabled: true });
+    const callModelInputFilter = compactionFilter({ summarize: digestSummarizer(), threshold: THRESHOLD, onReport: (r) => reports.push(r) });
+    const first = provider.requests.length;
+    const result = await runner.run(agent, `Read the C core, file by file (${loop}), and tell me where tool results meet their calls.`, { maxTurns: READS + 3, callModelInputFilter });
+    assert.equal(result.finalOutput, `I read ${READS} files.`);
+    const sent = provider.requests.slice(first);
+    assert.equal(sent.length, READS + 1);
+    assert.deepStrictEqual(sent.map((q) => q.error?.message ?? q.status), sent.map(() => 200), 'every request accepted');
+    assert.ok(reports.some((r) => r.reason === 'deferred-thinking') && reports.every((r) => !r.compacted), 'midfold left the loop to the server');
+    assert.ok(sent.every((q) => JSON.stringify(q.body.context_management) === JSON.stringify([{ type: 'compaction', compact_threshold: THRESHOLD }])));
+    const compacted = sent.filter((q) => q.compacted);
+    assert.ok(compacted.length >= 1, 'the server compacted');
+    const later = sent.slice(sent.indexOf(compacted[0]) + 1);
+    assert.ok(later.length > 0 && later.every((q) => q.body.input[0].type === 'compaction'), 'sent from the compaction item on');
+    const peak = Math.max(...sent.map(readOf));
+    assert.ok(peak <= 1.25 * THRESHOLD, `the server read at most ${peak} tokens`);
+    assert.ok(result.history.some((i) => i.type === 'compaction'), 'the run\'s history keeps the compaction item');
+    // The next turn: the history goes on from the compaction item, and is accepted.
+    provider.reply = () => [{ type: 'message', id: `msg_${loop}_next`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'src/view.c pairs them.', annotations: [] }] }];
+    const from = provider.requests.length;
+    const next = await runner.run(agent, [...result.history, { role: 'user', content: 'So where are they paired?' }], { maxTurns: 2, callModelInputFilter });
+    assert.equal(next.finalOutput, 'src/view.c pairs them.');
+    const q = provider.requests[from];
+    assert.equal(q.status, 200);
+    assert.equal(q.body.input[0].type, 'compaction');
+    assert.ok(readOf(q) <= 1.25 * THRESHOLD);
+  });
+});
