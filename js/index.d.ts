@@ -373,11 +373,12 @@ export interface CompactReport {
   transcript?: { chars: number; shrunkResults: number; omittedMessages: number };
   /** The integrations (midfold/ai-sdk), while a signed tool loop waits (`deferred-thinking`): 'requested' when
    * the request asks the provider to manage the context itself (`serverEdits`: Anthropic's context-management
-   * edits, in the AI SDK's spelling), 'host' when the host's own `contextManagement` was left in place,
+   * edits, in the AI SDK's spelling, on Anthropic and Bedrock's InvokeModel; the Responses compaction entry,
+   * `{type: 'compaction', compactThreshold}`, on @ai-sdk/openai 4), 'host' when the host's own `contextManagement` was left in place,
    * 'unsupported' when the provider has none (the loop grows until the turn ends; `onWarn` says so once the
    * loop is past the threshold). */
   serverContext?: 'requested' | 'host' | 'unsupported';
-  serverEdits?: AnthropicContextEdit[];
+  serverEdits?: AnthropicContextEdit[] | Array<{ type: 'compaction'; compactThreshold: number }>;
 }
 
 /** One of Anthropic's context-management edits as midfold asks for it (the AI SDK's spelling; the Messages API

@@ -77,10 +77,14 @@ export function betasFor(contextManagement) {
   return contextManagement.edits.some((e) => e.type === 'compact_20260112') ? [CONTEXT_MANAGEMENT_BETA, COMPACT_BETA] : [CONTEXT_MANAGEMENT_BETA];
 }
 
-/** True for a `compaction` block: Anthropic's own, or the AI SDK's text part that carries one. */
+/**
+ * True for a `compaction` block: Anthropic's own, the AI SDK's text part that carries one, or the custom
+ * part @ai-sdk/openai 4 writes for a Responses compaction item (kind 'openai.compaction').
+ */
 function isCompactionPart(part) {
   if (!isObject(part)) return false;
   if (part.type === 'compaction') return true;
+  if (part.type === 'custom' && part.kind === 'openai.compaction') return true;
   const meta = part.type === 'text' && (part.providerOptions || part.providerMetadata);
   return isObject(meta) && isObject(meta.anthropic) && meta.anthropic.type === 'compaction';
 }

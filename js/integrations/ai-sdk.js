@@ -118,17 +118,24 @@ function setUp(options, format, fnName) {
  * compacts only for the models it lists (bedrockCompacts) and clears tool results for the others. Not
  * the Bedrock Converse model ('amazon-bedrock', 'amazonBedrock': Converse supports no compaction, and
  * Bedrock documents tool clearing for InvokeModel only); not DeepSeek's Anthropic-compatible endpoint,
- * for which midfold has no source that it takes them; not OpenRouter or the OpenAI providers.
+ * for which midfold has no source that it takes them; not OpenRouter. @ai-sdk/openai 4's Responses model
+ * (provider 'openai.responses', specification v4) takes `providerOptions.openai.contextManagement`,
+ * `[{type: 'compaction', compactThreshold}]`, as the request's `context_management` (its index.d.ts and
+ * dist code); 3.x has no such option (its schema would drop it silently), nor have the Chat models.
  */
 function serverOptionsFor(model, compactor) {
   const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
+  if (provider === 'openai.responses' && model.specificationVersion === 'v4') {
+    const contextManagement = [{ type: 'compaction', compactThreshold: compactor.threshold }];
+    return { key: 'openai', edits: contextManagement, extra: { openai: { contextManagement } } };
+  }
   if (provider === 'bedrock.anthropic.messages') {
     const contextManagement = contextEdits(compactor, { compaction: bedrockCompacts(model.modelId) });
-    return { contextManagement, extra: { anthropic: { contextManagement } } };
+    return { key: 'anthropic', edits: contextManagement.edits, extra: { anthropic: { contextManagement } } };
   }
   if (provider.startsWith('anthropic.') && pricingOf(model) !== 'deepseek') {
     const contextManagement = contextEdits(compactor);
-    return { contextManagement, extra: { anthropic: { contextManagement } } };
+    return { key: 'anthropic', edits: contextManagement.edits, extra: { anthropic: { contextManagement } } };
   }
   return null;
 }
@@ -153,17 +160,18 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
   // needs its beta header, which the SDKs add for their own edits only.
   const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(messages);
   if (report.reason !== 'deferred-thinking' && !compacting) return providerOptions;
-  if (providerOptions && providerOptions.anthropic && providerOptions.anthropic.contextManagement) {
+  const server = serverOptionsFor(model, compactor);
+  const key = server ? server.key : 'anthropic';
+  if (providerOptions && providerOptions[key] && providerOptions[key].contextManagement) {
     report.serverContext = 'host';
     return providerOptions;
   }
-  const server = serverOptionsFor(model, compactor);
   if (!server) {
     if (report.reason !== 'deferred-thinking') return providerOptions;
     report.serverContext = 'unsupported';
-    const key = state || warned;
-    if (report.tokensBefore > compactor.threshold && !warned.has(key)) {
-      warned.add(key);
+    const once = state || warned;
+    if (report.tokensBefore > compactor.threshold && !warned.has(once)) {
+      warned.add(once);
       const provider = model && typeof model === 'object' && model.provider ? model.provider : 'this provider';
       compactor.warn(`midfold: a tool loop with signed thinking is in flight at ${report.tokensBefore} tokens, over the threshold of ${compactor.threshold}; `
         + `nothing can be folded until the turn ends and ${provider} has no server-side context management, so each request of the loop grows with it`);
@@ -171,7 +179,7 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
     return providerOptions;
   }
   report.serverContext = 'requested';
-  report.serverEdits = server.contextManagement.edits;
+  report.serverEdits = server.edits;
   return withProviderOptions(providerOptions, server.extra);
 }
 

@@ -174,3 +174,58 @@ describe('an Agents SDK run with reasoning (Runner, compactionFilter, the server
     assert.ok(readOf(q) <= 1.25 * THRESHOLD);
   });
 });
+
+describe('the AI SDK\'s OpenAI Responses model, a 38-step loop with encrypted reasoning', () => {
+  const STACKS = [
+    { label: 'ai 7, @ai-sdk/openai 4', ai: 'ai-v7', openai: '@ai-sdk/openai-v4', spec: 'v4', server: true },
+    { label: 'ai 6, @ai-sdk/openai 3', ai: 'ai', openai: '@ai-sdk/openai', spec: 'v3', server: false },
+  ];
+  for (const stack of STACKS) {
+    for (const hook of ['middleware', 'prepareStep']) {
+      test(`${stack.label}, ${hook === 'middleware' ? 'midfoldMiddleware' : 'compactStep'}: ${stack.server ? 'the server compacts inside the loop, within 1.25x of the threshold' : 'no server-side compaction in 3.x: midfold warns once the loop passes the threshold'}`, async () => {
+        const ai = await import(stack.ai);
+        const { createOpenAI } = await import(stack.openai);
+        const { compactStep, midfoldMiddleware } = await import('midfold/ai-sdk');
+        const { z } = await import('zod');
+        const base = createOpenAI({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test' }).responses('gpt-5.5');
+        const loop = script();
+        const reports = [];
+        const warnings = [];
+        const options = { summarize: digestSummarizer(), threshold: THRESHOLD, onReport: (r) => reports.push(r), onWarn: (m) => warnings.push(m) };
+        const call = hook === 'middleware'
+          ? { model: ai.wrapLanguageModel({ model: base, middleware: midfoldMiddleware({ ...options, specificationVersion: stack.spec }) }) }
+          : { model: base, prepareStep: compactStep(options) };
+        const tools = { read_file: ai.tool({ description: 'Read a file of the repository', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => read(path) }) };
+        const first = provider.requests.length;
+        const result = await ai.generateText({ ...call, tools, stopWhen: ai.stepCountIs(READS + 2),
+          providerOptions: { openai: { store: false, include: ['reasoning.encrypted_content'], reasoningEffort: 'medium' } },
+          system: 'You are a coding agent. Read before you answer.',
+          messages: [{ role: 'user', content: `Read the C core, file by file (${loop}), and tell me where tool results meet their calls.` }] });
+        assert.equal(result.text, `I read ${READS} files.`);
+        const sent = provider.requests.slice(first);
+        assert.equal(sent.length, READS + 1);
+        assert.deepStrictEqual(sent.map((q) => q.error?.message ?? q.status), sent.map(() => 200), 'every request accepted');
+        const waited = reports.filter((r) => r.reason === 'deferred-thinking');
+        assert.ok(waited.length > 0 && reports.every((r) => !r.compacted));
+        const peak = Math.max(...sent.map(readOf));
+        if (stack.server) {
+          assert.ok(waited.every((r) => r.serverContext === 'requested'));
+          assert.deepStrictEqual(sent.filter((q) => q.body.context_management)[0].body.context_management, [{ type: 'compaction', compact_threshold: THRESHOLD }]);
+          const compacted = sent.filter((q) => q.compacted);
+          assert.ok(compacted.length >= 1, 'the server compacted');
+          const later = sent.slice(sent.indexOf(compacted[0]) + 1);
+          assert.ok(later.length > 0 && later.every((q) => q.body.input.find((x) => x.role !== 'system' && x.role !== 'developer').type === 'compaction'), 'sent from the compaction item on');
+          assert.ok(peak <= 1.25 * THRESHOLD, `the server read at most ${peak} tokens`);
+          assert.deepStrictEqual(warnings, []);
+        } else {
+          assert.ok(sent.every((q) => q.body.context_management == null));
+          assert.ok(waited.every((r) => r.serverContext === 'unsupported'));
+          assert.equal(warnings.length, 1);
+          const at = Number(/in flight at (\d+) tokens/.exec(warnings[0])[1]);
+          assert.ok(at > THRESHOLD && at <= 1.25 * THRESHOLD, `warned at ${at} tokens, with the first step past the threshold`);
+          assert.ok(peak > 3 * THRESHOLD, 'then the loop grew, as the warning said');
+        }
+      });
+    }
+  }
+});
