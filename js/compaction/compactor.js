@@ -4,6 +4,7 @@
  * summarizer, keep system messages and the live tail verbatim, and change nothing at
  * all when the summary fails.
  */
+import { holdsCompaction } from './server-context.js';
 import { MidfoldError } from '../core/errors.js';
 import { applyEditsCopyingReadOnly, applyEditsToCopy } from '../core/apply.js';
 import {
@@ -261,6 +262,8 @@ export class Compactor {
     const u = this.usage;
     if (u && u.messages === messages && u.count > 0 && messages.length >= u.count && messages[u.count - 1] === u.last) {
       const rest = messages.slice(u.count);
+      // (the provider reads from its last compaction on: after one it wrote since, the count is of what it no longer reads)
+      if (holdsCompaction(rest)) return Math.ceil(milli / 1000);
       return u.inputTokens + (rest.length ? estimateTokens(rest, { profile: this.profile, format: this.format }) : 0);
     }
     return Math.ceil(milli / 1000);

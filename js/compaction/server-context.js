@@ -111,9 +111,9 @@ export function fromLastCompaction(messages) {
   return messages;
 }
 
-/** True when `messages` hold a compaction block (read as `fromLastCompaction` reads them). */
+/** True when `messages` hold a compaction block (read as `fromLastCompaction` reads them) or a Responses compaction item. */
 export function holdsCompaction(messages) {
-  return messages.some((m) => isObject(m) && Array.isArray(m.content) && m.content.some(isCompactionPart));
+  return messages.some((m) => isObject(m) && (m.type === 'compaction' || (Array.isArray(m.content) && m.content.some(isCompactionPart))));
 }
 
 /**

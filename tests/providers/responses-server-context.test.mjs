@@ -66,12 +66,12 @@ async function openaiLoop(server) {
     if (!calls.length) { text = res.output_text; break; }
     for (const c of calls) items.push({ type: 'function_call_output', call_id: c.call_id, output: read(JSON.parse(c.arguments).path) });
   }
-  return { text, sent: provider.requests.slice(first), reports, items };
+  return { text, sent: provider.requests.slice(first), reports, items, compactor };
 }
 
 describe('a 38-request loop with encrypted reasoning, openai client', () => {
   test('midfold asks for server-side compaction inside the loop: no request reads more than 1.25x the threshold, every one accepted', async () => {
-    const { text, sent, reports, items } = await openaiLoop(true);
+    const { text, sent, reports, items, compactor } = await openaiLoop(true);
     assert.equal(text, `I read ${READS} files.`);
     assert.equal(sent.length, READS + 1);
     assert.deepStrictEqual(sent.map((q) => q.error?.message ?? q.status), sent.map(() => 200), 'every request accepted');
@@ -89,6 +89,18 @@ describe('a 38-request loop with encrypted reasoning, openai client', () => {
     const peak = Math.max(...sent.map(readOf));
     assert.ok(peak <= 1.25 * THRESHOLD, `the server read at most ${peak} tokens`);
     assert.ok(Math.ceil(JSON.stringify(items).length / 4) > 3 * THRESHOLD, 'the loop itself grew far past the threshold');
+    // The next turn: midfold reads from the compaction item on (what precedes it is not counted again), and the
+    // request goes on from it.
+    items.push({ role: 'user', content: '那么结果和调用是在哪里配对的？' });
+    const report = await compactor.compact(items);
+    assert.ok(report.tokensBefore <= 1.25 * THRESHOLD, `midfold counts ${report.tokensBefore} tokens, from the item on`);
+    const s = responsesServerContext(compactor, items, report);
+    assert.equal(s.input[0].type, 'compaction');
+    provider.reply = () => [{ type: 'message', id: 'msg_next', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: '在 src/view.c。', annotations: [] }] }];
+    const client = new OpenAI({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', maxRetries: 0 });
+    const res = await client.responses.create({ model: 'gpt-5.5', tools: TOOLS, store: false, input: s.input, ...(s.context_management ? { context_management: s.context_management } : {}) });
+    assert.equal(res.output_text, '在 src/view.c。');
+    assert.equal(provider.requests.at(-1).status, 200);
   });
 
   test('without it, the same loop sends requests far past the threshold (what the server compaction saves)', async () => {
