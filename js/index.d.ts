@@ -577,6 +577,10 @@ export type SimulatePolicy = string | {
   compactor?: Omit<CompactorOptions, 'summarize'>;
   /** Anthropic's server-side clearing, applied anew to the full history on every request. */
   contextEditing?: { trigger?: number; keep?: number; clearAtLeast?: number };
+  /** A provider's server-side compaction (Anthropic's compact_20260112, the Responses API's compaction): once
+   * what the server reads reaches `trigger` (default 150,000) it is summarized (the offline digest, at most
+   * `maxSummaryTokens`, default 2,000), and later requests read from the summary on. */
+  serverCompaction?: { trigger?: number; maxSummaryTokens?: number };
 };
 
 export interface SimulateOptions {

@@ -18,6 +18,7 @@ import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compac
 import { PRICING } from '../pricing/index.js';
 import { GrowingMicroCompaction, GrowingMicroPlan, GrowingServerClearing } from './clearing.js';
 import { isSystem, sessionTurns } from './turns.js';
+import { ServerCompaction } from './server-compaction.js';
 
 export { sessionTurns };
 /** The provider caches and the pricing resolver, for pricing recorded requests (requests.js). */
@@ -53,17 +54,18 @@ const NUMBER_KEYS = {
   micro: ['keepRecent', 'trigger', 'clearAtLeast'],
   compactor: ['threshold', 'contextWindow', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail', 'keepTailMessages'],
   contextEditing: ['trigger', 'keep', 'clearAtLeast'],
+  serverCompaction: ['trigger', 'maxSummaryTokens'],
 };
 
 /** `kind:key=value,key=value` (kinds: micro, compactor, context-editing) to a policy part. */
 function parsePart(text) {
   const [kindText, args = ''] = text.split(':');
-  const kind = kindText === 'context-editing' ? 'contextEditing' : kindText;
-  if (!NUMBER_KEYS[kind]) throw optionError(`unknown policy ${JSON.stringify(text)}; known: ${Object.keys(POLICIES).join(', ')}, or micro:…, compactor:…, context-editing:…`);
+  const kind = kindText === 'context-editing' ? 'contextEditing' : kindText === 'server-compaction' ? 'serverCompaction' : kindText;
+  if (!NUMBER_KEYS[kind]) throw optionError(`unknown policy ${JSON.stringify(text)}; known: ${Object.keys(POLICIES).join(', ')}, or micro:…, compactor:…, context-editing:…, server-compaction:…`);
   const part = {};
   for (const pair of args.split(',').filter(Boolean)) {
     const [key, value] = pair.split('=');
-    if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing')) { part[key] = value; continue; }
+    if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing' && kind !== 'serverCompaction')) { part[key] = value; continue; }
     if (!NUMBER_KEYS[kind].includes(key)) throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${NUMBER_KEYS[kind].join(', ')}`);
     // threshold=80% is threshold {fraction: 0.8}: of contextWindow=N when the part names it, else of simulate's window
     if (kind === 'compactor' && key === 'threshold' && /^\d+(?:\.\d+)?%$/.test(String(value))) {
@@ -103,8 +105,9 @@ export function resolvePolicy(policy) {
   }
   if (!policy || typeof policy !== 'object') throw optionError('a policy is a name or an object {micro?, compactor?, contextEditing?}');
   // (a misspelt part would make a policy that manages nothing, priced as "no management")
-  optionsObject(policy, 'policy', ['name', 'label', 'micro', 'compactor', 'contextEditing']);
+  optionsObject(policy, 'policy', ['name', 'label', 'micro', 'compactor', 'contextEditing', 'serverCompaction']);
   if (policy.contextEditing !== undefined) optionsObject(policy.contextEditing, 'policy contextEditing', NUMBER_KEYS.contextEditing);
+  if (policy.serverCompaction !== undefined) optionsObject(policy.serverCompaction, 'policy serverCompaction', NUMBER_KEYS.serverCompaction);
   const name = typeof policy.name === 'string' ? policy.name : 'custom';
   return { label: name, ...policy, name };
 }
@@ -422,6 +425,9 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
   // The server clears what it is sent, anew on every request; the client keeps its copy.
   const ce = spec.contextEditing;
   const server = ce ? new GrowingServerClearing({ keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile }, format) : null;
+  // The server compacts what it reads (from its last summary on) once it reaches the trigger (server-compaction.js).
+  const sc = spec.serverCompaction;
+  const compacting = sc ? new ServerCompaction({ trigger: sc.trigger ?? 150000, maxSummaryTokens: sc.maxSummaryTokens, profile, format, prices, summaries }) : null;
   return {
     /** The Compactor's settings as it resolved them (its defaults follow the pricing), or undefined. */
     compactor: compactor ? { threshold: compactor.threshold, ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}), microTrigger: compactor.microTrigger, clearAtLeast: compactor.clearAtLeast,
@@ -444,9 +450,11 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
         if (report.micro.edits.length || report.compacted || report.thinkingRemoved) {
           if (micro) micro.forget();
           if (server) server.forget();
+          if (compacting) compacting.forget();
         }
       }
-      return server ? server.request(ctx) : ctx;
+      const sent = compacting ? await compacting.request(ctx) : ctx;
+      return server ? server.request(sent) : sent;
     },
   };
 }
@@ -479,7 +487,7 @@ export async function simulate(session, options = {}) {
   const policies = (options.policies || DEFAULT_POLICIES).map(resolvePolicy);
   // A policy that clears plans with the compaction module, which the browser's initEstimator()
   // does not load: it is fetched here, as the Compactor fetches it (its digest, the full one).
-  if (policies.some((p) => p.micro || p.contextEditing || p.compactor)) await ensureTier(COMPACT);
+  if (policies.some((p) => p.micro || p.contextEditing || p.compactor || p.serverCompaction)) await ensureTier(COMPACT);
   const match = options.cacheMatch === undefined ? 'breakpoints' : options.cacheMatch;
   if (match !== 'breakpoints' && match !== 'prefix') throw optionError("cacheMatch must be 'breakpoints' or 'prefix'");
   const onProgress = options.onProgress;
@@ -487,7 +495,7 @@ export async function simulate(session, options = {}) {
   const prices = basePrices(pricing, model);
   const turns = sessionTurns(messages);
   // (the clearing shortcut reads every prefix in the format of the whole: clearing.js)
-  const format = policies.some((p) => p.micro || p.contextEditing || p.compactor) ? detectFormat(messages) : undefined;
+  const format = policies.some((p) => p.micro || p.contextEditing || p.compactor || p.serverCompaction) ? detectFormat(messages) : undefined;
 
   // Turn times: the session's timestamps when every turn has one, else a fixed gap
   // (default 0: every turn inside the cache lifetime).
