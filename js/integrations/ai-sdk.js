@@ -109,8 +109,9 @@ function setUp(options, format, fnName) {
 }
 
 /**
- * The context management `model`'s provider takes for `compactor` and the provider options that ask for
- * it, `{contextManagement, extra}`, or null where it takes none. @ai-sdk/anthropic 3.x and 4.x pass
+ * The context management `model`'s provider takes for `compactor`: `{key, edits, extra}` (the provider
+ * options key it is read under, the edits for the report's `serverEdits`, and the provider options that ask
+ * for them), or null where it takes none. @ai-sdk/anthropic 3.x and 4.x pass
  * `providerOptions.anthropic.contextManagement` through as the request's `context_management`, with its
  * beta headers (their dist code; the contextManagement schema in their index.d.ts). So does the Bedrock
  * provider's InvokeModel model (`@ai-sdk/amazon-bedrock/anthropic`, provider 'bedrock.anthropic.messages':
