@@ -9,7 +9,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import OpenAI from 'openai';
-import { init, Compactor, digestSummarizer, responsesServerContext, responsesContextManagement } from 'midfold';
+import { init, Compactor, digestSummarizer, responsesServerContext, responsesContextManagement, validate } from 'midfold';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { startMockResponses } from '../helpers/mock-responses.mjs';
 
@@ -135,6 +135,12 @@ describe('one output per call (both Responses mocks)', () => {
     provider.reply = null;
     await assert.rejects(client.responses.create({ model: 'gpt-5.5', input }), (e) => e.status === 400 && /Duplicate function_call_output for call_id 'call_wx_hz'/.test(e.message));
     await client.responses.create({ model: 'gpt-5.5', input: input.slice(0, 3) });
+  });
+  test("midfold's validate reports it, as the API would refuse it", () => {
+    const v = validate(input, { format: 'openai-responses' });
+    assert.equal(v.ok, false);
+    assert.deepStrictEqual(v.problems.map((p) => [p.code, p.index]), [['duplicate-id', 3]]);
+    assert.deepStrictEqual(validate(input.slice(0, 3), { format: 'openai-responses' }).problems, []);
   });
   test('the Responses mock refuses it too', async () => {
     const api = await startMockResponses();
