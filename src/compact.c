@@ -313,6 +313,13 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
         (is_summary_message(&view.msgs[plan->middle[0]]) || mf_msg_has_compaction(&view.msgs[plan->middle[0]])) &&
         (plan->middle_count == 1 || view.msgs[plan->middle[1]].role == MF_ROLE_ASSISTANT);
 
+    /* The signed loop in flight (every fold waits for it) and the kept turns' signed parts, which
+     * a fold leaves after a new prefix (signed.c). */
+    bool open;
+    plan->in_flight = mf_view_in_flight(&view, &open);
+    if (mf_view_fold_drops(&view, plan->tail_start, options->profile, &box->arena, &plan->drops, &plan->drop_count))
+        goto nomem;
+
     plan->language = options->language != MF_LANG_AUTO ? options->language : mf_detect_language(&view);
     plan->acknowledgement = mf_prompt_acknowledgement(plan->language);
     const char *system = mf_prompt_system(plan->language);

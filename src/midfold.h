@@ -244,6 +244,32 @@ typedef struct mf_thinking_cost {
     uint64_t milli;              /* what it adds to its message's estimate */
 } mf_thinking_cost;
 
+/* One signed part that goes because the conversation before it changed (docs/thinking.md):
+ * the provider would refuse it (Anthropic's prefix-bound signatures, Bedrock's, OpenRouter's
+ * details). Finished turns may leave their thinking out; an in-flight loop never has any to
+ * drop, since every edit waits for it. */
+typedef enum mf_drop_kind {
+    MF_DROP_PART = 1,            /* remove content[part] (or parts[part]) */
+    MF_DROP_DETAILS = 2,         /* call part content[part]: remove providerOptions / providerMetadata /
+                                    callProviderMetadata / resultProviderMetadata .openrouter.reasoning_details */
+    MF_DROP_BESIDE = 3           /* remove the message's reasoning_details and reasoning (Chat Completions) */
+} mf_drop_kind;
+
+#define MF_META_PROVIDER_OPTIONS 1u   /* providerOptions (a ModelMessage's call part) */
+#define MF_META_PROVIDER_METADATA 2u  /* providerMetadata (a step's content) */
+#define MF_META_CALL 4u               /* callProviderMetadata (a UIMessage tool part) */
+#define MF_META_RESULT 8u             /* resultProviderMetadata (a UIMessage tool part) */
+
+typedef struct mf_signed_drop {
+    size_t message;              /* index in the messages list */
+    size_t part;                 /* index in its content (or parts) list; SIZE_MAX for MF_DROP_BESIDE */
+    mf_drop_kind kind;
+    size_t count;                /* parts it removes: 1, or BESIDE's reasoning_details entries */
+    int alone;                   /* 1: the message holds nothing else (a fold removes the message) */
+    unsigned keys;               /* MF_DROP_DETAILS: which metadata hold the details (MF_META_*) */
+    uint64_t milli;              /* what it takes off its message's estimate */
+} mf_signed_drop;
+
 /* A micro-compaction plan: the edits to apply, in message order, and its figures. */
 typedef struct mf_micro_plan {
     mf_micro_edit *edits;
@@ -258,6 +284,15 @@ typedef struct mf_micro_plan {
                                     an assistant message from the first edited message on, in order;
                                     owned by the plan (NULL when there are none) */
     size_t thinking_count;
+    size_t in_flight;            /* the message of a signed tool loop in flight, or SIZE_MAX: a caller
+                                  * whose provider binds signatures to their prefix applies no edit */
+    int in_flight_open;          /* 1: messages before the list could change that answer (it read back
+                                    to the first one: a list that is the end of a longer one) */
+    mf_signed_drop *drops;       /* when there are edits: the signed parts they make go, in order
+                                    (messages before the first edit keep theirs); owned by the plan */
+    size_t drop_count;
+    uint64_t milli_drops;        /* what the drops take off milli_after (not taken off: a caller whose
+                                    provider does not bind signatures keeps them) */
 } mf_micro_plan;
 
 /* Plans micro-compaction; the document is not modified. On success *out receives a plan
@@ -362,6 +397,10 @@ typedef struct mf_compact_plan {
     size_t ignored_count;      /* other messages before the provider's last compaction block or
                                   item: the provider no longer reads them, so they are neither
                                   head nor middle (the rebuild drops them; its summary covers them) */
+    size_t in_flight;          /* the message of a signed tool loop in flight, or SIZE_MAX */
+    mf_signed_drop *drops;     /* the tail's signed parts a fold drops (their prefix changes), in
+                                  order; owned by the plan (NULL when there are none) */
+    size_t drop_count;
 } mf_compact_plan;
 
 /* Plans a compaction; the document is not modified. Release with mf_compact_plan_free.

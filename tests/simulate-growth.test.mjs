@@ -163,7 +163,7 @@ describe('clearing planned from what is new', () => {
           if (++turn % 3 === 0) { unapplied++; continue; }
           const before = ctx.slice();
           applyEditsCopyingReadOnly(ctx, plan.edits);
-          const removed = dropThinkingAfterEdits(ctx, plan.edits, policy);
+          const removed = dropThinkingAfterEdits(ctx, plan, policy);
           const first = Math.min(...plan.edits.map((e) => e.message));
           growing.changed(removed ? before.slice(first) : plan.edits.map((e) => before[e.message]));
           growing.applied(plan.edits);

@@ -7,12 +7,12 @@
 import { MidfoldError } from '../core/errors.js';
 import { applyEditsCopyingReadOnly, applyEditsToCopy } from '../core/apply.js';
 import {
-  COMPACT, FULL, compactionOptions, detectFormat, digest, ensureTier, estimateTokens, microReport, planCompaction, planMicroCompact,
+  COMPACT, FULL, compactionOptions, detectFormat, digest, ensureTier, estimateTokens, microReport, planCompaction, planMicroCompact, signedThinking,
   planMicroCompactWithFigures, tierLoaded,
 } from '../core/api.js';
 import { summaryMessages } from './summary-messages.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
-import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
+import { applyDrops, dropThinkingAfterEdits, thinkingPolicy } from '../core/thinking.js';
 import { EstimateCache } from '../core/estimate-cache.js';
 import { matches, record } from '../core/snapshot.js';
 import { checkMessageCount, optionsObject, stringList } from '../core/options.js';
@@ -455,7 +455,7 @@ export class Compactor {
     const applyMicro = () => {
       applyEditsCopyingReadOnly(messages, micro.edits);
       if (micro.edits.length) this.usage = null;
-      return dropThinkingAfterEdits(messages, micro.edits, this.thinking);
+      return dropThinkingAfterEdits(messages, micro, this.thinking);
     };
 
     // A signed tool loop in flight binds its thinking to everything before it: any fold or
@@ -463,7 +463,8 @@ export class Compactor {
     // the provider writes itself keeps that binding (anthropicCompaction with preservedThinking):
     // over the threshold, it goes ahead, without the clearing, and the loop goes on after it.
     const deferred = { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
-    const inFlight = this.thinking === 'prefix-bound' && (micro.deferred || inFlightThinking(messages) >= 0);
+    // (the core's answer, src/signed.c: the message of a signed loop in flight, or -1)
+    const inFlight = this.thinking === 'prefix-bound' && (!!micro.deferred || micro.inFlight >= 0);
     if (inFlight && (options.force || tokensAfterMicro > this.threshold || micro.deferred)
         && !(this.preservesThinking && (options.force || tokensBefore > this.threshold))) return { report: deferred };
     // Folding with the provider's thinking-preserving compaction, the kept turns go as they are.
@@ -501,7 +502,7 @@ export class Compactor {
     const keepsThinking = this.preservesThinking && plan.head.length === 0
       && messages[plan.tailStart] && messages[plan.middle[plan.middle.length - 1]].role !== messages[plan.tailStart].role;
     if (inFlight && !keepsThinking) return { report: deferred };
-    return { fold: { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore } };
+    return { fold: { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore, planned: view.length } };
   }
 
   /**
@@ -510,7 +511,7 @@ export class Compactor {
    * Resolves to the call's report; on any failure the array is left exactly as it was.
    * `originals` as in run().
    */
-  async rebuild(messages, options, { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore }, originals) {
+  async rebuild(messages, options, { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore, planned }, originals) {
     // The rebuild writes into the caller's array: find out now, before paying for a summary.
     if (!Object.isExtensible(messages) || Object.isSealed(messages))
       throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');
@@ -573,6 +574,10 @@ export class Compactor {
       dropThinking: this.thinking === 'prefix-bound' && !(keepsThinking && provided),
       pair: { format: this.format && this.format !== 'auto' ? this.format : detectFormat(messages), summary, acknowledgement: plan.acknowledgement },
     };
+    // Which of the kept turns' signed parts go is the plan's answer (src/signed.c); messages
+    // appended meanwhile are asked about on their own.
+    fold.drops = !fold.dropThinking ? [] : messages.length <= planned ? plan.drops
+      : [...plan.drops, ...appendedDrops(messages.slice(planned), planned, fold.pair.format, common.profile)];
     // A fold that leaves as much as there was is no fold: first built of copies, and measured
     // against the conversation as it is now (with what was appended meanwhile).
     const trial = foldedList(messages, fold, true);
@@ -648,11 +653,19 @@ function sameRole(a, b) {
   return !!a && !!b && (a.role === 'user' || a.role === 'assistant') && a.role === b.role;
 }
 
+/** A message's content as blocks (a string is one text block). */
+const turnBlocks = (m) => (Array.isArray(m.content) ? m.content : typeof m.content === 'string' && m.content ? [{ type: 'text', text: m.content }] : []);
+
 /** `message` with the blocks of `lead` (the provider's compaction message) before its own: a new object, the
  * blocks themselves shared (a signed block goes back byte for byte). */
 function joinedTurn(lead, message) {
-  const blocks = (m) => (Array.isArray(m.content) ? m.content : typeof m.content === 'string' && m.content ? [{ type: 'text', text: m.content }] : []);
-  return { ...message, content: [...blocks(lead), ...blocks(message)] };
+  return { ...message, content: [...turnBlocks(lead), ...turnBlocks(message)] };
+}
+
+/** The signed parts a fold drops from messages appended while its summary was written (`list`, from index `at` on). */
+function appendedDrops(list, at, format, profile) {
+  const { drops } = signedThinking(list, { format: format === 'unknown' ? undefined : format, profile });
+  return drops.map((d) => ({ ...d, message: d.message + at }));
 }
 
 /**
@@ -718,7 +731,9 @@ function foldedList(messages, fold, trial) {
   // (a joined turn holds the tail's first message: its thinking is the kept turns')
   const tailAt = list.length - (kept === tail ? 0 : 1);
   for (const m of kept) list.push(m);
-  const thinkingRemoved = fold.dropThinking ? dropKeptThinking(list, tailAt, -1, false, trial) : 0;
+  // (the joined turn's own blocks follow the block message's: its drops' parts move on by as many)
+  const offsets = kept === tail ? undefined : new Map([[fold.tailStart, list[tailAt].content.length - turnBlocks(tail[0]).length]]);
+  const thinkingRemoved = applyDrops(list, fold.drops, { shift: tailAt - fold.tailStart, copies: trial, offsets });
   const format = pair.format;
   const carry = trial ? !provided && format !== 'openai' && format !== 'unknown' && detectFormat(list) !== format : fold.carry;
   if (carry) list.splice(head.length, tailAt - head.length, ...summaryMessages({ ...pair, carry: true }));

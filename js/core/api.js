@@ -14,7 +14,7 @@ import { encodeValue, encodeTextChunk } from './encode.js';
 import { COMPACT, FULL, TierLoader } from './tier-loader.js';
 import { applyEdits, applyEditsCopyingReadOnly } from './apply.js';
 import { messagesFromViews, plainInput, viewList } from './langchain.js';
-import { dropThinkingAfterEdits, inFlightThinking, thinkingMilliAfterEdits, thinkingPolicy } from './thinking.js';
+import { DROP_KINDS, dropThinkingAfterEdits, dropsMilli, thinkingPolicy } from './thinking.js';
 import { FORMAT_NAMES, checkConversationSize, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
@@ -226,7 +226,48 @@ function readPlan(w, p) {
     const part = dv.getUint32(at + 4, true);
     plan.thinking[i] = { message: dv.getUint32(at, true), part: part === 0xffffffff ? -1 : part, milli: dv.getFloat64(at + 8, true) };
   }
+  Object.assign(plan, readSigned(dv, at));
   return plan;
+}
+
+/** The core's signed-thinking answers at `at` (put_signed in wasm/bridge_compact.c): {inFlight, inFlightOpen, drops}. */
+function readSigned(dv, at) {
+  const index = (v) => (v === 0xffffffff ? -1 : v);
+  const inFlight = index(dv.getUint32(at, true));
+  const inFlightOpen = dv.getUint32(at + 4, true) === 1;
+  const countDrops = dv.getUint32(at + 16, true);
+  at += 20;
+  const drops = new Array(countDrops);
+  for (let i = 0; i < countDrops; i++, at += 32) {
+    drops[i] = signedDrop(dv.getUint32(at, true), index(dv.getUint32(at + 4, true)), dv.getUint32(at + 8, true),
+      dv.getUint32(at + 12, true), dv.getUint32(at + 16, true), dv.getUint32(at + 20, true), dv.getFloat64(at + 24, true));
+  }
+  return { inFlight, inFlightOpen, drops };
+}
+
+/** One of the core's drops (mf_signed_drop) as thinking.js applies it. */
+function signedDrop(message, part, kind, count, alone, keys, milli) {
+  return { message, part, kind: DROP_KINDS[kind], count, alone: alone === 1, keys, milli };
+}
+
+/**
+ * What the core says of a list's signed thinking (src/signed.c): `inFlight`, the message of a
+ * signed tool loop in flight (-1: none); `inFlightOpen`, true when messages before the list could
+ * change that answer (it read back to the first one); `drops`, the signed parts a fold drops from
+ * messages[from..] (their prefix changed). Reads `messages`, never keeps it. Not in the public
+ * entries.
+ * @param {unknown[]} messages
+ * @param {{format?: string, profile?: string, from?: number}} [options]
+ * @returns {{inFlight: number, inFlightOpen: boolean, drops: import('./thinking.js').SignedDrop[]}}
+ */
+export function signedThinking(messages, options = {}) {
+  const format = formatIndex(options.format);
+  const profile = profileIndex(options.profile);
+  messagesArray(messages, 'signedThinking');
+  tiers.require('signedThinking', COMPACT);
+  return withDoc(messages, (w, doc) => w.result(
+    (outPtr, outLen) => w.x.mfw_doc_signed(doc, format, options.from || 0, profile, outPtr, outLen, w.err),
+    (p) => readSigned(new DataView(w.memory.buffer), p)));
 }
 
 /** One message's figures as the core gives them (mf_msg_figures). */
@@ -253,9 +294,17 @@ export function planMicroCompact(messages, options) { return planMicro(messages,
  */
 export function planMicroCompactWithFigures(messages, options, recorder) { return planMicro(messages, options, true, recorder, 'planMicroCompact'); }
 
+/**
+ * planMicroCompact's plan plus `inFlightOpen` (signedThinking's): for a plan of the end of a
+ * longer list, whether its `inFlight` holds for the whole. Not in the public entries.
+ * @param {unknown[]} messages
+ * @param {object} [options] as for microCompact
+ */
+export function planMicroCompactOfEnd(messages, options) { return planMicro(messages, options, false, undefined, 'planMicroCompact', true); }
+
 const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking'];
 
-function planMicro(messages, options, withFigures, recorder, fn) {
+function planMicro(messages, options, withFigures, recorder, fn, ofEnd = false) {
   const o = optionsObject(options, fn, MICRO_OPTIONS);
   const keepRecent = count(o.keepRecent, 'keepRecent', 3);
   const exclude = stringList(o.excludeTools, 'excludeTools');
@@ -266,7 +315,6 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   const thinking = thinkingPolicy(o.thinking);
   messagesArray(messages, fn);
   tiers.require(fn, COMPACT);
-  messages = viewList(messages); // (LangChain messages: the thinking checks below read the views too)
   const plan = withDoc(messages, (w, doc) => {
     let names = 0;
     if (exclude.length) {
@@ -283,13 +331,15 @@ function planMicro(messages, options, withFigures, recorder, fn) {
       w.free(names);
     }
   }, recorder);
+  // (the core's answers: `inFlight`, the signed loop in flight; `drops`, the signed parts the edits make go)
+  if (!ofEnd) delete plan.inFlightOpen;
   // Every edit lies before the pending turn: with a signed tool loop in flight, it waits.
-  if (thinking === 'prefix-bound' && plan.edits.length && inFlightThinking(messages) >= 0) {
-    return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, milliThinking: 0, deferred: 'in-flight-thinking' };
+  if (thinking === 'prefix-bound' && plan.edits.length && plan.inFlight >= 0) {
+    return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, milliThinking: 0, drops: [], deferred: 'in-flight-thinking' };
   }
   // The later turns' signed thinking goes with the edits (dropThinkingAfterEdits): the figure
   // after is what is left once it has, in the plan's own prices.
-  plan.milliThinking = thinkingMilliAfterEdits(messages, plan.edits, plan.thinking, thinking);
+  plan.milliThinking = dropsMilli(plan.drops, thinking);
   plan.milliAfter -= plan.milliThinking;
   return plan;
 }
@@ -315,13 +365,13 @@ export function microCompact(messages, options) {
   if (views === messages) {
     applyEdits(messages, plan.edits);
     // The turns after the first edit now follow a changed prefix: their signed thinking goes.
-    thinkingRemoved = dropThinkingAfterEdits(messages, plan.edits, thinkingPolicy(options && options.thinking));
+    thinkingRemoved = dropThinkingAfterEdits(messages, plan, thinkingPolicy(options && options.thinking));
   } else {
     // LangChain messages are immutable: each changed one is replaced in the array by a new
     // message of its class (its id kept); the others stay the caller's own.
     thinkingRemoved = replaceLangChainMessages(messages, views, (edited) => {
       applyEditsCopyingReadOnly(edited, plan.edits);
-      return dropThinkingAfterEdits(edited, plan.edits, thinkingPolicy(options && options.thinking));
+      return dropThinkingAfterEdits(edited, plan, thinkingPolicy(options && options.thinking));
     });
   }
   const report = microReport(plan);
@@ -426,7 +476,13 @@ export function planCompaction(messages, options) {
   tiers.require('planCompaction', COMPACT);
   return withDoc(messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, instructions, (insPtr, insLen) =>
     w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, keepTailMessages, maxTranscript, maxSummary, language, codePtr,
-      insPtr, insLen, profile, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))))));
+      insPtr, insLen, profile, outPtr, outLen, w.err), (p, n) => compactionPlan(JSON.parse(w.text(p, n)))))));
+}
+
+/** The core's compaction plan, its drops ([message, part, kind, count, alone, keys, milli]) as thinking.js applies them. */
+function compactionPlan(plan) {
+  plan.drops = plan.drops.map((d) => signedDrop(...d));
+  return plan;
 }
 
 /**

@@ -8,7 +8,7 @@
  * (midfold-memory.wasm: bridge_memory.c).
  */
 export const ESTIMATE_EXPORTS = 'mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse mfw_doc_free mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each';
-export const LITE_EXPORTS = 'mfw_doc_serialize mfw_doc_micro mfw_doc_compact';
+export const LITE_EXPORTS = 'mfw_doc_serialize mfw_doc_micro mfw_doc_compact mfw_doc_signed';
 export const FULL_EXPORTS = 'mfw_doc_validate mfw_doc_digest';
 export const MEMORY_EXPORTS = 'mfw_alloc mfw_free mfw_memory_step';
 
