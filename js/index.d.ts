@@ -235,6 +235,19 @@ export interface CompactionPlan {
   milliMiddle: number;
   milliTail: number;
   onlyPreviousSummary: boolean;
+  /** The message of a tool loop in flight whose thinking is signed, or -1 (docs/thinking.md): a fold waits for it. */
+  inFlight: number;
+  /** The kept turns' signed parts a fold drops (their prefix changes), in message order. */
+  drops: SignedDrop[];
+}
+
+/** One signed part that goes because the conversation before it changed (docs/thinking.md): `part` of
+ * `message` is removed ('part'), a call part loses OpenRouter's reasoning_details from the metadata `keys`
+ * names (1 providerOptions, 2 providerMetadata, 4 callProviderMetadata, 8 resultProviderMetadata:
+ * 'details'), or a Chat message loses reasoning_details and reasoning ('beside', `part` -1). `count`: the
+ * parts it removes; `alone`: the message holds nothing else; `milli`: what it takes off the estimate. */
+export interface SignedDrop {
+  message: number; part: number; kind: 'part' | 'details' | 'beside'; count: number; alone: boolean; keys: number; milli: number;
 }
 
 /** Where a compaction would cut and what it would ask, without changing anything. */
@@ -245,10 +258,13 @@ export declare function planCompaction<M extends MessageLike>(messages: readonly
 
 /** What microCompact would do, without doing it (estimates in milli-tokens). `milliAfter` is the estimate of what
  * microCompact leaves, the later turns' signed thinking that goes with the edits ('prefix-bound') included;
- * `milliThinking` is that thinking's share. */
+ * `milliThinking` is that thinking's share. `inFlight`: the message of a signed tool loop in flight, or -1 (with
+ * 'prefix-bound' the edits then wait: `deferred`); `drops`: the signed parts the edits make go (applied under
+ * 'prefix-bound'). */
 export declare function planMicroCompact<M extends MessageLike>(messages: readonly M[], options?: MicroOptions): {
   skipped: boolean; milliBefore: number; milliAfter: number; milliThinking: number; charsCleared: number;
   edits: (MicroEdit & { target: number; replacement: string })[];
+  inFlight: number; drops: SignedDrop[]; deferred?: 'in-flight-thinking';
 };
 
 /** A deterministic model-free summary: the user's own requests, constraints at their latest value, each test

@@ -26,5 +26,6 @@ void test_compact_tail(void);  /* test_compact_tail.c: the tail's floor in messa
 void test_json_reprint(void);  /* test_json_reprint.c: arguments re-printed in one pass, against cJSON */
 void test_langchain(void);     /* test_langchain.c: LangChain dict-form messages through every operation */
 void test_result(void);        /* test_result.c: one reader of tool results, three sinks that agree */
+void test_signed(void);        /* test_signed.c: signed thinking in every format, the plans' in_flight and drops */
 
 #endif
