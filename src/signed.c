@@ -169,11 +169,14 @@ static bool result_carrier(const mf_msg *m)
     return false;
 }
 
-/* Two ids as JavaScript compares them in a Set: both missing, or the same string. */
+/* Two ids as JavaScript compares them in a Set: both missing, the same string or number (by its
+ * text), both null, true or false; two lists or objects never (they are two values). */
 static bool same_id(const mf_node *a, const mf_node *b)
 {
     if (!a || !b) return !a && !b;
-    return a->kind == MF_STRING && b->kind == MF_STRING && a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+    if (a->kind != b->kind) return false;
+    if (a->kind == MF_STRING || a->kind == MF_NUMBER) return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+    return a->kind == MF_NULL || a->kind == MF_TRUE || a->kind == MF_FALSE;
 }
 
 /* The id of a result in the same message: an AI SDK tool-result's toolCallId, a server-tool

@@ -29,8 +29,8 @@ test('each module imports only env.emscripten_notify_memory_growth and exports i
     assert.ok(core.includes(f), `midfold.wasm exports ${f}`);
   assert.deepEqual(exported(lite), core.filter((f) => f !== 'mfw_doc_digest' && f !== 'mfw_doc_validate'),
     'midfold-lite.wasm is midfold.wasm without validate and the digest');
-  assert.deepEqual(exported(estimator), exported(lite).filter((f) => !['mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact'].includes(f)),
-    'midfold-estimate.wasm is midfold-lite.wasm without the transcript, micro-compaction and the compaction plan');
+  assert.deepEqual(exported(estimator), exported(lite).filter((f) => !['mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact', 'mfw_doc_signed'].includes(f)),
+    'midfold-estimate.wasm is midfold-lite.wasm without the transcript, micro-compaction, the compaction plan and the signed-thinking answers');
 });
 
 test('each module exports exactly the lists of js/core/tiers.js, which the loader reads its tier from', async () => {
