@@ -382,6 +382,24 @@ describe('the host changes the conversation while the summary is written', () =>
     assert.deepStrictEqual(validate(messages).problems, []);
   });
 
+  test('a signed turn appended meanwhile is a kept turn: its thinking goes, as the tail\'s does', async () => {
+    const messages = load('ledger.anthropic');
+    const summarize = gated();
+    const run = make(summarize).compactor.compact(messages, { force: true });
+    await summarize.started;
+    const text = { type: 'text', text: '已补上 CHANGELOG 条目。' };
+    const reply = { role: 'assistant', content: [{ type: 'thinking', thinking: 'The entry goes under Unreleased.', signature: 'EqQBCkgIARABGAIiQLk9' }, text] };
+    const next = { role: 'user', content: 'README 里也提一下分隔符选项。' };
+    messages.push(reply, next);
+    summarize.answer.resolve('S');
+    const report = await run;
+    assert.equal(report.compacted, true);
+    assert.equal(messages.at(-2), reply);
+    assert.deepStrictEqual(reply.content, [text], 'its prefix changed: the signed thinking would not verify');
+    assert.ok(report.thinkingRemoved >= 1);
+    assert.equal(messages.at(-1), next);
+  });
+
   test('an appended tool round (OpenAI) survives and the result validates', async () => {
     const messages = load('ledger.openai');
     const summarize = gated();
