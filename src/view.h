@@ -158,15 +158,22 @@ bool mf_msg_has_results(const mf_msg *msg);
  * call with the same id (view.c); results that match no call keep name NULL. */
 mf_status mf_view_link_results(mf_view *view);
 
-/* ---- signed thinking (signed.c) ---------------------------------------------------- */
+/* ---- which blocks are signed (signing.c: a leaf the adapters call) ----------------- */
 /* How `block` (of `type`, its "type" string or NULL) is signed, in any format. */
 mf_signing mf_block_signing(const mf_node *block, const mf_node *type);
 /* True for an Anthropic tool_use, AI SDK tool-call, UIMessage tool-NAME or dynamic-tool type. */
 bool mf_block_is_call(const mf_node *type);
 /* True for an OpenRouter reasoning_details list with a signed or an encrypted entry. */
 bool mf_signed_details(const mf_node *details);
+/* Which metadata of a call part carry OpenRouter's signed details (MF_META_*; 0: none). */
+unsigned mf_details_keys(const mf_node *block);
 /* True for a Responses reasoning item with its encrypted_content. */
 bool mf_responses_reasoning_encrypted(const mf_node *item);
+/* True for a value JavaScript takes as true (a non-empty string, a number other than 0, true,
+ * a list, an object, binary data): the wire rules are written against the SDKs' JS checks. */
+bool mf_truthy(const mf_node *n);
+
+/* ---- what signed thinking means for an edit (signed.c) --------------------------- */
 /* True when a block of the message's content (or parts), or its reasoning_details, is signed. */
 bool mf_msg_signed(const mf_msg *msg);
 /* The index of the message holding a tool loop in flight whose thinking is signed, or SIZE_MAX.

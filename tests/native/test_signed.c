@@ -1,7 +1,8 @@
-/* test_signed.c — signed thinking, read in C (src/signed.c): the view's `signing` flag on each
- * part, in every format, and what the plans answer of it: `in_flight` (a tool loop with signed
- * thinking in flight: every edit waits) and `drops` (the signed parts a changed prefix makes the
- * provider refuse: they go). js/core/thinking.js only applies these answers.
+/* test_signed.c — signed thinking, read in C (src/signing.c, src/signed.c): the view's
+ * `signing` flag on each part, in every format, and what the plans answer of it: `in_flight`
+ * (a tool loop with signed thinking in flight: every edit waits) and `drops` (the signed parts
+ * a changed prefix makes the provider refuse: they go). js/core/thinking.js only applies these
+ * answers.
  *
  * The fixtures are written with ' for " (swapped before parsing): tool loops with Chinese
  * text, parallel calls and thinking mid-loop, as the providers' SDKs write them. */
