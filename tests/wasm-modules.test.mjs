@@ -22,7 +22,7 @@ test('each module imports only env.emscripten_notify_memory_growth and exports i
   const estimator = compile('midfold-estimate.wasm');
   for (const m of [main, lite, estimator, memory]) assert.deepEqual(names(WebAssembly.Module.imports(m)), ['env.emscripten_notify_memory_growth:function']);
   const exported = (m) => WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n.startsWith('mfw_')).sort();
-  assert.deepEqual(exported(memory), ['mfw_alloc', 'mfw_free', 'mfw_memory_step']);
+  assert.deepEqual(exported(memory), ['mfw_alloc', 'mfw_free', 'mfw_memory_step', 'mfw_realloc']);
   const core = exported(main);
   assert.ok(!core.includes('mfw_memory_step'), 'the memory tool is not in midfold.wasm');
   for (const f of ['mfw_doc_estimate', 'mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact', 'mfw_doc_digest', 'mfw_doc_validate'])

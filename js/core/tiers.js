@@ -7,10 +7,10 @@
  * the full one (midfold.wasm: + bridge_full.c). The memory tool's module is apart
  * (midfold-memory.wasm: bridge_memory.c).
  */
-export const ESTIMATE_EXPORTS = 'mfw_alloc mfw_free mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse mfw_doc_free mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each';
+export const ESTIMATE_EXPORTS = 'mfw_alloc mfw_free mfw_realloc mfw_estimate_text mfw_estimate_text_piece mfw_count_code_points mfw_doc_parse mfw_doc_free mfw_doc_detect mfw_doc_estimate mfw_doc_estimate_each';
 export const LITE_EXPORTS = 'mfw_doc_serialize mfw_doc_micro mfw_doc_compact';
 export const FULL_EXPORTS = 'mfw_doc_validate mfw_doc_digest';
-export const MEMORY_EXPORTS = 'mfw_alloc mfw_free mfw_memory_step';
+export const MEMORY_EXPORTS = 'mfw_alloc mfw_free mfw_realloc mfw_memory_step';
 
 /** The exports each tier adds to the one before it, from the estimator (tier 0) up. */
 export const TIER_EXPORTS = [ESTIMATE_EXPORTS, LITE_EXPORTS, FULL_EXPORTS].map((list) => list.split(' '));
