@@ -34,11 +34,13 @@ const TEXT_CHUNK = 1 << 20; // UTF-16 units per crossing for long strings: bound
 /**
  * An entry's init function (TierLoader.init): loads the module of `tier` from `source`, or
  * the entry's default of `sources`, unless one of that tier or a higher one is in use.
+ * `options.releaseMemoryAbove` (bytes) is the bound past which a call's memory is given back.
  * @param {number} tier ESTIMATE (initEstimator), COMPACT (init) or FULL (initFull)
  * @param {unknown} source
  * @param {((source: unknown) => Promise<unknown>)[]} sources
+ * @param {{releaseMemoryAbove?: number}} [options]
  */
-export function initTier(tier, source, sources) { return tiers.init(tier, source, sources); }
+export function initTier(tier, source, sources, options) { return tiers.init(tier, source, sources, options); }
 
 /**
  * For midfold's own async paths that need a tier the entry's init may not have loaded
@@ -55,20 +57,32 @@ export function tierLoaded(tier) { return tiers.loaded(tier); }
 export function isReady() { return tiers.wasm !== null; }
 
 /**
+ * The wasm memory midfold's module holds (TierLoader.usage): `wasmBytes` now, `peakWasmBytes`
+ * the most it held at the end of any call, `releases` how many times a call that left it above
+ * `releaseMemoryAbove` was followed by a fresh instance. All 0 before init.
+ * @returns {{wasmBytes: number, peakWasmBytes: number, releases: number, releaseMemoryAbove: number}}
+ */
+export function memoryUsage() { return tiers.usage(); }
+
+/**
  * Encodes a value (recording each message's snapshot with `recorder`), parses it in wasm,
  * runs fn(doc) and frees the document.
  */
 function withDoc(value, fn, recorder) {
   const w = tiers.ready();
-  const scratch = tiers.scratch;
-  // LangChain messages cross as their plain views, index for index (langchain.js).
-  const len = encodeValue(scratch, plainInput(value), recorder);
-  w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
-  const doc = w.u32(w.slots);
   try {
-    return fn(w, doc);
+    const scratch = /** @type {import('./encode.js').Scratch} */ (tiers.scratch);
+    // LangChain messages cross as their plain views, index for index (langchain.js).
+    const len = encodeValue(scratch, plainInput(value), recorder);
+    w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
+    const doc = w.u32(w.slots);
+    try {
+      return fn(w, doc);
+    } finally {
+      w.x.mfw_doc_free(doc);
+    }
   } finally {
-    w.x.mfw_doc_free(doc);
+    tiers.settle(); // a call that grew the memory past the bound leaves a fresh instance
   }
 }
 
@@ -121,7 +135,13 @@ export function estimateMilli(input, o) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   const w = tiers.ready();
-  if (typeof input === 'string') return textMilli(w, input, profile);
+  if (typeof input === 'string') {
+    try {
+      return textMilli(w, input, profile);
+    } finally {
+      tiers.settle();
+    }
+  }
   return withDoc(input, (w2, doc) => {
     w2.check(w2.x.mfw_doc_estimate(doc, format, profile, w2.slots + 8, w2.err));
     return w2.f64(w2.slots + 8);

@@ -8,7 +8,7 @@
 // The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
 // for midfold's own modules.
 export {
-  MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
+  MidfoldError, isReady, memoryUsage, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
   detectFormat,
 } from '../core/api.js';
 export { Compactor, digestSummarizer } from '../compaction/compactor.js';
