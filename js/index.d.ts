@@ -57,13 +57,13 @@ export declare class MidfoldError extends Error {
  * the full module by themselves. In Node and workerd the default is the full module.
  * After initEstimator() it loads the lite module in that one's place; it rejects with
  * 'invalid-option' when the source given is midfold-estimate.wasm (which cannot compact). */
-export declare function init(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+export declare function init(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string, options?: InitOptions): Promise<void>;
 
 /** Loads midfold.wasm, the full module (`validate` and `digest` too), in place of init()'s
  * lite one or instead of init(); resolves at once when it is in use. The source as for
  * init(); rejects with 'invalid-option' when it is the lite module. In Node and workerd,
  * init() already loads it. */
-export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string, options?: InitOptions): Promise<void>;
 
 /** Loads the estimator alone, in the browser midfold-estimate.wasm (13.5 KB gzipped less than
  * init()'s): `estimateTokens`, `EstimateCache` and `detectFormat` work; `serialize`,
@@ -74,7 +74,32 @@ export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBuffer
  * nothing and reports 'module-unavailable'; simulate() fetches it for a policy that clears.
  * Resolves at once when any module is in use. The source as for init() (any of midfold's
  * modules). In Node and workerd it is init(). */
-export declare function initEstimator(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+export declare function initEstimator(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string, options?: InitOptions): Promise<void>;
+
+/** The options of init(), initFull() and initEstimator(); a later call sets them too. */
+export interface InitOptions {
+  /** After a call that leaves the module's wasm memory above this many bytes, the next call
+   * runs on a fresh instance of the same compiled module, back at its initial 4 MiB (wasm
+   * memory never shrinks; the old instance is dropped). Default 16 MiB, in workerd Infinity
+   * (its V8 collects a dropped instance's memory only at a full garbage collection); `Infinity`
+   * keeps the instance for good, 0 replaces it after every call (docs/api.md#wasm-memory). */
+  releaseMemoryAbove?: number;
+}
+
+/** The wasm memory midfold's module holds (memoryUsage()). */
+export interface MemoryUsage {
+  /** memory.buffer.byteLength of the instance in use now; 0 before init. */
+  wasmBytes: number;
+  /** The most an instance held at the end of any call (or now). */
+  peakWasmBytes: number;
+  /** How many times a call that left the memory above `releaseMemoryAbove` was followed by a fresh instance. */
+  releases: number;
+  /** The bound in use (InitOptions.releaseMemoryAbove). */
+  releaseMemoryAbove: number;
+}
+
+/** The wasm memory midfold's module holds now, its peak and how often it was given back. */
+export declare function memoryUsage(): MemoryUsage;
 
 /** WebAssembly.Module where the program's lib declares it (DOM, webworker); nothing where it
  * does not (a Node project without the DOM lib: @types/node has no WebAssembly types). */

@@ -57,6 +57,13 @@ export function tierLoaded(tier) { return tiers.loaded(tier); }
 export function isReady() { return tiers.wasm !== null; }
 
 /**
+ * An entry's own default for init's `releaseMemoryAbove`, set when the entry is evaluated
+ * (an init option given later still wins): workerd.js keeps its instance (Infinity).
+ * @param {number} bytes
+ */
+export function defaultReleaseMemoryAbove(bytes) { tiers.releaseAbove = bytes; }
+
+/**
  * The wasm memory midfold's module holds (TierLoader.usage): `wasmBytes` now, `peakWasmBytes`
  * the most it held at the end of any call, `releases` how many times a call that left it above
  * `releaseMemoryAbove` was followed by a fresh instance. All 0 before init.
