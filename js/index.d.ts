@@ -80,7 +80,7 @@ export declare function initEstimator(source?: WasmModule | ArrayBuffer | ArrayB
 export interface InitOptions {
   /** After a call that leaves the module's wasm memory above this many bytes, the next call
    * runs on a fresh instance of the same compiled module, back at its initial 4 MiB (wasm
-   * memory never shrinks; the old instance is dropped). Default 16 MiB, in workerd Infinity
+   * memory never shrinks; the old instance is dropped). Default 64 MiB, in workerd Infinity
    * (its V8 collects a dropped instance's memory only at a full garbage collection); `Infinity`
    * keeps the instance for good, 0 replaces it after every call (docs/api.md#wasm-memory). */
   releaseMemoryAbove?: number;

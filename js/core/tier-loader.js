@@ -19,11 +19,14 @@ const TIER_MODULES = ['the estimator alone (midfold-estimate.wasm)', 'the lite o
 const TIER_INITS = ['initEstimator', 'init', 'initFull'];
 
 /**
- * init's `releaseMemoryAbove` when it is not given: 16 MiB, an eighth of a Cloudflare Worker's
- * 128 MB. A module at rest holds 4 MiB (its initial memory); a conversation of a few MB fits
- * under the bound and keeps its instance, a larger one is followed by a fresh instance.
+ * init's `releaseMemoryAbove` when it is not given (workerd's entry sets Infinity): 64 MiB. A
+ * module at rest holds 4 MiB (its initial memory); a conversation of up to about 40 MB of JSON
+ * keeps its instance and pays nothing, a larger one is followed by a fresh instance, and the
+ * next large call grows the memory again, which costs V8 a full garbage collection at each
+ * growth past about 64 MB (docs/performance.md#memory): a bound below that would make
+ * middle-sized conversations pay for regrowing on every call.
  */
-export const RELEASE_MEMORY_ABOVE = 16 * 1024 * 1024;
+export const RELEASE_MEMORY_ABOVE = 64 * 1024 * 1024;
 
 function loadFailure(e) {
   return e instanceof MidfoldError ? e : new MidfoldError('init-failed', `midfold could not load its wasm module: ${e && e.message}`, { cause: e });
@@ -37,7 +40,7 @@ function loadFailure(e) {
  *
  * Why instances are replaced: wasm memory only grows, so one large conversation would leave
  * its size with the page or Worker for good. A fresh instance of the compiled module costs
- * well under a millisecond (tests/bench/memory.mjs); the old one, its memory included, is
+ * about 2 ms; growing the memory again costs more (docs/performance.md#memory); the old one, its memory included, is
  * garbage once dropped.
  */
 export class TierLoader {

@@ -21,7 +21,7 @@ const SOURCES = [resolveSource, resolveSource, resolveSource];
  * not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @param {{releaseMemoryAbove?: number}} [options] after a call that leaves the module's memory
- *   above this many bytes (default 16 MiB), the next runs on a fresh instance (docs/api.md)
+ *   above this many bytes (default 64 MiB), the next runs on a fresh instance (docs/api.md)
  * @returns {Promise<void>}
  */
 export function init(source, options) {
@@ -38,7 +38,7 @@ export function init(source, options) {
  * not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @param {{releaseMemoryAbove?: number}} [options] after a call that leaves the module's memory
- *   above this many bytes (default 16 MiB), the next runs on a fresh instance (docs/api.md)
+ *   above this many bytes (default 64 MiB), the next runs on a fresh instance (docs/api.md)
  * @returns {Promise<void>}
  */
 export function initFull(source, options) {
@@ -54,7 +54,7 @@ export function initFull(source, options) {
  * not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
  * @param {{releaseMemoryAbove?: number}} [options] after a call that leaves the module's memory
- *   above this many bytes (default 16 MiB), the next runs on a fresh instance (docs/api.md)
+ *   above this many bytes (default 64 MiB), the next runs on a fresh instance (docs/api.md)
  * @returns {Promise<void>}
  */
 export function initEstimator(source, options) {
