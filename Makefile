@@ -153,7 +153,7 @@ $(NODE_PINNED):
 
 test-js: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm $(filter $(NODE_PINNED),$(NODE))
 	@echo "test-js: node --test on $(NODE) ($$($(NODE) --version))"
-	$(NODE) --test tests/*.test.mjs
+	$(NODE) --test tests/*.test.mjs tests/*/*.test.mjs
 
 # deps first (it installs what is missing), then everything else.
 test: deps
@@ -184,6 +184,7 @@ bench: deps
 	$(NODE) tests/bench/simulate.mjs
 	$(NODE) tests/bench/digest.mjs
 	$(NODE) tests/bench/accuracy.mjs
+	$(NODE) tests/bench/memory.mjs
 
 clean:
 	rm -rf $(BUILD) wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm

@@ -21,7 +21,8 @@ EXPORT void mfw_free(void *ptr) { mf_dealloc(ptr); }
  * and a claimed block once released is free memory after ours). What is claimed is at least
  * half the memory there is, so the memory grows by half at a time: each growth of a large
  * memory costs the engine a full garbage collection (V8 counts wasm memory as external
- * memory), and growing by the step asked, 1 MiB, took 47 of them for a 142 MB conversation.
+ * memory), and growing by the step asked, 1 MiB, took 21 s instead of 2.2 s (54 collections
+ * instead of 6) for a 142 MB conversation.
  * Only when neither works (a used block follows it) is it moved and copied, as realloc does. */
 EXPORT void *mfw_realloc(void *ptr, size_t size)
 {

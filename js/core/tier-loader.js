@@ -20,8 +20,8 @@ const TIER_INITS = ['initEstimator', 'init', 'initFull'];
 
 /**
  * init's `releaseMemoryAbove` when it is not given (workerd's entry sets Infinity): 64 MiB. A
- * module at rest holds 4 MiB (its initial memory); a conversation of up to about 40 MB of JSON
- * keeps its instance and pays nothing, a larger one is followed by a fresh instance, and the
+ * module at rest holds 4 MiB (its initial memory); a conversation of up to 35–50 MB of JSON (by its
+ * shape) keeps its instance and pays nothing, a larger one is followed by a fresh instance, and the
  * next large call grows the memory again, which costs V8 a full garbage collection at each
  * growth past about 64 MB (docs/performance.md#memory): a bound below that would make
  * middle-sized conversations pay for regrowing on every call.
