@@ -25,12 +25,13 @@ const SPARE = 1 << 20; // the most a growing scratch asks for beyond what it nee
  * A growable region of wasm memory that the encoder writes into. It owns one
  * allocation (released by `dispose`) and re-reads the memory view after any growth.
  *
- * It grows in place (mfw_realloc, wasm/bridge_alloc.c: into the memory after it), never
- * holding the written bytes twice, and by at most an eighth or SPARE more than asked: growing
- * in place is cheap, so a large conversation's buffer ends at most 1 MiB past its encoded
- * size (about its JSON's) rather than up to twice it (a doubling buffer copied at each step
- * held four times: 512 MB of wasm memory for a 142 MB conversation). `fit` gives the spare
- * room back once the value is written.
+ * It grows in place (mfw_realloc, wasm/bridge_alloc.c: into the memory after it, which
+ * grows by half at a time), never holding the written bytes twice, and by at most an eighth
+ * or SPARE more than asked: growing in place is cheap, so a large conversation's buffer ends
+ * at most 1 MiB past its encoded size (about its JSON's) rather than up to twice it (a
+ * doubling buffer copied at each step kept every earlier size below it: 537 MB of wasm
+ * memory for a 142 MB conversation). `fit` gives the spare room back once the value is
+ * written.
  */
 export class Scratch {
   /** @param {import('./wasm.js').Wasm} wasm */
