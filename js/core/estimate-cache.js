@@ -484,7 +484,13 @@ export class EstimateCache {
       const m = messages[i];
       if (vouched !== null) {
         const e = vouched[i];
-        if (e !== undefined && e.priced && e.generation === this.generation) { out[i] = e; continue; }
+        if (e !== undefined && e.generation === this.generation) {
+          if (e.priced) { out[i] = e; continue; }
+          // (one not priced yet, a message new this call, is priced by this call's estimate: the next call's copy is vouched for by it)
+          if (fresh.length === maxFresh) { this.lastEstimated = 0; return null; }
+          fresh.push(m); at.push(i); known.push(e);
+          continue;
+        }
       }
       let entry = i < before ? out[i] : undefined;
       if (entry !== undefined && (entry.message !== m || !this.holds(entry, m))) entry = undefined;

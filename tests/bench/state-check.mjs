@@ -5,13 +5,16 @@
 // trigger) and the AI SDK's pruneMessages, each on its own shape of the same conversation (peers.mjs, converted
 // outside the timing). Both midfold rows run before any fold (the state remembers nothing yet) and after one (the
 // state holds the folded form, which every call matches and extends).
-// A third midfold column rebuilds the history from its JSON before each call (untimed), as a proxy receives it.
+// A third midfold column times the match alone (the history's canonical pieces and SessionState's match); a fourth
+// rebuilds the history from its JSON before each call (untimed), as a proxy receives it.
 // Prints one markdown table; ratios are against the stateful check of the same row. Nothing here asserts time.
 //
 //   node tests/bench/state-check.mjs [--rounds N]
 import { init, Compactor, SessionState, compactHistory, digestSummarizer } from '../../js/hosts/node.js';
 import { conversation, fmt, machine, median, now, table } from './lib.mjs';
 import { toAiSdk, toLangChain } from './peers.mjs';
+import { historyBytes } from '../../js/state/hash.js';
+import { compactorSettings } from '../../js/state/compact-history.js';
 
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
 const KEEP = 3;
@@ -72,6 +75,18 @@ async function rowsOf(size, rounds) {
       if (report.reason !== 'below-threshold' || report.session.matched !== (folded ? n - 2 : 0))
         throw new Error(`compactHistory: ${report.reason}, matched ${report.session.matched}`);
     }, rounds);
+    // The match alone, what compactHistory does before it builds the array the Compactor checks: the history's
+    // canonical pieces through the estimate cache (one structural walk), then the state's match (a prefix of
+    // pieces seen before reuses its hash). On a state of its own, which remembers the first call's prefix.
+    const matchState = new SessionState();
+    const matchCompactor = new Compactor(options());
+    await compactHistory(matchCompactor, all.slice(0, size), { state: matchState, ...(folded ? { force: true } : {}) });
+    const settings = compactorSettings(matchCompactor);
+    const match = await perCall(size, async (n) => {
+      const { snapshot, flight } = await matchState.begin(historyBytes(all.slice(0, n), matchCompactor.estimates), settings);
+      matchState.end(flight);
+      if ((snapshot ? snapshot.count : 0) !== (folded ? size : 0)) throw new Error('the match found another prefix');
+    }, rounds);
     // The same, each call's history new objects parsed from its JSON (a proxy, the AI SDK's prompt): the parse is
     // the host's and is not timed.
     const rebuiltState = new SessionState();
@@ -82,7 +97,7 @@ async function rowsOf(size, rounds) {
       if (report.reason !== 'below-threshold' || report.session.matched !== (folded ? n - 2 : 0))
         throw new Error(`compactHistory (rebuilt): ${report.reason}, matched ${report.session.matched}`);
     }, rounds, (n) => JSON.parse(JSON.stringify(all.slice(0, n))));
-    const row = [size.toLocaleString('en'), folded ? 'after a fold' : 'before any fold', cell(check), cell(carried, check), cell(rebuilt, check)];
+    const row = [size.toLocaleString('en'), folded ? 'after a fold' : 'before any fold', cell(check), cell(carried, check), cell(match, check), cell(rebuilt, check)];
     if (!folded) {
       // The peers have no fold to carry: measured once per size, on the row before any fold.
       let lc = null;
@@ -114,5 +129,5 @@ const rows = [...await rowsOf(1000, 3 * ROUNDS), ...await rowsOf(10000, ROUNDS)]
 
 const m = machine();
 console.log(`# The per-call check beside its peers (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${m.date}; ms per call, median / fastest of ${3 * ROUNDS} calls at 1,000 messages and ${ROUNDS} at 10,000, each call one turn longer; × = the same relative to the stateful Compactor's check of the same row)\n`);
-console.log(table(['messages', 'state', 'stateful Compactor check', 'compactHistory + SessionState', 'the same, history rebuilt from JSON each call', "LangChain summarizationMiddleware's check",
+console.log(table(['messages', 'state', 'stateful Compactor check', 'compactHistory + SessionState', 'of which the match', 'the same, history rebuilt from JSON each call', "LangChain summarizationMiddleware's check",
   `AI SDK pruneMessages (toolCalls before-last-${2 * KEEP}-messages)`], rows));
