@@ -5,8 +5,9 @@
 // trigger) and the AI SDK's pruneMessages, each on its own shape of the same conversation (peers.mjs, converted
 // outside the timing). Both midfold rows run before any fold (the state remembers nothing yet) and after one (the
 // state holds the folded form, which every call matches and extends).
-// A third midfold column times the match alone (the history's canonical pieces and SessionState's match); a fourth
-// rebuilds the history from its JSON before each call (untimed), as a proxy receives it.
+// Three more midfold columns: the match alone (the history's canonical pieces and SessionState's match); the call
+// through the states the integrations keep when given none (conversationStates); the call on a history rebuilt
+// from its JSON before each call (untimed), as a proxy receives it.
 // Prints one markdown table; ratios are against the stateful check of the same row. Nothing here asserts time.
 //
 //   node tests/bench/state-check.mjs [--rounds N]
@@ -15,6 +16,7 @@ import { conversation, fmt, machine, median, now, table } from './lib.mjs';
 import { toAiSdk, toLangChain } from './peers.mjs';
 import { historyBytes } from '../../js/state/hash.js';
 import { compactorSettings } from '../../js/state/compact-history.js';
+import { ConversationStates } from '../../js/state/conversation-states.js';
 
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 15;
 const KEEP = 3;
@@ -75,6 +77,17 @@ async function rowsOf(size, rounds) {
       if (report.reason !== 'below-threshold' || report.session.matched !== (folded ? n - 2 : 0))
         throw new Error(`compactHistory: ${report.reason}, matched ${report.session.matched}`);
     }, rounds);
+    // The same through the states an integration keeps when the host gives none (conversationStates: found by the
+    // conversation's opening, measured after every call that records a snapshot), bounded as the module's are.
+    const states = new ConversationStates(4096, 'bench', { maxBytes: 64 * 1024 * 1024 });
+    const keptCompactor = new Compactor(options());
+    await compactHistory(keptCompactor, all.slice(0, size), { state: await states.of(all.slice(0, size)), ...(folded ? { force: true } : {}) });
+    const kept = await perCall(size, async (n) => {
+      const history = all.slice(0, n);
+      const { report } = await compactHistory(keptCompactor, history, { state: await states.of(history) });
+      if (report.reason !== 'below-threshold' || report.session.matched !== (folded ? n - 2 : 0))
+        throw new Error(`compactHistory (integration states): ${report.reason}, matched ${report.session.matched}`);
+    }, rounds);
     // The match alone, what compactHistory does before it builds the array the Compactor checks: the history's
     // canonical pieces through the estimate cache (one structural walk), then the state's match (a prefix of
     // pieces seen before reuses its hash). On a state of its own, which remembers the first call's prefix.
@@ -97,7 +110,7 @@ async function rowsOf(size, rounds) {
       if (report.reason !== 'below-threshold' || report.session.matched !== (folded ? n - 2 : 0))
         throw new Error(`compactHistory (rebuilt): ${report.reason}, matched ${report.session.matched}`);
     }, rounds, (n) => JSON.parse(JSON.stringify(all.slice(0, n))));
-    const row = [size.toLocaleString('en'), folded ? 'after a fold' : 'before any fold', cell(check), cell(carried, check), cell(match, check), cell(rebuilt, check)];
+    const row = [size.toLocaleString('en'), folded ? 'after a fold' : 'before any fold', cell(check), cell(carried, check), cell(match, check), cell(kept, check), cell(rebuilt, check)];
     if (!folded) {
       // The peers have no fold to carry: measured once per size, on the row before any fold.
       let lc = null;
@@ -129,5 +142,5 @@ const rows = [...await rowsOf(1000, 3 * ROUNDS), ...await rowsOf(10000, ROUNDS)]
 
 const m = machine();
 console.log(`# The per-call check beside its peers (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${m.date}; ms per call, median / fastest of ${3 * ROUNDS} calls at 1,000 messages and ${ROUNDS} at 10,000, each call one turn longer; × = the same relative to the stateful Compactor's check of the same row)\n`);
-console.log(table(['messages', 'state', 'stateful Compactor check', 'compactHistory + SessionState', 'of which the match', 'the same, history rebuilt from JSON each call', "LangChain summarizationMiddleware's check",
+console.log(table(['messages', 'state', 'stateful Compactor check', 'compactHistory + SessionState', 'of which the match', "the same, the integrations' states", 'the same, history rebuilt from JSON each call', "LangChain summarizationMiddleware's check",
   `AI SDK pruneMessages (toolCalls before-last-${2 * KEEP}-messages)`], rows));
