@@ -7,7 +7,7 @@
 // state holds the folded form, which every call matches and extends).
 // Three more midfold columns: the match alone (the history's canonical pieces and SessionState's match); the call
 // through the states the integrations keep when given none (conversationStates); the call on a history rebuilt
-// from its JSON before each call (untimed), as a proxy receives it.
+// from its JSON before each call (untimed), as a proxy receives it, beside what that host's JSON.parse of it costs.
 // Prints one markdown table; ratios are against the stateful check of the same row. Nothing here asserts time.
 //
 //   node tests/bench/state-check.mjs [--rounds N]
@@ -110,7 +110,9 @@ async function rowsOf(size, rounds) {
       if (report.reason !== 'below-threshold' || report.session.matched !== (folded ? n - 2 : 0))
         throw new Error(`compactHistory (rebuilt): ${report.reason}, matched ${report.session.matched}`);
     }, rounds, (n) => JSON.parse(JSON.stringify(all.slice(0, n))));
-    const row = [size.toLocaleString('en'), folded ? 'after a fold' : 'before any fold', cell(check), cell(carried, check), cell(match, check), cell(kept, check), cell(rebuilt, check)];
+    // For scale, what such a host pays itself before the call: JSON.parse of the history's text (the request body).
+    const parse = folded ? null : await perCall(size, (n, text) => { JSON.parse(text); }, rounds, (n) => JSON.stringify(all.slice(0, n)));
+    const row = [size.toLocaleString('en'), folded ? 'after a fold' : 'before any fold', cell(check), cell(carried, check), cell(match, check), cell(kept, check), cell(rebuilt, check), parse ? cell(parse, check) : ''];
     if (!folded) {
       // The peers have no fold to carry: measured once per size, on the row before any fold.
       let lc = null;
@@ -142,5 +144,5 @@ const rows = [...await rowsOf(1000, 3 * ROUNDS), ...await rowsOf(10000, ROUNDS)]
 
 const m = machine();
 console.log(`# The per-call check beside its peers (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${m.date}; ms per call, median / fastest of ${3 * ROUNDS} calls at 1,000 messages and ${ROUNDS} at 10,000, each call one turn longer; × = the same relative to the stateful Compactor's check of the same row)\n`);
-console.log(table(['messages', 'state', 'stateful Compactor check', 'compactHistory + SessionState', 'of which the match', "the same, the integrations' states", 'the same, history rebuilt from JSON each call', "LangChain summarizationMiddleware's check",
+console.log(table(['messages', 'state', 'stateful Compactor check', 'compactHistory + SessionState', 'of which the match', "the same, the integrations' states", 'the same, history rebuilt from JSON each call', "(the host's JSON.parse of that history)", "LangChain summarizationMiddleware's check",
   `AI SDK pruneMessages (toolCalls before-last-${2 * KEEP}-messages)`], rows));
