@@ -789,7 +789,8 @@ export interface SessionStateOptions {
  * every remembered prefix is checked by hash against the caller's messages before it is used. */
 export declare class SessionState {
   constructor(options?: SessionStateOptions);
-  /** Restores `toJSON()` output (object or JSON text); throws MidfoldError('invalid-state'). */
+  /** Restores `toJSON()` output (object or JSON text; an object's messages are copied, so editing it later changes
+   * nothing here); throws MidfoldError('invalid-state'). */
   static from(json: SessionStateJSON | string, options?: SessionStateOptions): SessionState;
   toJSON(): SessionStateJSON;
   /** Reads the store (no-op without one). */

@@ -133,7 +133,7 @@ export class SessionState {
   }
 
   /**
-   * A state restored from `toJSON()` output (the object or its JSON text). Throws
+   * A state restored from `toJSON()` output (the object, whose messages are copied, or its JSON text). Throws
    * MidfoldError('invalid-state') for anything else.
    */
   static from(json, options) {
