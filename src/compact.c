@@ -253,11 +253,21 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
     if ((unsigned)options->profile >= MF_PROFILE_COUNT)
         return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile");
     if (options->language > MF_LANG_ZH) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown language");
+    /* The conversation as the micro-compaction edits leave it, read from the same document
+     * (the copied nodes live in `edits` until the view is done with them). */
+    mf_arena edits;
+    mf_arena_init(&edits);
+    mf_doc edited;
+    mf_status st = mf_doc_edited(doc, options->edits, options->edit_count, &edits, &edited, err);
     mf_view view;
-    mf_status st = mf_view_build(doc, format, &view, err);
-    if (st) return st;
+    if (!st) st = mf_view_build(&edited, format, &view, err);
+    if (st) { mf_arena_free(&edits); return st; }
     compact_box *box = mf_alloc(sizeof *box);
-    if (!box) { mf_view_free(&view); return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"); }
+    if (!box) {
+        mf_view_free(&view);
+        mf_arena_free(&edits);
+        return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory");
+    }
     memset(box, 0, sizeof *box);
     mf_arena_init(&box->arena);
     mf_compact_plan *plan = &box->plan;
@@ -342,11 +352,13 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
     }
     mf_buf_free(&b);
     mf_view_free(&view);
+    mf_arena_free(&edits);
     *out = plan;
     return MF_OK;
 nomem:
     mf_buf_free(&b);
     mf_view_free(&view);
+    mf_arena_free(&edits);
     mf_compact_plan_free(plan);
     return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory while planning compaction");
 }
