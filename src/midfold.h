@@ -337,10 +337,17 @@ typedef struct mf_compact_options {
                                      * applied first (js/core/apply.js), so a fold's plan needs no
                                      * edited copy encoded again; borrowed, NULL when edit_count is 0 */
     size_t edit_count;
+    const uint64_t *message_milli;  /* each message's estimate before the edits, from a pass over
+                                     * the same document (mf_micro_plan.figures[m].milli, read in
+                                     * message_format): the plan estimates only the edited messages
+                                     * itself. Borrowed; used only when message_count is the number
+                                     * of messages and message_format the one the plan reads them in */
+    size_t message_count;
+    mf_format message_format;
 } mf_compact_options;
 
 /* keep_tail_tokens 10000, max_transcript_tokens 60000, max_summary_tokens 2000, AUTO,
- * keep_tail_messages 0, no edits. */
+ * keep_tail_messages 0, no edits, no figures. */
 void mf_compact_options_init(mf_compact_options *options);
 
 /* Where to cut and what to send. The conversation is cut in three: the head (system

@@ -142,6 +142,8 @@ static bool read_edits(const uint8_t *p, size_t size, uint32_t count, mf_micro_e
 /* Plans a compaction (keep_tail_messages: mf_compact_options). `language_code` (NUL-terminated) and `instructions` may be 0.
  * `edits` (`edits_size` bytes, read_edits' layout) holds the `edit_count` micro-compaction
  * edits the plan reads the conversation with (mf_compact_options.edits); 0 for none.
+ * `message_milli` holds `message_count` per-message estimates (f64, whole milli-tokens) read in
+ * `message_format` (mf_compact_options.message_milli); 0 and 0 for none.
  * The plan is JSON text: {"tailStart", "head": [...], "middle": [...], "language",
  * "system", "prompt", "acknowledgement", "transcriptChars", "shrunkResults",
  * "omittedMessages", "milliMiddle", "milliTail", "onlyPreviousSummary"}. */
@@ -149,7 +151,8 @@ EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_token
                            double max_transcript_tokens,
                            uint32_t max_summary_tokens, int language, const char *language_code,
                            const char *instructions, size_t instructions_len, int profile, const uint8_t *edits,
-                           size_t edits_size, uint32_t edit_count, char **out_ptr, size_t *out_len, mfw_error *e)
+                           size_t edits_size, uint32_t edit_count, const double *message_milli, uint32_t message_count,
+                           int message_format, char **out_ptr, size_t *out_len, mfw_error *e)
 {
     mf_error err;
     mf_compact_options o;
@@ -165,6 +168,18 @@ EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_token
         o.edits = list;
         o.edit_count = edit_count;
     }
+    uint64_t *milli = NULL;
+    if (message_count && message_milli) {
+        milli = mf_alloc(message_count * sizeof *milli);
+        if (!milli) {
+            mf_dealloc(list);
+            return report(e, &err, mf_fail(&err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"));
+        }
+        for (uint32_t m = 0; m < message_count; m++) milli[m] = (uint64_t)message_milli[m];
+        o.message_milli = milli;
+        o.message_count = message_count;
+        o.message_format = (mf_format)message_format;
+    }
     o.keep_tail_tokens = (uint64_t)keep_tail_tokens;
     o.keep_tail_messages = (uint64_t)keep_tail_messages;
     o.max_transcript_tokens = (uint64_t)max_transcript_tokens;
@@ -177,6 +192,7 @@ EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_token
     mf_compact_plan *plan = NULL;
     mf_status st = mf_doc_compact_plan(doc, (mf_format)format, &o, &plan, &err);
     mf_dealloc(list);
+    mf_dealloc(milli);
     if (st) return report(e, &err, st);
     mf_buf b;
     mf_buf_init(&b);
