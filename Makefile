@@ -180,6 +180,7 @@ unicode-tables: $(filter $(NODE_PINNED),$(NODE))
 bench: deps
 	$(MAKE) wasm $(filter $(NODE_PINNED),$(NODE))
 	$(NODE) tests/bench/bench.mjs
+	$(NODE) --expose-gc tests/bench/first-call.mjs
 	$(NODE) tests/bench/state-check.mjs
 	$(NODE) tests/bench/simulate.mjs
 	$(NODE) tests/bench/digest.mjs
