@@ -42,6 +42,10 @@ export const POLICIES = {
   'context-editing': { label: 'Anthropic context editing defaults (100k, keep 3)', contextEditing: { trigger: 100000, keep: 3, clearAtLeast: 0 } },
   'micro-batched': { label: 'microCompact at 60k, clear >= 30k, keep 3', micro: { keepRecent: 3, trigger: 60000, clearAtLeast: 30000 } },
   defaults: { label: "midfold's defaults (Compactor)", compactor: {} },
+  // Clearing early and folding early, with what is cleared archived and recalled (recall.js;
+  // docs/recall.md, "What it costs"): not a default, since it needs the host to run the recall tool.
+  recall: { label: 'recall: fold at 20k, micro at 12k (clear >= 6k, keep 1), recall pages of 4k',
+    compactor: { threshold: 20000, microTrigger: 12000, clearAtLeast: 6000, keepRecent: 1 }, recall: { page: 4000 } },
 };
 
 /** What simulate() compares when no policies are given. */
