@@ -184,6 +184,7 @@ bench: deps
 	$(NODE) tests/bench/simulate.mjs
 	$(NODE) tests/bench/digest.mjs
 	$(NODE) tests/bench/accuracy.mjs
+	$(NODE) tests/bench/recall.mjs
 
 clean:
 	rm -rf $(BUILD) wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm
