@@ -4,7 +4,6 @@
  * hits are then tokenized once more to place their snippets. Memory: one count per text
  * and query term, nothing per distinct word of the texts. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
@@ -133,12 +132,55 @@ static mf_status place_snippet(const mf_search_text *t, const query_terms *q, co
     return MF_OK;
 }
 
-/* Best first; equal scores in text order (a total order, so qsort's result is fixed). */
-static int by_rank(const void *a, const void *b)
+/* Whether hit a ranks before hit b: the higher score, then the earlier text (a total order,
+ * so the hits are the same whatever order the texts are met in). */
+static bool ranks_before(const mf_search_hit *a, const mf_search_hit *b)
 {
-    const mf_search_hit *x = a, *y = b;
-    if (x->score != y->score) return x->score > y->score ? -1 : 1;
-    return x->entry < y->entry ? -1 : x->entry > y->entry;
+    return a->score != b->score ? a->score > b->score : a->entry < b->entry;
+}
+
+/* The best `limit` hits are kept in a heap whose root is the worst of them (a new hit that
+ * ranks before the root replaces it): O(texts x log limit), and no libc qsort in the module. */
+static void sift_down(mf_search_hit *heap, size_t n, size_t i)
+{
+    for (;;) {
+        size_t worst = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && ranks_before(&heap[worst], &heap[l])) worst = l;
+        if (r < n && ranks_before(&heap[worst], &heap[r])) worst = r;
+        if (worst == i) return;
+        mf_search_hit t = heap[i];
+        heap[i] = heap[worst];
+        heap[worst] = t;
+        i = worst;
+    }
+}
+
+static void keep_hit(mf_search_hit *heap, size_t *n, size_t limit, mf_search_hit hit)
+{
+    if (*n < limit) {
+        size_t i = (*n)++;
+        heap[i] = hit;
+        while (i > 0 && ranks_before(&heap[(i - 1) / 2], &heap[i])) { /* sift up: the parent ranks before */
+            mf_search_hit t = heap[i];
+            heap[i] = heap[(i - 1) / 2];
+            heap[(i - 1) / 2] = t;
+            i = (i - 1) / 2;
+        }
+    } else if (ranks_before(&hit, &heap[0])) {
+        heap[0] = hit;
+        sift_down(heap, *n, 0);
+    }
+}
+
+/* Heap to best-first order, in place (the worst goes last, one at a time). */
+static void sort_hits(mf_search_hit *heap, size_t n)
+{
+    for (size_t end = n; end > 1; end--) {
+        mf_search_hit t = heap[0];
+        heap[0] = heap[end - 1];
+        heap[end - 1] = t;
+        sift_down(heap, end - 1, 0);
+    }
 }
 
 mf_status mf_search_rank(const mf_search_text *texts, size_t count, const char *query, size_t query_len,
@@ -168,7 +210,8 @@ mf_status mf_search_rank(const mf_search_text *texts, size_t count, const char *
     mf_status st = MF_OK;
     uint32_t *tf = mf_alloc(count * nq * sizeof *tf);
     uint64_t *length = mf_alloc(count * sizeof *length);
-    mf_search_hit *found = mf_alloc(count * sizeof *found);
+    size_t keep = limit < count ? limit : count;
+    mf_search_hit *found = mf_alloc(keep * sizeof *found);
     if (!tf || !length || !found) { st = mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory counting terms"); goto done; }
     memset(tf, 0, count * nq * sizeof *tf);
 
@@ -194,10 +237,9 @@ mf_status mf_search_rank(const mf_search_text *texts, size_t count, const char *
             double f = (double)row[t];
             score += idf[t] * f * (MF_SEARCH_K1 + 1.0) / (f + norm);
         }
-        if (score > 0) found[nfound++] = (mf_search_hit){d, score, 0, 0};
+        if (score > 0) keep_hit(found, &nfound, keep, (mf_search_hit){d, score, 0, 0});
     }
-    qsort(found, nfound, sizeof *found, by_rank);
-    if (nfound > limit) nfound = limit;
+    sort_hits(found, nfound);
     for (size_t h = 0; h < nfound && st == MF_OK; h++)
         st = place_snippet(&texts[found[h].entry], q, idf, snippet_chars, &found[h], err);
     if (st == MF_OK && nfound > 0) {
