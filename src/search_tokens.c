@@ -86,13 +86,13 @@ static int emit(const walk *w, size_t start, size_t end, size_t cp_start, size_t
 
 /* The parts of the compound [start, end): its words split at joiners and case changes
  * (lower then upper; an upper followed by upper then lower, the start of "Server" in
- * "HTTPServer"). Emits them when `send`; returns how many there are (or a callback's
- * non-zero return, negated, when it stopped). */
-static long parts(const walk *w, size_t start, size_t end, size_t cp_at, bool send)
+ * "HTTPServer"). Counts them into *count and, when `send`, emits each; returns 0 or the
+ * callback's first non-zero return. */
+static int parts(const walk *w, size_t start, size_t end, size_t cp_at, bool send, size_t *count)
 {
-    long n = 0;
     size_t part = SIZE_MAX, part_cp = 0, cp_i = cp_at;
     uint32_t prev = 0;
+    *count = 0;
     for (size_t i = start; i < end;) {
         uint32_t cp, next = 0;
         size_t k = decode_at(w, i, &cp);
@@ -101,11 +101,9 @@ static long parts(const walk *w, size_t start, size_t end, size_t cp_at, bool se
         bool boundary = part != SIZE_MAX &&
                         (joiner || (is_lower(prev) && is_upper(cp)) || (is_upper(prev) && is_upper(cp) && is_lower(next)));
         if (boundary) {
-            n++;
-            if (send) {
-                int rc = emit(w, part, i, part_cp, cp_i);
-                if (rc) return -(long)(rc < 0 ? 1 : rc);
-            }
+            ++*count;
+            int rc = send ? emit(w, part, i, part_cp, cp_i) : 0;
+            if (rc) return rc;
             part = SIZE_MAX;
         }
         if (!joiner && part == SIZE_MAX) { part = i; part_cp = cp_i; }
@@ -113,14 +111,9 @@ static long parts(const walk *w, size_t start, size_t end, size_t cp_at, bool se
         i += k;
         cp_i++;
     }
-    if (part != SIZE_MAX) {
-        n++;
-        if (send) {
-            int rc = emit(w, part, end, part_cp, cp_i);
-            if (rc) return -(long)(rc < 0 ? 1 : rc);
-        }
-    }
-    return n;
+    if (part == SIZE_MAX) return 0;
+    ++*count;
+    return send ? emit(w, part, end, part_cp, cp_i) : 0;
 }
 
 int mf_search_tokenize(const char *text, size_t len, mf_search_mode mode, mf_search_token_fn fn, void *ctx)
@@ -151,12 +144,11 @@ int mf_search_tokenize(const char *text, size_t len, mf_search_mode mode, mf_sea
                 end += n2; /* the joiner; the loop takes the word after it */
                 cp_end++;
             }
-            if (parts(&w, i, end, cp_i, false) > 1) {
-                int rc = emit(&w, i, end, cp_i, cp_end);
-                if (rc) return rc;
-            }
-            long rc = parts(&w, i, end, cp_i, true);
-            if (rc < 0) return (int)-rc;
+            size_t n;
+            parts(&w, i, end, cp_i, false, &n);
+            int rc = n > 1 ? emit(&w, i, end, cp_i, cp_end) : 0;
+            if (!rc) rc = parts(&w, i, end, cp_i, true, &n);
+            if (rc) return rc;
             i = end;
             cp_i = cp_end;
         } else if (cat == CJK || cat == HANGUL) {

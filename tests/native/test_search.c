@@ -32,6 +32,12 @@ static int collect(void *ctx, const mf_search_token *tok)
     return 0;
 }
 
+static int stop_at_third(void *ctx, const mf_search_token *tok)
+{
+    (void)tok;
+    return ++*(int *)ctx == 3 ? 7 : 0;
+}
+
 static collected terms_of(const char *text, mf_search_mode mode)
 {
     collected c;
@@ -76,6 +82,10 @@ static void test_tokens(void)
     longword[sizeof longword - 1] = 0;
     collected lw = terms_of(longword, MF_SEARCH_DOCUMENT);
     CHECK("a long word is its first MF_SEARCH_TERM_MAX bytes", lw.count == 1 && strlen(lw.terms) == MF_SEARCH_TERM_MAX);
+    int seen = 0;
+    CHECK("a callback's non-zero return stops the walk and is returned",
+          mf_search_tokenize("getUserById 数据库", strlen("getUserById 数据库"), MF_SEARCH_DOCUMENT, stop_at_third, &seen) == 7 &&
+              seen == 3);
     CHECK("tokens come in order of their start",
           terms_of("fooBar 数据 src/x.c 서버 a_b", MF_SEARCH_DOCUMENT).ordered);
 }
