@@ -25,10 +25,10 @@ test('each module imports only env.emscripten_notify_memory_growth and exports i
   assert.deepEqual(exported(memory), ['mfw_alloc', 'mfw_free', 'mfw_memory_step']);
   const core = exported(main);
   assert.ok(!core.includes('mfw_memory_step'), 'the memory tool is not in midfold.wasm');
-  for (const f of ['mfw_doc_estimate', 'mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact', 'mfw_doc_digest', 'mfw_doc_validate'])
+  for (const f of ['mfw_doc_estimate', 'mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact', 'mfw_doc_digest', 'mfw_doc_validate', 'mfw_search_rank'])
     assert.ok(core.includes(f), `midfold.wasm exports ${f}`);
-  assert.deepEqual(exported(lite), core.filter((f) => f !== 'mfw_doc_digest' && f !== 'mfw_doc_validate'),
-    'midfold-lite.wasm is midfold.wasm without validate and the digest');
+  assert.deepEqual(exported(lite), core.filter((f) => !['mfw_doc_digest', 'mfw_doc_validate', 'mfw_search_rank'].includes(f)),
+    "midfold-lite.wasm is midfold.wasm without validate, the digest and the archive's search");
   assert.deepEqual(exported(estimator), exported(lite).filter((f) => !['mfw_doc_serialize', 'mfw_doc_micro', 'mfw_doc_compact'].includes(f)),
     'midfold-estimate.wasm is midfold-lite.wasm without the transcript, micro-compaction and the compaction plan');
 });

@@ -7,8 +7,8 @@ import { MidfoldError } from '../core/errors.js';
 import { FULL, moduleFor } from '../core/api.js';
 import { optionsObject } from '../core/options.js';
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
+const decoder = /* @__PURE__ */ new TextDecoder();
 const HIT_BYTES = 24; // wasm/bridge_search.c: u32 index, u32 start, u32 end, pad, f64 score
 const MAX_COUNT = 0xffffffff;
 const ELLIPSIS = '…';

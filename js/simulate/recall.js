@@ -88,7 +88,7 @@ function recallId(n) { return `r${(0x1000 + n * 2654435761 % 0xf000).toString(16
 /** A tool call's framing in output tokens beyond its name and input (the call's id and block markers). */
 const CALL_FRAMING_TOKENS = 8;
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 const bytesOf = (text) => encoder.encode(text).length;
 
 /**
