@@ -122,15 +122,25 @@ export class RecallModel {
     this.trips = 0;
   }
 
-  /** The pages of an archived text: lines gathered up to the page size (a longer line is cut). */
+  /** The pages of an archived text: lines gathered up to the page size; a line longer than a page is cut
+   * into pieces of about a page (by code points, in proportion to its tokens). */
   pages(text) {
     const pages = [];
     let current = '', tokens = 0;
+    const add = (piece, t) => {
+      if (current && tokens + t > this.page) { pages.push(current); current = ''; tokens = 0; }
+      current = current ? `${current}\n${piece}` : piece;
+      tokens += t;
+    };
     for (const line of text.split('\n')) {
       const t = estimateTokens(line, { profile: this.profile }) + 1;
-      if (current && tokens + t > this.page) { pages.push(current); current = ''; tokens = 0; }
-      current = current ? `${current}\n${line}` : line;
-      tokens += t;
+      if (t <= this.page) { add(line, t); continue; }
+      const chars = [...line];
+      const step = Math.max(1, Math.floor((chars.length * this.page) / t));
+      for (let i = 0; i < chars.length; i += step) {
+        const piece = chars.slice(i, i + step).join('');
+        add(piece, estimateTokens(piece, { profile: this.profile }) + 1);
+      }
     }
     pages.push(current);
     return pages;

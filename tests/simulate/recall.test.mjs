@@ -131,3 +131,14 @@ for (const format of ['anthropic', 'openai']) {
     assert.equal(x.recall.unrecoverableBytes, 0);
   });
 }
+
+test('a result of one long line (minified JSON) is paged too: every page at most a page, nothing lost', async () => {
+  const blob = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, sku: `SKU-${i}`, name: `商品 ${i}`, cents: i * 137 })));
+  const calls = [['bash', { command: 'curl -s localhost:8080/api/items' }, blob], ...REREAD.slice(1, 4), ['bash', { command: 'curl -s localhost:8080/api/items' }, '[]']];
+  const r = await simulate(anthropicSession(calls), { policies: ['micro:keepRecent=1+recall:page=1000'] });
+  const [x] = r.results;
+  assert.equal(x.recall.recalls, 1);
+  assert.ok(x.recall.roundTrips >= Math.ceil(estimateTokens(blob) / 1000), `${x.recall.roundTrips} pages for ${estimateTokens(blob)} tokens`);
+  assert.ok(x.recall.recalledTokens >= estimateTokens(blob) - x.recall.roundTrips, 'the pages hold the whole blob');
+  assert.equal(x.recall.unrecoverableBytes, 0);
+});
