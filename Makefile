@@ -153,7 +153,7 @@ $(NODE_PINNED):
 
 test-js: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm $(filter $(NODE_PINNED),$(NODE))
 	@echo "test-js: node --test on $(NODE) ($$($(NODE) --version))"
-	$(NODE) --test tests/*.test.mjs
+	$(NODE) --test 'tests/**/*.test.mjs'
 
 # deps first (it installs what is missing), then everything else.
 test: deps
@@ -173,7 +173,7 @@ demo-cli: deps
 	$(NODE) js/cli.js compact web-demo/samples/coding-session.anthropic.json --force --keep-tail 2000
 
 # src/unicode_tables.c (committed) from the Unicode data of the pinned Node, by
-# tools/unicode-tables.mjs; tests/unicode-tables.test.mjs fails when the file is not what it writes.
+# tools/unicode-tables.mjs; tests/core/unicode-tables.test.mjs fails when the file is not what it writes.
 unicode-tables: $(filter $(NODE_PINNED),$(NODE))
 	$(NODE) tools/unicode-tables.mjs
 

@@ -1,4 +1,4 @@
-// One Mastra workload for tests/mastra.test.mjs and tests/bench/mastra.mjs: a real Mastra `Agent` (@mastra/core)
+// One Mastra workload for tests/integrations/mastra.test.mjs and tests/bench/mastra.mjs: a real Mastra `Agent` (@mastra/core)
 // whose model is @ai-sdk/anthropic pointed at the strict mock provider (tests/helpers/strict-provider.mjs), with
 // Mastra's own in-memory memory (MockMemory over InMemoryStore: the MastraMemory that ships in @mastra/core) and
 // a real tool that reads the repository's C sources. Each turn is a long tool loop of parallel calls (two reads a
