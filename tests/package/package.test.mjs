@@ -75,9 +75,10 @@ test('the tarball holds what users need and nothing else', () => {
   }
   // Every page of the repository's docs/ ships.
   for (const f of readdirSync(path.join(ROOT, 'docs')).filter((n) => n.endsWith('.md'))) assert.ok(files.includes(`docs/${f}`), `docs/${f} is in the tarball`);
-  // 468 KiB: the four modules (the full one 149 KiB with the digest), the integrations (LangChain's adapter
-  // and views among them), the state, the simulator, the CLI and the agent-log readers, and docs/
-  assert.ok(packed.size < 490 * 1024, `tarball ${packed.size} bytes`);
+  // 502 KiB with recall's search (the full module 157 KiB with the digest and the search), the integrations
+  // (LangChain's adapter and views among them), the state, the simulator with its recall model, the CLI, the
+  // agent-log readers and docs/ (362 KiB unpacked). The bound catches a stray file, not a few more pages.
+  assert.ok(packed.size < 560 * 1024, `tarball ${packed.size} bytes`);
 });
 
 test('LICENSE is the MIT license package.json declares, for midfold contributors', () => {
