@@ -5,12 +5,12 @@
 // sent through the real @anthropic-ai/sdk client to the strict provider, which rejects a misplaced block.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { init, estimateTokens, microCompact, serialize, digest, Compactor, digestSummarizer, planCompaction } from '../../js/hosts/node.js';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 const SUMMARY = 'The user is moving the ledger service to Postgres 16. Done: schema migrated, tests green. Next: the staging drain.';
 let provider, client;
 

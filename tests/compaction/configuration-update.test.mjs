@@ -8,15 +8,15 @@
 // reach them through the real `openai` client and the real @ai-sdk/openai providers.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
 import { init, Compactor, validate, estimateTokens, detectFormat, serialize, digestSummarizer } from '../../js/hosts/node.js';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startMockResponses } from '../helpers/mock-responses.mjs';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const effort = (e, id) => ({ type: 'configuration_update', ...(id ? { id } : {}), reasoning: { effort: e } });
 const JSON_FORMAT = { type: 'json_schema', name: 'finding', strict: true,

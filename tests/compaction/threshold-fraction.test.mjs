@@ -3,7 +3,6 @@
 // wrapLanguageModel over the ai/test mock model; the Agents SDK Runner over the strict Responses mock).
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { generateText, tool, stepCountIs, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { Agent, Runner, tool as agentTool } from '@openai/agents';
@@ -16,9 +15,10 @@ import { CONTEXT_WINDOWS, CONTEXT_WINDOW_SOURCES, contextWindowOf } from '../../
 import { PRICING } from '../../js/pricing/index.js';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { load, recorder } from '../fixtures/compactor/lib.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 const USAGE = { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
 
 let provider;

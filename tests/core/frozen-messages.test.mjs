@@ -6,14 +6,14 @@
 // changed; compactHistory, which works on copies, gives the same.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { produce, isDraftable } from 'immer';
 import { init, Compactor, SessionState, compactHistory, digestSummarizer, estimateTokens } from '../../js/hosts/node.js';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
 before(() => init());
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().slice(0, 12).map((f) => `src/${f}`);
+const read = readWorkloadFile;
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().slice(0, 12).map((f) => `src/${f}`);
 
 /** A store of three finished turns of Claude with extended thinking, each reading four files, and a new question. */
 function chatStore() {

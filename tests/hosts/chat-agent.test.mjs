@@ -12,7 +12,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,13 +21,14 @@ import { jsBlocks } from '../helpers/doc-snippets.mjs';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { ROOT } from '../helpers/workerd.mjs';
 import { runWrangler, startWranglerDev } from '../helpers/wrangler.mjs';
+import { CORE_NAMES, coreFileSize, readWorkloadFile } from '../helpers/corpus.mjs';
 
 const CONFIG = path.join(ROOT, 'web-demo/chat-agent/wrangler.jsonc');
 const CLIENT_TOKEN = 'tok-chat-agent-3e8a';
 const THRESHOLD = 20000;
 // Eight of the largest C files of src/: about 200 KB read in turn 1, one file a step.
-const FILES = readdirSync(path.join(ROOT, 'src')).filter((f) => f.endsWith('.c')).map((f) => `src/${f}`)
-  .sort((a, b) => statSync(path.join(ROOT, b)).size - statSync(path.join(ROOT, a)).size || a.localeCompare(b)).slice(0, 8);
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).map((f) => `src/${f}`)
+  .sort((a, b) => coreFileSize(b) - coreFileSize(a) || a.localeCompare(b)).slice(0, 8);
 const QUESTIONS = [
   'Read the largest C files of src/, one by one, and tell me which one validates tool pairs.',
   '那估算器的权重在哪里定义？',
@@ -75,7 +76,7 @@ before(async () => {
   // The repository, as FILES_BASE_URL serves it.
   files = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/repo\//, '');
-    try { res.end(readFileSync(path.join(ROOT, path.normalize(rel).replace(/^(\.\.[/\\])+/, '')))); } catch { res.writeHead(404).end('not found'); }
+    try { res.end(readWorkloadFile(path.normalize(rel).replace(/^(\.\.[/\\])+/, ''))); } catch { res.writeHead(404).end('not found'); }
   });
   await new Promise((resolve) => files.listen(0, '127.0.0.1', resolve));
   tmp = await mkdtemp(path.join(os.tmpdir(), 'midfold-chat-agent-'));
@@ -189,7 +190,7 @@ test('the chat agent folds its UIMessages before each model call, keeps the chat
   assert.deepEqual(stored.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
   const outputs = stored[1].parts.filter((p) => p.type === 'tool-read_file');
   assert.deepEqual(outputs.map((p) => [p.state, p.input.path]), FILES.map((f) => ['output-available', f]));
-  for (const p of outputs) assert.equal(p.output, readFileSync(path.join(ROOT, p.input.path), 'utf8'), `${p.input.path} stored whole`);
+  for (const p of outputs) assert.equal(p.output, readWorkloadFile(p.input.path), `${p.input.path} stored whole`);
 
   // Turn 2 folded the history: one summary part in its answer, naming stored messages; the model read the summary.
   const parts = stored.filter((m) => m.role === 'assistant').map((m) => m.parts.filter((p) => p.type === 'data-midfold-summary'));

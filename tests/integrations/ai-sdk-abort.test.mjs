@@ -6,15 +6,15 @@
 // step changes nothing, and the call ends. Through the real SDKs and @ai-sdk/anthropic over HTTP to the strict mock.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { init } from '../../js/hosts/node.js';
 import { compactStep, conversationStates } from '../../js/integrations/ai-sdk.js';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const SRC = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const SRC = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 /** How long the slow summarizer takes when nobody stops it. */
 const SLOW_MS = 5000;
 

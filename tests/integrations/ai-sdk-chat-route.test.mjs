@@ -10,14 +10,15 @@
 // part passes validateUIMessages and never reaches the model; the next turn continues the fold and sends no part.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { docSnippet } from '../helpers/doc-snippets.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { CORE_NAMES } from '../helpers/corpus.mjs';
 
 const OUT = fileURLToPath(new URL('../output/', import.meta.url));
-const SRC = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const SRC = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
 const THRESHOLD = 30_000;
 const READS = 16;
 

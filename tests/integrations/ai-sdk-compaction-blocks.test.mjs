@@ -7,14 +7,14 @@
 // that is not the first block of the conversation (compaction_block_misplaced) or whose signature fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { init, estimateTokens, microCompact, planCompaction, digestSummarizer } from '../../js/hosts/node.js';
 import { midfoldMiddleware, compactUIMessages, SessionState } from 'midfold/ai-sdk';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 const AI7 = ANTHROPIC_VERSIONS.find((v) => v.label === 'ai 7');
 let provider, ai, model, tools;
 

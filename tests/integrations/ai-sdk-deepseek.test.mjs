@@ -12,13 +12,13 @@
 // mode. Every prompt comes back with a count in the 'deepseek' profile as `prompt_tokens`.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { init, digestSummarizer, estimateTokens } from 'midfold';
 import { midfoldMiddleware, compactStep } from 'midfold/ai-sdk';
 import { startMockLLM } from '../helpers/mock-llm.mjs';
 import { deepseekRejection } from '../helpers/deepseek-rules.mjs';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const VERSIONS = [
@@ -27,7 +27,7 @@ const VERSIONS = [
     skip: NODE_MAJOR < 22 ? `ai 7 needs Node >= 22 (this is ${process.version})` : false },
 ];
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 
 let llm;
 let anthropicAPI;
@@ -40,7 +40,7 @@ before(async () => {
   // profile): over the default 50,000 threshold and below DeepSeek's micro-compaction trigger (120,000).
   files = [];
   let tokens = 0;
-  for (const name of readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort()) {
+  for (const name of CORE_NAMES.filter((f) => f.endsWith('.c')).sort()) {
     if (tokens > 80000) break;
     files.push(`src/${name}`);
     tokens += estimateTokens(read(`src/${name}`), { profile: 'safe' });

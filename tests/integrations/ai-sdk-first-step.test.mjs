@@ -9,19 +9,19 @@
 // one priced a step.
 import test, { before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 import { init, estimateTokens, digestSummarizer, SessionState } from '../../js/hosts/node.js';
 import { compactStep } from 'midfold/ai-sdk';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
 let provider;
 before(async () => { await init(); provider = await startStrictProvider(); });
 after(() => provider.close());
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 // A large read, then two small ones (real tool output: the repository's own sources).
 const FILES = ['src/compact.c', 'src/idset.c', 'src/tree.c'];
 /** The strict mock's input count for a request (what it answered as usage.input_tokens). */

@@ -5,17 +5,17 @@
 // compactions the prompt's prefix is identical step to step.
 import { test, describe, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { SIZED_CORE_FILES } from '../helpers/core-files.mjs';
 import { generateText, streamText, simulateReadableStream, tool, stepCountIs, modelMessageSchema, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { init, Compactor, digestSummarizer } from 'midfold';
 import { compactStep, midfoldMiddleware, languageModelSummarizer, SessionState, conversationStates } from 'midfold/ai-sdk';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
 // The session these tests were sized on: the core's files as they were then (helpers/core-files.mjs).
 const FILES = SIZED_CORE_FILES;
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 // A provider that reports no input count: the estimate alone decides (usage anchoring is tested below).
 const USAGE = { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
 const OPTIONS = { threshold: 12000, keepTail: { tokens: 4000 }, keepRecent: 2 };

@@ -8,16 +8,16 @@
 // and a call folded the whole history again.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { init } from '../../js/hosts/node.js';
 import * as aiSdk from '../../js/integrations/ai-sdk.js';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
 const { compactStep, midfoldMiddleware, languageModelSummarizer } = aiSdk;
-const SRC = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const SRC = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 const TURNS = 11;
 const SYSTEM = 'You review the midfold C core. Read before you answer.';
 const QUESTIONS = ['Where are tool results paired with their calls?', '工具结果在哪里被截断？', 'Which file plans the fold?',

@@ -5,14 +5,14 @@
 // pending turn is verbatim, and each provider accepts every request of a long tool loop.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { init, digestSummarizer } from 'midfold';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const VERSIONS = [
   { label: 'ai 6', ai: 'ai', anthropic: '@ai-sdk/anthropic', openai: '@ai-sdk/openai', spec: 'v3', skip: false },

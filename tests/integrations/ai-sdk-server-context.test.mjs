@@ -6,19 +6,18 @@
 // signature against what was sent, then applies the edits to what the model reads, and records how much that was.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { init, digestSummarizer } from 'midfold';
 import { compactStep, midfoldMiddleware } from 'midfold/ai-sdk';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { tokensOf } from '../helpers/context-management.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { CORE_NAMES, coreFileSize, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const src = new URL('../../src/', import.meta.url);
 // C files of 3–13 KB (about 1,000–4,000 tokens each as the provider counts here), read in turn.
-const FILES = readdirSync(src).filter((f) => f.endsWith('.c') && statSync(new URL(f, src)).size > 3000 && statSync(new URL(f, src)).size < 13000)
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c') && coreFileSize(f) > 3000 && coreFileSize(f) < 13000)
   .sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 const THINKING = { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } };
 const READS = 37; // 38 steps: 37 reads, then the answer
 const INSTRUCTIONS = 'Keep every file path that was read and what each file does.';

@@ -5,16 +5,16 @@
 // clearing, or the strict provider (tests/helpers/strict-provider.mjs) answers prefix_binding_mismatch.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { init, digestSummarizer, microCompact } from 'midfold';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
 const VERSIONS = ANTHROPIC_VERSIONS;
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().slice(0, 8).map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().slice(0, 8).map((f) => `src/${f}`);
+const read = readWorkloadFile;
 const THINKING = { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } };
 
 let provider;

@@ -4,13 +4,13 @@
 // history sent again gets the same compacted messages back.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { validateUIMessages, convertToModelMessages } from 'ai';
 import { init, digestSummarizer } from 'midfold';
 import { compactUIMessages, SessionState } from 'midfold/ai-sdk';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 
 before(() => init());
 

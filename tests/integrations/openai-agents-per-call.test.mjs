@@ -7,17 +7,17 @@
 // Before, a filter per run planned afresh at every run: some requests went out without the summary.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, run, setDefaultModelProvider, tool } from '@openai/agents';
 import { OpenAIProvider } from '@openai/agents-openai';
 import { z } from 'zod';
 import { init, digestSummarizer } from 'midfold';
 import * as agentsIntegration from 'midfold/openai-agents';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
 const { compactionFilter } = agentsIntegration;
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 const RUNS = 6;
 const READS = 3;
 const QUESTIONS = ['Where are tool results paired with their calls?', '微压缩在哪里实现？', 'Which file writes the transcript?',

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { agentsWorkload } from '../helpers/agents-workload.mjs';
 import { checkInput } from '../helpers/mock-responses.mjs';
 import { toResponses } from '../../js/integrations/agents-items.js';
 import { docSnippet } from '../helpers/doc-snippets.mjs';
+import { CORE_NAMES } from '../helpers/corpus.mjs';
 
 let provider;
 before(async () => { await init(); provider = await startStrictProvider(); });
@@ -184,7 +185,7 @@ test('options: a Session is required, and the Compactor\'s options are checked a
 });
 
 test("docs/openai-agents.md's snippet runs as written: three questions, the store folded, every request accepted", async () => {
-  const SRC = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+  const SRC = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
   // Each question: three rounds of four parallel reads of the C core, then the answer.
   provider.reply = ({ body }) => {
     let last = -1;

@@ -5,16 +5,16 @@
 // message; the last call and its output are sent verbatim; reasoning items stay before their calls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, Runner, tool } from '@openai/agents';
 import { OpenAIProvider } from '@openai/agents-openai';
 import { z } from 'zod';
 import { init, digestSummarizer } from 'midfold';
 import { compactionFilter } from 'midfold/openai-agents';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 const STEPS = 14;
 
 let provider;

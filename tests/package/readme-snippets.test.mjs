@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { docSnippet, docSnippets, jsBlocks } from '../helpers/doc-snippets.mjs';
 import { init, estimateTokens } from '../../js/hosts/node.js';
+import { CORE_NAMES } from '../helpers/corpus.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = fileURLToPath(new URL('../output/', import.meta.url));
@@ -57,7 +58,7 @@ test('anthropic-loop: the tool loop compacts through Anthropic\'s own compaction
   // The model reads the C core and its tests six files at a time (parallel tool calls over real files of this
   // repository), thinking before each step, saves a note with the memory tool on the way, and answers after
   // eight rounds: one user request, so every fold lands while the signed loop is in flight.
-  const pool = [...readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).map((f) => `src/${f}`),
+  const pool = [...CORE_NAMES.filter((f) => f.endsWith('.c')).map((f) => `src/${f}`),
     ...readdirSync(new URL('../', import.meta.url), { recursive: true }).filter((f) => f.endsWith('.test.mjs')).map((f) => `tests/${f}`)].sort();
   let step = 0;
   provider.reply = () => {
@@ -91,7 +92,7 @@ test('anthropic-loop: the tool loop compacts through Anthropic\'s own compaction
 });
 
 const textOf = (content) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => b.text || '').join('') : '');
-const SRC = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const SRC = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
 
 /** Scripts an Anthropic tool loop: rounds of six parallel reads, then an answer; a request without tools is a summary. */
 function anthropicReader(rounds) {

@@ -5,16 +5,15 @@
 // the real @anthropic-ai/sdk client against the strict provider (tests/helpers/strict-provider.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { init, Compactor, digestSummarizer, anthropicServerContext } from 'midfold';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { tokensOf } from '../helpers/context-management.mjs';
+import { CORE_NAMES, coreFileSize, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const src = new URL('../../src/', import.meta.url);
-const FILES = readdirSync(src).filter((f) => f.endsWith('.c') && statSync(new URL(f, src)).size > 3000 && statSync(new URL(f, src)).size < 13000)
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c') && coreFileSize(f) > 3000 && coreFileSize(f) < 13000)
   .sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 const READS = 37;
 const system = 'You are a coding agent in the midfold repository. Read before you answer.';
 const tools = [{ name: 'read_file', description: 'Read a file of the repository',

@@ -7,13 +7,13 @@
 // client.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
 import { init, Compactor, validate, microCompact } from '../../js/hosts/node.js';
 import { startMockResponses } from '../helpers/mock-responses.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 const CI_CALL = { type: 'function_call', id: 'fc_ci', call_id: 'call_ci', name: 'run_ci', arguments: '{"branch":"main","suite":"full"}', status: 'completed', async: true };
 const CI_OUTPUT = { type: 'function_call_output', call_id: 'call_ci', output: 'CI #4821 on main: 3 failed, 118 passed\nFAIL tests/net.test.ts > retries after a reset (timeout 5000 ms)' };
 

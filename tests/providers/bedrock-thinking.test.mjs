@@ -8,13 +8,13 @@
 // streamed answers (ConverseStream) become UIMessages through the real readUIMessageStream.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { init, digestSummarizer } from '../../js/hosts/node.js';
 import { midfoldMiddleware, compactUIMessages, SessionState } from 'midfold/ai-sdk';
 import { startBedrockConverse, signedReasoning } from '../helpers/bedrock-converse.mjs';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 // The four adapters this loop was sized on (a readdir slice would change whenever an adapter is added).
 const FILES = ['adapt_aisdk.c', 'adapt_aisdk_ui.c', 'adapt_anthropic.c', 'adapt_openai.c'].map((f) => `src/${f}`);
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';

@@ -6,14 +6,14 @@
 // client.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
 import { init, estimateTokens, microCompact, serialize, validate, detectFormat, Compactor, digestSummarizer } from '../../js/hosts/node.js';
 import { startMockLLM } from '../helpers/mock-llm.mjs';
 import { deepseekRejection } from '../helpers/deepseek-rules.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().slice(0, 24).map((f) => `src/${f}`);
+const read = readWorkloadFile;
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().slice(0, 24).map((f) => `src/${f}`);
 
 /** The loop as the agent keeps it: a question, then per file the model's reasoning, its read and the result. */
 function toolLoop() {

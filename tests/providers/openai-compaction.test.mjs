@@ -4,13 +4,13 @@
 // accepted (every output has its call, reasoning items stay with their calls, the compaction item is intact).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { init, Compactor, openAIResponsesCompaction, detectFormat } from '../../js/hosts/node.js';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
 const FILES = ['src/view.c', 'src/micro.c', 'src/compact.c', 'src/format.c', 'src/estimate.c'];
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 let provider, client;
 
 before(async () => {

@@ -7,7 +7,6 @@
 // 2.10.0 with ai 6, and 3.1.0 with ai 7).
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { init, estimateTokens, detectFormat, microCompact, Compactor, digestSummarizer } from '../../js/hosts/node.js';
@@ -16,9 +15,10 @@ import { startMockLLM } from '../helpers/mock-llm.mjs';
 import { deepseekRejection } from '../helpers/deepseek-rules.mjs';
 import { providerError, signedDetails, signedReasoningRejection } from '../helpers/openrouter-claude.mjs';
 import { chatCompletionSSE } from '../helpers/chat-sse.mjs';
+import { CORE_NAMES, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-const FILES = readdirSync(new URL('../../src/', import.meta.url)).filter((f) => f.endsWith('.c')).sort().slice(0, 10).map((f) => `src/${f}`);
+const read = readWorkloadFile;
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().slice(0, 10).map((f) => `src/${f}`);
 const MODEL = 'anthropic/claude-sonnet-4.5';
 
 let llm;

@@ -4,17 +4,17 @@
 // tool loops over real files of this repository, a second request whose tool loop is in flight.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { init, Compactor, digestSummarizer, microCompact, anthropicCompaction, validate } from '../../js/hosts/node.js';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
 const MODEL = 'claude-opus-4-7';
 const SYSTEM = 'You are a coding agent working in the midfold repository. Read before you edit.';
 const THINKING = { type: 'enabled', budget_tokens: 2048 };
 const BETAS = ['compact-2026-09-04'];
 const FILES = ['src/view.c', 'src/micro.c', 'src/compact.c', 'src/format.c', 'js/compaction/compactor.js', 'js/core/apply.js', 'Makefile', 'src/idset.c'];
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 
 let provider;
 let client;

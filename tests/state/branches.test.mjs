@@ -4,12 +4,12 @@
 
 import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 
 import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, memoryStateStore, MidfoldError } from '../../js/hosts/node.js';
 import { longSession } from '../helpers/long-session.mjs';
 import { countedCompactor as counted } from '../helpers/counted-compactor.mjs';
 import { ConversationStates } from '../../js/state/conversation-states.js';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
 before(() => init());
 
@@ -258,7 +258,7 @@ test('ConversationStates keeps `max` conversations in all, however they open: th
 test('maxConversations sets an integration\'s budget: at 1, another conversation\'s call forgets the first; a bad value is refused', async () => {
   const { midfoldMiddleware } = await import('../../js/integrations/ai-sdk.js');
   const { compactionFilter } = await import('../../js/integrations/openai-agents.js');
-  const src = (name) => readFileSync(new URL(`../../src/${name}`, import.meta.url), 'utf8');
+  const src = (name) => readWorkloadFile(`src/${name}`);
   // A provider-level prompt (LanguageModelV3Prompt, what transformParams is given): four files read.
   const prompt = (opening) => {
     const out = [{ role: 'system', content: 'You review the midfold C core.' }, { role: 'user', content: [{ type: 'text', text: opening }] }];
@@ -294,7 +294,7 @@ test('maxConversations sets an integration\'s budget: at 1, another conversation
 
 /** A provider-level prompt (what transformParams is given): `opening`, four files of the C core read, a question. */
 function readingPrompt(opening) {
-  const src = (name) => readFileSync(new URL(`../../src/${name}`, import.meta.url), 'utf8');
+  const src = (name) => readWorkloadFile(`src/${name}`);
   const out = [{ role: 'system', content: 'You review the midfold C core.' }, { role: 'user', content: [{ type: 'text', text: opening }] }];
   ['view.c', 'compact.c', 'micro.c', 'estimate.c'].forEach((file, i) => {
     out.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'read_file', input: { path: `src/${file}` } }] });

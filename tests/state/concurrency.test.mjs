@@ -11,7 +11,6 @@
 // not hang. Nothing is timed.
 import test, { before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 import { init, Compactor, digestSummarizer, SessionState, compactHistory, conversationKey, memoryStateStore } from '../../js/hosts/node.js';
@@ -21,6 +20,7 @@ import { longSession } from '../helpers/long-session.mjs';
 import { countedCompactor as counted } from '../helpers/counted-compactor.mjs';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { readWorkloadFile } from '../helpers/corpus.mjs';
 
 const reparse = (v) => JSON.parse(JSON.stringify(v));
 const NEVER_WAITS = { timeout: 20_000 };
@@ -175,7 +175,7 @@ test('with a store, a fold recorded after another call loaded the state again st
 
 // The same through the real AI SDK: one wrapped model (Anthropic's provider, over HTTP to the strict mock)
 // serving two users whose conversations open with the same "Hi".
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 const FILES = ['src/view.c', 'src/compact.c', 'src/micro.c', 'src/estimate.c', 'src/serialize.c', 'src/adapt_anthropic.c'];
 for (const v of ANTHROPIC_VERSIONS) {
   describe(`one midfoldMiddleware, two users who both open with "Hi" (${v.label})`, { skip: v.skip }, () => {
