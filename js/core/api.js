@@ -51,6 +51,19 @@ export function ensureTier(tier) { return tiers.ensure(tier); }
 /** True once a module of at least `tier` is the one in use. */
 export function tierLoaded(tier) { return tiers.loaded(tier); }
 
+/**
+ * The module in use, for midfold's own modules that call an export of `tier` (recall/search.js):
+ * throws MidfoldError('not-initialized') for `fn` unless a module with that tier's exports is
+ * loaded (TierLoader.require). The instance is valid until the next init of a higher tier.
+ * @param {string} fn
+ * @param {number} tier
+ * @returns {import('./wasm.js').Wasm}
+ */
+export function moduleFor(fn, tier) {
+  tiers.require(fn, tier);
+  return tiers.ready();
+}
+
 /** True once init(), initFull() or initEstimator() has finished. */
 export function isReady() { return tiers.wasm !== null; }
 
