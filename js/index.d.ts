@@ -578,6 +578,10 @@ export type SimulatePolicy = string | {
   compactor?: Omit<CompactorOptions, 'summarize'>;
   /** Anthropic's server-side clearing, applied anew to the full history on every request. */
   contextEditing?: { trigger?: number; keep?: number; clearAtLeast?: number };
+  /** The recall model (docs/recall.md, "What it costs"): what is cleared or folded is archived, and a later
+   * call that reads the same thing again (the same file path, command or input) recalls it instead of running
+   * again, in pages of `page` tokens (2,000), each page after the first one more request. */
+  recall?: { page?: number };
 };
 
 export interface SimulateOptions {
@@ -590,7 +594,8 @@ export interface SimulateOptions {
   /** Names: 'none', 'every-turn', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', or
    * 'micro:trigger=60k,clearAtLeast=30k', 'compactor:threshold=50k,microTrigger=40k' (also
    * threshold=80%, a fraction of contextWindow=N or else of `window`; keepTailMessages=20),
-   * 'context-editing:trigger=100k,keep=3' (parts joined by '+'). Default: none, every-turn,
+   * 'context-editing:trigger=100k,keep=3', 'recall' or 'recall:page=4000' (with another part: the recall model),
+   * and 'recall' alone, a named policy: fold at 20k, clear at 12k, with recall (parts joined by '+'). Default: none, every-turn,
    * context-editing, micro-batched, defaults. The name 'seed' is deprecated (SeedPolicyName):
    * it still runs 'every-turn', with a one-time DeprecationWarning. */
   policies?: SimulatePolicy[];
@@ -656,7 +661,32 @@ export interface SimulateResult {
   /** For a policy with a Compactor: its settings as resolved (the defaults follow `pricing`:
    * under 'deepseek' prices the threshold is 150,000). */
   compactor?: { threshold: number; contextWindow?: number; microTrigger: number; clearAtLeast: number; keepRecent: number; keepTailMessages?: number };
+  /** For a policy with the recall model (Anthropic Messages and OpenAI Chat sessions). */
+  recall?: SimulateRecall;
   perTurn: SimulateTurn[];
+}
+
+/** What the recall model counted over a replay. peakContext counts the extra requests too; meanContext is per turn. */
+export interface SimulateRecall {
+  /** Calls that read again what was archived, made recalls of it. */
+  recalls: number;
+  /** Calls that read again what was still in the context verbatim (run again, as in the session). */
+  reRuns: number;
+  /** Pages returned (a recall's first page and each further one). */
+  roundTrips: number;
+  /** Requests for a page after the first (each one more request, priced as any other). */
+  extraRequests: number;
+  /** The recall calls' tokens, billed as output (outputUsd, included in totalUsd). */
+  recallOutputTokens: number;
+  outputUsd: number;
+  /** Tokens of the pages returned. */
+  recalledTokens: number;
+  archivedResults: number;
+  /** UTF-8 bytes of the results that left the context (cleared or folded), and of what the archive holds. */
+  clearedBytes: number;
+  archivedBytes: number;
+  /** Bytes of results out of the context that the archive does not hold as they were: 0 unless the model is broken. */
+  unrecoverableBytes: number;
 }
 
 export interface SimulateReport {
@@ -814,7 +844,8 @@ export interface SessionStateOptions {
  * every remembered prefix is checked by hash against the caller's messages before it is used. */
 export declare class SessionState {
   constructor(options?: SessionStateOptions);
-  /** Restores `toJSON()` output (object or JSON text); throws MidfoldError('invalid-state'). */
+  /** Restores `toJSON()` output (object or JSON text; an object's messages are copied, so editing it later changes
+   * nothing here); throws MidfoldError('invalid-state'). */
   static from(json: SessionStateJSON | string, options?: SessionStateOptions): SessionState;
   toJSON(): SessionStateJSON;
   /** Reads the store (no-op without one). */

@@ -10,7 +10,7 @@
  * tier in its place, is tier-loader.js's.
  */
 import { MidfoldError } from './errors.js';
-import { encodeValue, encodeTextChunk } from './encode.js';
+import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { COMPACT, FULL, TierLoader } from './tier-loader.js';
 import { applyEdits, applyEditsCopyingReadOnly } from './apply.js';
 import { messagesFromViews, plainInput, viewList } from './langchain.js';
@@ -53,6 +53,19 @@ export function ensureTier(tier) { return tiers.ensure(tier); }
 /** True once a module of at least `tier` is the one in use. */
 export function tierLoaded(tier) { return tiers.loaded(tier); }
 
+/**
+ * The module in use, for midfold's own modules that call an export of `tier` (recall/search.js):
+ * throws MidfoldError('not-initialized') for `fn` unless a module with that tier's exports is
+ * loaded (TierLoader.require). The instance is valid until the next init of a higher tier.
+ * @param {string} fn
+ * @param {number} tier
+ * @returns {import('./wasm.js').Wasm}
+ */
+export function moduleFor(fn, tier) {
+  tiers.require(fn, tier);
+  return tiers.ready();
+}
+
 /** True once init(), initFull() or initEstimator() has finished. */
 export function isReady() { return tiers.wasm !== null; }
 
@@ -91,6 +104,65 @@ function withDoc(value, fn, recorder) {
   } finally {
     tiers.settle(); // a call that grew the memory past the bound leaves a fresh instance
   }
+}
+
+/** fn(w, doc) on the document `held` holds (holdHistory), or else as withDoc. */
+function onDoc(held, value, fn, recorder) {
+  if (!held) return withDoc(value, fn, recorder);
+  if (held.doc === 0) throw new MidfoldError('internal', 'the held history was released');
+  return fn(held.w, held.doc);
+}
+
+/**
+ * The history of a fold, encoded once and parsed once for the plans made of it:
+ * `micro(options, withFigures)` is planMicroCompact's plan (with each message's figures, as
+ * planMicroCompactWithFigures', when `withFigures`; `format`, the format it read the history
+ * in, is set then), `compaction(options, edits)` planCompaction's plan of the conversation those edits of
+ * the micro plan leave, both read from the one document (no edited copy is encoded). Other
+ * calls into midfold may come between (the document keeps the buffer it was encoded into; the
+ * next encoding gets another). With `recorder`, each message's snapshot is recorded as the
+ * history is encoded. Not in the public entries.
+ * Ownership: reads `messages` once, here; release() (in a finally) frees the document and its
+ * buffer, after which neither plan can be made.
+ * @param {unknown[]} messages
+ * @param {import('./encode.js').SnapshotRecorder} [recorder]
+ */
+export function holdHistory(messages, recorder) {
+  messagesArray(messages, 'compact');
+  tiers.require('compact', COMPACT);
+  const w = tiers.ready();
+  const scratch = tiers.scratch;
+  const len = encodeValue(scratch, plainInput(messages), recorder);
+  w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
+  // The document borrows the buffer's bytes: until it is freed, other encodings use another.
+  const own = new Scratch(w);
+  tiers.scratch = own;
+  const held = {
+    w, doc: w.u32(w.slots), format: undefined, formatIndex: 0, figures: undefined,
+    micro(options, withFigures) {
+      const read = {};
+      const plan = planMicro(messages, options, withFigures, undefined, 'planMicroCompact', held, read);
+      held.profile = profileIndex(options && options.profile);
+      held.formatIndex = read.format;
+      held.format = FORMAT_NAMES[read.format];
+      held.figures = plan.figures;
+      return plan;
+    },
+    compaction(options, edits) { return compactionPlan(messages, options, held, edits); },
+    release() {
+      if (held.doc === 0) return;
+      w.x.mfw_doc_free(held.doc);
+      held.doc = 0;
+      // (the buffer the history was written into is the larger: it goes back into use)
+      if (tiers.scratch === own && tiers.wasm === w) {
+        own.dispose();
+        tiers.scratch = scratch;
+      } else {
+        scratch.dispose();
+      }
+    },
+  };
+  return held;
 }
 
 function textMilli(w, text, profile) {
@@ -215,7 +287,9 @@ export function serialize(messages, options) {
     w.result((outPtr, outLen) => w.x.mfw_doc_serialize(doc, format, outPtr, outLen, w.err), (p, n) => w.text(p, n)));
 }
 
-function readPlan(w, p) {
+/** The micro-compaction plan at `p` (wasm/bridge_compact.c's layout); `read.format`, when
+ * `read` is given, receives the format the conversation was read in. */
+function readPlan(w, p, read) {
   const dv = new DataView(w.memory.buffer);
   const edits = [];
   const countEdits = dv.getUint32(p, true);
@@ -253,6 +327,7 @@ function readPlan(w, p) {
     const part = dv.getUint32(at + 4, true);
     plan.thinking[i] = { message: dv.getUint32(at, true), part: part === 0xffffffff ? -1 : part, milli: dv.getFloat64(at + 8, true) };
   }
+  if (read) read.format = dv.getUint32(at, true);
   return plan;
 }
 
@@ -282,7 +357,12 @@ export function planMicroCompactWithFigures(messages, options, recorder) { retur
 
 const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking'];
 
-function planMicro(messages, options, withFigures, recorder, fn) {
+/**
+ * The micro-compaction plan of `messages` (options as planMicroCompact's), on the document
+ * `held` holds when given (holdHistory: `messages` are the ones it encoded), else on an
+ * encoding of its own; `read.format`, when `read` is given, receives the format it was read in.
+ */
+function planMicro(messages, options, withFigures, recorder, fn, held, read) {
   const o = optionsObject(options, fn, MICRO_OPTIONS);
   const keepRecent = count(o.keepRecent, 'keepRecent', 3);
   const exclude = stringList(o.excludeTools, 'excludeTools');
@@ -294,7 +374,7 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   messagesArray(messages, fn);
   tiers.require(fn, COMPACT);
   messages = viewList(messages); // (LangChain messages: the thinking checks below read the views too)
-  const plan = withDoc(messages, (w, doc) => {
+  const plan = onDoc(held, messages, (w, doc) => {
     let names = 0;
     if (exclude.length) {
       const joined = new TextEncoder().encode(exclude.join('\0') + '\0');
@@ -305,7 +385,7 @@ function planMicro(messages, options, withFigures, recorder, fn) {
       return w.result(
         (outPtr, outLen) => w.x.mfw_doc_micro(doc, format, keepRecent, names, exclude.length, clearAtLeast, trigger,
           profile, withFigures ? 1 : 0, outPtr, outLen, w.err),
-        (p) => readPlan(w, p));
+        (p) => readPlan(w, p, read));
     } finally {
       w.free(names);
     }
@@ -447,13 +527,63 @@ export function compactionOptions(options) {
  * @param {{keepTailTokens?: number, keepTailMessages?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
  *   language?: string, instructions?: string, profile?: string, format?: string}} [options]
  */
-export function planCompaction(messages, options) {
+export function planCompaction(messages, options) { return compactionPlan(messages, options); }
+
+/**
+ * planCompaction's plan, on the document `held` holds when given (holdHistory), read with the
+ * micro-compaction `edits` applied (as applyEditsToCopy would leave the messages), else on an
+ * encoding of its own.
+ */
+function compactionPlan(messages, options, held, edits = []) {
   const { keepTail, keepTailMessages, maxTranscript, maxSummary, language, code, instructions, profile, format } = compactionOptions(options);
   messagesArray(messages, 'planCompaction');
   tiers.require('planCompaction', COMPACT);
-  return withDoc(messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, instructions, (insPtr, insLen) =>
-    w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, keepTailMessages, maxTranscript, maxSummary, language, codePtr,
-      insPtr, insLen, profile, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))))));
+  // (the micro plan's figures were made in its profile: with another, the plan estimates each message)
+  const figures = held && held.figures && held.profile === profile ? held.figures : [];
+  return onDoc(held, messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, instructions, (insPtr, insLen) =>
+    withEdits(w, edits, (editsPtr, editsSize) => withFigures(w, figures, (milliPtr) =>
+      w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, keepTailMessages, maxTranscript, maxSummary, language, codePtr,
+        insPtr, insLen, profile, editsPtr, editsSize, edits.length, milliPtr, figures.length, held ? held.formatIndex : 0,
+        outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))))))));
+}
+
+/** fn(pointer) with each message's estimate of `figures` (a micro plan's) as f64s in wasm memory, 0 for none. */
+function withFigures(w, figures, fn) {
+  if (!figures.length) return fn(0);
+  const p = w.alloc(8 * figures.length);
+  try {
+    const milli = new Float64Array(w.memory.buffer, p, figures.length);
+    for (let i = 0; i < figures.length; i++) milli[i] = figures[i].milli;
+    return fn(p);
+  } finally {
+    w.free(p);
+  }
+}
+
+/** fn(pointer, size) with micro-compaction `edits` packed in wasm memory as mfw_doc_compact reads them
+ * (per edit: u32 message, u32 part, u32 target, u32 length and the replacement's UTF-8). */
+function withEdits(w, edits, fn) {
+  if (!edits.length) return fn(0, 0);
+  const encoder = new TextEncoder();
+  const texts = edits.map((e) => encoder.encode(e.replacement));
+  const size = texts.reduce((sum, t) => sum + 16 + t.length, 0);
+  const p = w.alloc(size);
+  try {
+    const view = new DataView(w.memory.buffer);
+    const bytes = w.bytes();
+    let at = p;
+    edits.forEach((e, i) => {
+      view.setUint32(at, e.message, true);
+      view.setUint32(at + 4, e.part < 0 ? 0xffffffff : e.part, true);
+      view.setUint32(at + 8, e.target, true);
+      view.setUint32(at + 12, texts[i].length, true);
+      bytes.set(texts[i], at + 16);
+      at += 16 + texts[i].length;
+    });
+    return fn(p, size);
+  } finally {
+    w.free(p);
+  }
 }
 
 /**

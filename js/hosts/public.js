@@ -1,7 +1,7 @@
 /**
  * public.js — what every host entry (node.js, browser.js, workerd.js) exports alike: each
  * entry re-exports this list and adds its own init functions and its memory tool (which
- * finds its own module the host's way). tests/types.test.mjs checks that the entries' names
+ * finds its own module the host's way). tests/package/types.test.mjs checks that the entries' names
  * are exactly the values index.d.ts declares.
  */
 
