@@ -354,23 +354,28 @@ test.describe('wasm memory growth (2 GiB at most): errors, never traps', () => {
     assert.equal(r.value, 4 + 300_000_000);
     assert.deepEqual(r.after, [5, 5, '[user]\nhi']);
   });
-  test('a 500 M-character string: inside a message "out-of-memory"; on its own, exact', async () => {
+  test('a 500 M-character string is exact inside a message and on its own', async () => {
+    // Inside a message it used to be "out-of-memory": the encoder reserved 3 bytes per UTF-16 unit and
+    // doubled its buffer into a copy. It now reserves what the text takes and grows in place.
     const r = await inWorker(async (m) => m.estimateTokens([{ role: 'user', content: 'x'.repeat(500_000_000) }]));
-    assertOutcome(r, 'out-of-memory');
+    assert.equal(r.value, 4 + 125_000_000);
+    assert.deepEqual(r.after, [5, 5, '[user]\nhi']);
     const direct = await inWorker(async (m) => m.estimateTokens('x'.repeat(500_000_000), { profile: 'bareagent' }));
     assert.equal(direct.value, 125_000_000);
   });
-  test('an input whose encoding needs more than 4 GiB of scratch -> "out-of-memory", not a trap', async () => {
-    // 550 MB of small strings, then a 536 M-character one: the scratch region would have to
+  test('an input whose encoding passes the 1 GiB input limit -> "too-large", not a trap', async () => {
+    // 550 MB of small strings, then a 536 M-character one: the scratch region once had to
     // double to 2^32 bytes, which a 32-bit size_t reads as 0 (this used to "succeed" and
-    // then overwrite the heap: "memory access out of bounds" on every later call).
+    // then overwrite the heap: "memory access out of bounds" on every later call); then it
+    // was "out-of-memory". Reserving what each text takes, the encoder reaches the input
+    // limit (MAX_INPUT_BYTES) first.
     const r = await inWorker(async (m) => {
       const small = 'y'.repeat(10_000_000);
       const content = Array.from({ length: 55 }, () => ({ type: 'text', text: small }));
       content.push({ type: 'text', text: 'z'.repeat(536_000_000) });
       return m.estimateTokens([{ role: 'user', content }]);
     });
-    assertOutcome(r, 'out-of-memory');
+    assertOutcome(r, 'too-large');
   });
   test('an array of 154 M items (154 MB encoded) -> "out-of-memory", not a trap', async () => {
     // Its 154 M tree nodes of 28 bytes need 4.3 GB: in wasm32 that product used to wrap
