@@ -172,6 +172,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     memset(box, 0, sizeof *box);
     mf_arena_init(&box->arena);
     mf_micro_plan *plan = &box->plan;
+    plan->format = view.format;
 
     size_t limit = protected_from(&view, options->keep_recent), pending = pending_from(&view);
     if (pending < limit) limit = pending;

@@ -293,6 +293,8 @@ typedef struct mf_micro_plan {
     size_t drop_count;
     uint64_t milli_drops;        /* what the drops take off milli_after (not taken off: a caller whose
                                     provider does not bind signatures keeps them) */
+    mf_format format;            /* the format the conversation was read in (the detected one when
+                                    MF_FORMAT_AUTO was asked): what a rebuild writes its messages in */
 } mf_micro_plan;
 
 /* Plans micro-compaction; the document is not modified. On success *out receives a plan
@@ -365,10 +367,22 @@ typedef struct mf_compact_options {
     uint64_t keep_tail_messages;    /* a second floor: the tail holds at least this many non-system
                                      * messages (moved back to where no call is parted from its
                                      * results); 0: the token budget alone */
+    const mf_micro_edit *edits;     /* micro-compaction's edits (mf_micro_plan.edits, or a subset):
+                                     * the plan reads the conversation as they leave it, as if
+                                     * applied first (js/core/apply.js), so a fold's plan needs no
+                                     * edited copy encoded again; borrowed, NULL when edit_count is 0 */
+    size_t edit_count;
+    const uint64_t *message_milli;  /* each message's estimate before the edits, from a pass over
+                                     * the same document (mf_micro_plan.figures[m].milli, read in
+                                     * message_format): the plan estimates only the edited messages
+                                     * itself. Borrowed; used only when message_count is the number
+                                     * of messages and message_format the one the plan reads them in */
+    size_t message_count;
+    mf_format message_format;
 } mf_compact_options;
 
 /* keep_tail_tokens 10000, max_transcript_tokens 60000, max_summary_tokens 2000, AUTO,
- * keep_tail_messages 0. */
+ * keep_tail_messages 0, no edits, no figures. */
 void mf_compact_options_init(mf_compact_options *options);
 
 /* Where to cut and what to send. The conversation is cut in three: the head (system
@@ -405,7 +419,9 @@ typedef struct mf_compact_plan {
 
 /* Plans a compaction; the document is not modified. Release with mf_compact_plan_free.
  * `options` may be NULL for the defaults. An empty middle is not an error: middle_count
- * is 0. */
+ * is 0. With options->edits, the plan is the one of the conversation those edits leave
+ * (indices unchanged: an edit replaces a result, never a message); an edit that fits no
+ * message is MF_ERR_INVALID_ARG. */
 mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_compact_options *options,
                               mf_compact_plan **out, mf_error *err);
 void mf_compact_plan_free(mf_compact_plan *plan);

@@ -212,4 +212,14 @@ const mf_node *mf_anthropic_marker_node(const mf_node *content);
 const mf_node *mf_anthropic_cleared(mf_arena *arena, const mf_node *content, mf_edit_target target, const char *text,
                                     size_t len);
 
+/* ---- a document with micro-compaction's edits applied (edited.c) ----------------------- */
+/* `doc` as the edits leave it, as js/core/apply.js applies them to a copy: *out shares doc's
+ * nodes except the list of messages and, for each edited message, the message, its list and
+ * the edited block, copied into `arena` with the replacement in place (its text borrowed from
+ * the edit). *out is a view of doc and of `arena`: read it while both live, never free it.
+ * An edit that points at nothing it could apply to is MF_ERR_INVALID_ARG (its message as the
+ * position); count 0 gives doc itself. */
+mf_status mf_doc_edited(const mf_doc *doc, const mf_micro_edit *edits, size_t count, mf_arena *arena, mf_doc *out,
+                        mf_error *err);
+
 #endif /* MIDFOLD_VIEW_H */
