@@ -36,7 +36,7 @@ function inputUsage(usage) {
  * The URL a first-party provider model sends its requests to, or undefined when it does not
  * say. Not part of the LanguageModel specification: @ai-sdk/anthropic keeps its base URL in
  * `config.baseURL`, @ai-sdk/openai builds each URL with `config.url()` (both read in their
- * dist code, ai 6 and 7 majors; tests/ai-sdk-deepseek.test.mjs fails if that changes).
+ * dist code, ai 6 and 7 majors; tests/integrations/ai-sdk-deepseek.test.mjs fails if that changes).
  * DeepSeek serves the Anthropic Messages API too (api.deepseek.com/anthropic, where it maps
  * Claude model names onto its own models), so the provider id alone can name the wrong bill.
  */
