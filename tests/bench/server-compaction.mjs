@@ -4,7 +4,6 @@
 // what the provider read at most (its effective input, after its edits) against the threshold, requests accepted,
 // compactions or clearings. Prints one line per run; the figures are in docs/cost.md ("Inside a signed loop").
 //   node tests/bench/server-compaction.mjs
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { init, Compactor, digestSummarizer, responsesServerContext, responsesContextManagement } from 'midfold';
@@ -12,10 +11,10 @@ import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { compactionFilter } from 'midfold/openai-agents';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { tokensOf } from '../helpers/context-management.mjs';
+import { CORE_NAMES, coreFileSize, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const src = new URL('../../src/', import.meta.url);
-const FILES = readdirSync(src).filter((f) => f.endsWith('.c') && statSync(new URL(f, src)).size > 3000 && statSync(new URL(f, src)).size < 13000).sort().map((f) => `src/${f}`);
-const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c') && coreFileSize(f) > 3000 && coreFileSize(f) < 13000).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 await init();
 const provider = await startStrictProvider({ responsesBinding: true });
 const readOf = (q) => q.read ?? (q.body.messages ? tokensOf(q.body.messages) : Math.ceil(JSON.stringify(q.body.input).length / 4));

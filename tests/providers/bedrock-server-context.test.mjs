@@ -9,15 +9,15 @@
 // how much that was.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { init, digestSummarizer } from 'midfold';
 import { compactStep, midfoldMiddleware } from 'midfold/ai-sdk';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { startBedrockConverse, signedReasoning } from '../helpers/bedrock-converse.mjs';
 import { tokensOf } from '../helpers/context-management.mjs';
+import { CORE_NAMES, coreFileSize, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 const READS = 37; // 38 steps: 37 reads, then the answer
 const INSTRUCTIONS = 'Keep every file path that was read and what each file does.';
 const CREDENTIALS = { region: 'us-east-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
@@ -33,9 +33,8 @@ let converse;
 before(async () => { await init(); provider = await startStrictProvider(); converse = await startBedrockConverse(); });
 after(async () => { await provider.close(); await converse.close(); });
 
-const src = new URL('../../src/', import.meta.url);
 // C files of 3–13 KB (about 1,000–4,000 tokens each as the provider counts here), read in turn.
-const FILES = readdirSync(src).filter((f) => f.endsWith('.c') && statSync(new URL(f, src)).size > 3000 && statSync(new URL(f, src)).size < 13000)
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c') && coreFileSize(f) > 3000 && coreFileSize(f) < 13000)
   .sort().map((f) => `src/${f}`);
 let loops = 0;
 

@@ -5,18 +5,17 @@
 // provider (tests/helpers/strict-provider.mjs), which binds the thinking to its prefix.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { init, digestSummarizer } from 'midfold';
 import { midfoldMiddleware } from 'midfold/ai-sdk';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { tokensOf } from '../helpers/context-management.mjs';
 import { ANTHROPIC_VERSIONS } from '../helpers/ai-sdk-flows.mjs';
+import { CORE_NAMES, coreFileSize, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const src = new URL('../../src/', import.meta.url);
-const FILES = readdirSync(src).filter((f) => f.endsWith('.c') && statSync(new URL(f, src)).size > 3000 && statSync(new URL(f, src)).size < 13000)
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c') && coreFileSize(f) > 3000 && coreFileSize(f) < 13000)
   .sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 const READS = 37;
 const BASE = 'https://api.deepseek.com/anthropic';
 

@@ -7,17 +7,16 @@
 // read. Reached through the real openai client, the Agents SDK's Runner and the AI SDK's OpenAI provider.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import OpenAI from 'openai';
 import { init, Compactor, digestSummarizer, responsesServerContext, responsesContextManagement, validate } from 'midfold';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { startMockResponses } from '../helpers/mock-responses.mjs';
+import { CORE_NAMES, coreFileSize, readWorkloadFile } from '../helpers/corpus.mjs';
 
-const src = new URL('../../src/', import.meta.url);
 // C files of 3–13 KB (about 1,000–4,000 tokens each as the provider counts here), read in turn.
-const FILES = readdirSync(src).filter((f) => f.endsWith('.c') && statSync(new URL(f, src)).size > 3000 && statSync(new URL(f, src)).size < 13000)
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c') && coreFileSize(f) > 3000 && coreFileSize(f) < 13000)
   .sort().map((f) => `src/${f}`);
-const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const read = readWorkloadFile;
 const READS = 37; // 38 requests: 37 reads, then the answer
 const THRESHOLD = 20_000;
 
