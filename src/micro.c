@@ -216,6 +216,20 @@ static bool plan_inputs(const mf_view *view, size_t window, size_t limit, const 
     return ok;
 }
 
+/* The signed parts the edits make go (signed.c), from the first edit: its message, and in it
+ * the first edited part (an edit of the message itself counts as before every part). */
+static bool plan_drops(const mf_view *view, mf_micro_plan *plan, mf_profile profile, mf_arena *arena)
+{
+    size_t message = plan->edits[0].message, part = SIZE_MAX - 1;
+    for (size_t k = 0; k < plan->count && plan->edits[k].message == message; k++) {
+        size_t at = plan->edits[k].part == SIZE_MAX ? 0 : plan->edits[k].part;
+        if (at < part) part = at;
+    }
+    if (mf_view_edit_drops(view, message, part, profile, arena, &plan->drops, &plan->drop_count)) return false;
+    for (size_t d = 0; d < plan->drop_count; d++) plan->milli_drops += plan->drops[d].milli;
+    return true;
+}
+
 mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_options *options,
                             mf_micro_plan **out, mf_error *err)
 {
@@ -236,6 +250,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     memset(box, 0, sizeof *box);
     mf_arena_init(&box->arena);
     mf_micro_plan *plan = &box->plan;
+    plan->format = view.format;
 
     size_t limit = protected_from(&view, options->keep_recent), pending = pending_from(&view);
     if (pending < limit) limit = pending;
@@ -330,6 +345,10 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
         }
     }
     if (plan->count && !list_thinking(&view, plan->edits[0].message, options->profile, plan, &box->arena)) goto nomem;
+    bool open;
+    plan->in_flight = mf_view_in_flight(&view, &open);
+    plan->in_flight_open = open;
+    if (plan->count && !plan_drops(&view, plan, options->profile, &box->arena)) goto nomem;
     mf_view_free(&view);
     *out = plan;
     return MF_OK;

@@ -6,7 +6,7 @@
  */
 import { MidfoldError } from './errors.js';
 import { messagesFromViews, viewList } from './langchain.js';
-import { dropKeptThinking, inFlightThinking } from './thinking.js';
+import { dropSignedFrom, inFlightThinking } from './signed-parts.js';
 import { clearToolInputsOption, dropToolCallsOption, reasoningOption, thinkingOption } from './knobs.js';
 import { pruneRules } from './prune.js';
 import { keepThinking } from './thinking-keep.js';
@@ -57,7 +57,7 @@ export function applyMicroRules(messages, k) {
     if (pruned && k.policy === 'prefix-bound' && inFlightThinking(list) >= 0) out.deferred = 'in-flight-thinking';
     else if (pruned) {
       // The messages after the first change follow a changed prefix: their signed thinking goes.
-      const removed = k.policy === 'prefix-bound' && pruned.first < pruned.list.length ? dropKeptThinking(pruned.list, pruned.first, -1, true) : 0;
+      const removed = k.policy === 'prefix-bound' && pruned.first < pruned.list.length ? dropSignedFrom(pruned.list, pruned.first) : 0;
       list = pruned.list;
       out.changed = true;
       out.pruned = { calls: pruned.callsDropped, messages: pruned.messagesRemoved, reasoning: pruned.reasoningRemoved };

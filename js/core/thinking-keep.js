@@ -15,7 +15,7 @@
  * the model reads: the integrations send clear_thinking_20251015 (server-context.js), and
  * simulate prices the request the provider then reads.
  */
-import { dropKeptThinking, hasSignedThinking, inFlightThinking } from './thinking.js';
+import { dropSignedFrom, inFlightThinking, signedMessages } from './signed-parts.js';
 import { pendingStart } from './prune.js';
 
 const isObject = (v) => v !== null && typeof v === 'object';
@@ -42,7 +42,8 @@ export function thinkingTurnsToDrop(messages, keep) {
   if (from < messages.length) turns.push({ from, to: messages.length });
   const pending = pendingStart(messages);
   const inFlight = messages.length > 0 && !startsTurn(messages[messages.length - 1]);
-  const withThinking = turns.filter((t) => messages.slice(t.from, t.to).some(hasSignedThinking));
+  const signed = [...signedMessages(messages)];
+  const withThinking = turns.filter((t) => signed.some((i) => i >= t.from && i < t.to));
   const kept = withThinking.slice(Math.max(0, withThinking.length - keep));
   // (the pending turn's messages are never touched, whatever keep says)
   const drop = withThinking.filter((t) => !kept.includes(t) && t.from < pending).map((t) => ({ from: t.from, to: Math.min(t.to, pending) }));
@@ -53,7 +54,7 @@ export function thinkingTurnsToDrop(messages, keep) {
  * What the rule does to `messages` under `policy`: null when it removes nothing; else {turns:
  * how many finished turns lose their thinking, by: 'client' | 'server'}. With 'client', and
  * `apply`, the thinking is removed in place (each changed message gets a new content or parts
- * list, or is replaced by a copy where it cannot be written; see dropKeptThinking) and
+ * list, or is replaced by a copy where it cannot be written; see applyDrops) and
  * `removed` says how many parts went.
  * @param {unknown[]} messages
  * @param {number} keep
@@ -70,7 +71,7 @@ export function keepThinking(messages, keep, policy, apply) {
   if (apply) {
     for (const t of drop) {
       const part = messages.slice(0, t.to);
-      removed += dropKeptThinking(part, t.from, -1, true);
+      removed += dropSignedFrom(part, t.from);
       for (let i = t.from; i < t.to; i++) if (part[i] !== messages[i]) messages[i] = part[i];
     }
   }
@@ -84,7 +85,7 @@ export function serverKeptThinking(messages, keep) {
   const copy = messages.slice();
   for (const t of drop) {
     const part = copy.slice(0, t.to);
-    dropKeptThinking(part, t.from, -1, true, true);
+    dropSignedFrom(part, t.from, true);
     for (let i = t.from; i < t.to; i++) copy[i] = part[i];
   }
   return copy;

@@ -15,8 +15,8 @@ import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { hex, sha256 } from '../state/hash.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
-import { COMPACT_MIN_TRIGGER, contextEdits, editsApplied, fromLastCompaction, holdsCompaction, keepsThinkingOnServer, thinkingEdits } from '../compaction/server-context.js';
-import { hasSignedThinking } from '../core/thinking.js';
+import { COMPACT_MIN_TRIGGER, bedrockCompacts, contextEdits, editsApplied, fromLastCompaction, holdsCompaction, keepsThinkingOnServer, thinkingEdits } from '../compaction/server-context.js';
+import { signedMessages } from '../core/signed-parts.js';
 import { fractionWindows } from './model-window.js';
 
 /** How many recent prompts' counts a hook (midfoldMiddleware, compactStep) keeps for the calls that follow them. */
@@ -37,7 +37,7 @@ function inputUsage(usage) {
  * The URL a first-party provider model sends its requests to, or undefined when it does not
  * say. Not part of the LanguageModel specification: @ai-sdk/anthropic keeps its base URL in
  * `config.baseURL`, @ai-sdk/openai builds each URL with `config.url()` (both read in their
- * dist code, ai 6 and 7 majors; tests/ai-sdk-deepseek.test.mjs fails if that changes).
+ * dist code, ai 6 and 7 majors; tests/integrations/ai-sdk-deepseek.test.mjs fails if that changes).
  * DeepSeek serves the Anthropic Messages API too (api.deepseek.com/anthropic, where it maps
  * Claude model names onto its own models), so the provider id alone can name the wrong bill.
  */
@@ -110,15 +110,42 @@ function setUp(options, format, fnName) {
 }
 
 /**
- * The provider options that ask `model`'s provider for `contextManagement` (contextEdits), or null
- * where it takes none: @ai-sdk/anthropic 3.x and 4.x pass `providerOptions.anthropic.contextManagement`
- * through as the request's `context_management`, with its beta headers (their dist code; the
- * contextManagement schema in their index.d.ts). Not for DeepSeek's Anthropic-compatible endpoint,
- * for which midfold has no source that it takes them; not for OpenRouter or the OpenAI providers.
+ * The context management `model`'s provider takes for `compactor`: `{key, edits, extra}` (the provider
+ * options key it is read under, the edits for the report's `serverEdits`, and the provider options that ask
+ * for them), or null where it takes none; with `thinkingOnly` (thinking {keep} alone), the
+ * clear_thinking edit, asked of Anthropic's own API only. @ai-sdk/anthropic 3.x and 4.x pass
+ * `providerOptions.anthropic.contextManagement` through as the request's `context_management`, with its
+ * beta headers (their dist code; the contextManagement schema in their index.d.ts). So does the Bedrock
+ * provider's InvokeModel model (`@ai-sdk/amazon-bedrock/anthropic`, provider 'bedrock.anthropic.messages':
+ * it is @ai-sdk/anthropic's model, the betas moved into the body's `anthropic_beta`), where Bedrock
+ * compacts only for the models it lists (bedrockCompacts) and clears tool results for the others. Not
+ * the Bedrock Converse model ('amazon-bedrock', 'amazonBedrock': Converse supports no compaction, and
+ * Bedrock documents tool clearing for InvokeModel only); not DeepSeek's Anthropic-compatible endpoint,
+ * for which midfold has no source that it takes them; not OpenRouter. @ai-sdk/openai 4's Responses model
+ * (provider 'openai.responses', specification v4) takes `providerOptions.openai.contextManagement`,
+ * `[{type: 'compaction', compactThreshold}]`, as the request's `context_management` (its index.d.ts and
+ * dist code); 3.x has no such option (its schema would drop it silently), nor have the Chat models.
  */
-function serverOptionsFor(model, contextManagement) {
+function serverOptionsFor(model, compactor, thinkingOnly = false) {
   const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
-  if (provider.startsWith('anthropic.') && pricingOf(model) !== 'deepseek') return { anthropic: { contextManagement } };
+  if (thinkingOnly) {
+    // thinking {keep} alone: clear_thinking_20251015, which midfold asks of Anthropic's own API only
+    if (!provider.startsWith('anthropic.') || pricingOf(model) === 'deepseek') return null;
+    const contextManagement = thinkingEdits(compactor);
+    return { key: 'anthropic', edits: contextManagement.edits, extra: { anthropic: { contextManagement } } };
+  }
+  if (provider === 'openai.responses' && model.specificationVersion === 'v4') {
+    const contextManagement = [{ type: 'compaction', compactThreshold: compactor.threshold }];
+    return { key: 'openai', edits: contextManagement, extra: { openai: { contextManagement } } };
+  }
+  if (provider === 'bedrock.anthropic.messages') {
+    const contextManagement = contextEdits(compactor, { compaction: bedrockCompacts(model.modelId) });
+    return { key: 'anthropic', edits: contextManagement.edits, extra: { anthropic: { contextManagement } } };
+  }
+  if (provider.startsWith('anthropic.') && pricingOf(model) !== 'deepseek') {
+    const contextManagement = contextEdits(compactor);
+    return { key: 'anthropic', edits: contextManagement.edits, extra: { anthropic: { contextManagement } } };
+  }
   return null;
 }
 
@@ -143,16 +170,17 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
   const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(messages);
   // thinking {keep: N} under prefix binding is the provider's clear_thinking edit, on every request
   // that carries signed thinking (js/core/thinking-keep.js)
-  const keepThinking = keepsThinkingOnServer(compactor) && Array.isArray(messages) && messages.some(hasSignedThinking);
+  const keepThinking = keepsThinkingOnServer(compactor) && Array.isArray(messages) && signedMessages(messages).size > 0;
   if (report.reason !== 'deferred-thinking' && !compacting && !keepThinking) return providerOptions;
-  if (providerOptions && providerOptions.anthropic && providerOptions.anthropic.contextManagement) {
+  const thinkingOnly = report.reason !== 'deferred-thinking' && !compacting;
+  const server = serverOptionsFor(model, compactor, thinkingOnly);
+  const key = server ? server.key : 'anthropic';
+  if (providerOptions && providerOptions[key] && providerOptions[key].contextManagement) {
     report.serverContext = 'host';
     return providerOptions;
   }
-  const contextManagement = report.reason === 'deferred-thinking' || compacting ? contextEdits(compactor) : thinkingEdits(compactor);
-  const extra = serverOptionsFor(model, contextManagement);
-  if (!extra) {
-    if (keepThinking && report.reason !== 'deferred-thinking' && !compacting) {
+  if (!server) {
+    if (thinkingOnly) {
       // thinking {keep} under prefix binding needs the provider's edit, which this provider cannot be asked for
       report.serverContext = 'unsupported';
       // (once per Compactor, that is per model: the provider is the host's choice, not the conversation's)
@@ -166,9 +194,9 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
     }
     if (report.reason !== 'deferred-thinking') return providerOptions;
     report.serverContext = 'unsupported';
-    const key = state || warned;
-    if (report.tokensBefore > compactor.threshold && !warned.has(key)) {
-      warned.add(key);
+    const once = state || warned;
+    if (report.tokensBefore > compactor.threshold && !warned.has(once)) {
+      warned.add(once);
       const provider = model && typeof model === 'object' && model.provider ? model.provider : 'this provider';
       compactor.warn(`midfold: a tool loop with signed thinking is in flight at ${report.tokensBefore} tokens, over the threshold of ${compactor.threshold}; `
         + `nothing can be folded until the turn ends and ${provider} has no server-side context management, so each request of the loop grows with it`);
@@ -176,8 +204,8 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
     return providerOptions;
   }
   report.serverContext = 'requested';
-  report.serverEdits = contextManagement.edits;
-  return withProviderOptions(providerOptions, extra);
+  report.serverEdits = server.edits;
+  return withProviderOptions(providerOptions, server.extra);
 }
 
 /** The context management a model call's provider metadata reports (@ai-sdk/anthropic: anthropic.contextManagement). */

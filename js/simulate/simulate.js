@@ -19,6 +19,8 @@ import { PRICING } from '../pricing/index.js';
 import { GrowingMicroCompaction, GrowingMicroPlan, GrowingServerClearing } from './clearing.js';
 import { isSystem, sessionTurns } from './turns.js';
 import { serverKeptThinking } from '../core/thinking-keep.js';
+import { ServerCompaction } from './server-compaction.js';
+import { RecallModel } from './recall.js';
 
 export { sessionTurns };
 /** The provider caches and the pricing resolver, for pricing recorded requests (requests.js). */
@@ -42,6 +44,10 @@ export const POLICIES = {
   'context-editing': { label: 'Anthropic context editing defaults (100k, keep 3)', contextEditing: { trigger: 100000, keep: 3, clearAtLeast: 0 } },
   'micro-batched': { label: 'microCompact at 60k, clear >= 30k, keep 3', micro: { keepRecent: 3, trigger: 60000, clearAtLeast: 30000 } },
   defaults: { label: "midfold's defaults (Compactor)", compactor: {} },
+  // Clearing early and folding early, with what is cleared archived and recalled (recall.js;
+  // docs/recall.md, "What it costs"): not a default, since it needs the host to run the recall tool.
+  recall: { label: 'recall: fold at 20k, micro at 12k (clear >= 6k, keep 1), recall pages of 4k',
+    compactor: { threshold: 20000, microTrigger: 12000, clearAtLeast: 6000, keepRecent: 1 }, recall: { page: 4000 } },
 };
 
 /** What simulate() compares when no policies are given. */
@@ -55,6 +61,8 @@ const NUMBER_KEYS = {
   compactor: ['threshold', 'contextWindow', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail', 'keepTailMessages',
     'thinkingKeep', 'dropBeforeLast'],
   contextEditing: ['trigger', 'keep', 'clearAtLeast'],
+  serverCompaction: ['trigger', 'maxSummaryTokens'],
+  recall: ['page'],
 };
 /**
  * The knobs the grammar spells as words (js/core/knobs.js): clearToolInputs=true|false
@@ -62,18 +70,22 @@ const NUMBER_KEYS = {
  * (dropToolCalls), reasoning=before-last-message, thinkingKeep=N (thinking {keep: N}) and
  * thinking=prefix-bound|unbound (its binding).
  */
-const WORD_KEYS = { micro: ['clearToolInputs'], compactor: ['clearToolInputs', 'dropTools', 'reasoning', 'thinking'], contextEditing: [] };
+const WORD_KEYS = { micro: ['clearToolInputs'], compactor: ['clearToolInputs', 'dropTools', 'reasoning', 'thinking'], contextEditing: [], serverCompaction: [], recall: [] };
 
-/** `kind:key=value,key=value` (kinds: micro, compactor, context-editing) to a policy part. */
+/**
+ * `kind:key=value,key=value` (kinds: micro, compactor, context-editing, and recall, which adds the
+ * recall model to the others: recall.js; `recall` alone is `recall:page=2000`) to a policy part.
+ */
 function parsePart(text) {
   const [kindText, args = ''] = text.split(':');
-  const kind = kindText === 'context-editing' ? 'contextEditing' : kindText;
-  if (!NUMBER_KEYS[kind]) throw optionError(`unknown policy ${JSON.stringify(text)}; known: ${Object.keys(POLICIES).join(', ')}, or micro:…, compactor:…, context-editing:…`);
+  const kind = kindText === 'context-editing' ? 'contextEditing' : kindText === 'server-compaction' ? 'serverCompaction' : kindText;
+  if (!NUMBER_KEYS[kind]) throw optionError(`unknown policy ${JSON.stringify(text)}; known: ${Object.keys(POLICIES).join(', ')}, or micro:…, compactor:…, context-editing:…, server-compaction:…, recall`);
   const part = {};
   for (const pair of args.split(',').filter(Boolean)) {
     const [key, value] = pair.split('=');
-    if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing')) { part[key] = value; continue; }
-    if (WORD_KEYS[kind].includes(key)) {
+    if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing' && kind !== 'serverCompaction')) { part[key] = value; continue; }
+    if (kind === 'recall' && key === 'page' && Number(value) === 0) throw optionError('policy recall: page must be at least 1 token');
+    if ((WORD_KEYS[kind] || []).includes(key)) {
       if (key === 'clearToolInputs') {
         if (value !== 'true' && value !== 'false') throw optionError(`policy ${kind}: clearToolInputs must be true or false, got ${JSON.stringify(value)}`);
         part.clearToolInputs = value === 'true';
@@ -82,7 +94,7 @@ function parsePart(text) {
       continue;
     }
     if (!NUMBER_KEYS[kind].includes(key))
-      throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${[...NUMBER_KEYS[kind], ...WORD_KEYS[kind]].join(', ')}`);
+      throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${[...NUMBER_KEYS[kind], ...(WORD_KEYS[kind] || [])].join(', ')}`);
     // threshold=80% is threshold {fraction: 0.8}: of contextWindow=N when the part names it, else of simulate's window
     if (kind === 'compactor' && key === 'threshold' && /^\d+(?:\.\d+)?%$/.test(String(value))) {
       part.threshold = { fraction: Number(value.slice(0, -1)) / 100 };
@@ -133,8 +145,14 @@ export function resolvePolicy(policy) {
   }
   if (!policy || typeof policy !== 'object') throw optionError('a policy is a name or an object {micro?, compactor?, contextEditing?}');
   // (a misspelt part would make a policy that manages nothing, priced as "no management")
-  optionsObject(policy, 'policy', ['name', 'label', 'micro', 'compactor', 'contextEditing']);
+  optionsObject(policy, 'policy', ['name', 'label', 'micro', 'compactor', 'contextEditing', 'serverCompaction', 'recall']);
   if (policy.contextEditing !== undefined) optionsObject(policy.contextEditing, 'policy contextEditing', NUMBER_KEYS.contextEditing);
+  if (policy.serverCompaction !== undefined) optionsObject(policy.serverCompaction, 'policy serverCompaction', NUMBER_KEYS.serverCompaction);
+  if (policy.recall !== undefined) {
+    optionsObject(policy.recall, 'policy recall', NUMBER_KEYS.recall);
+    const page = policy.recall.page;
+    if (page !== undefined && !(Number.isInteger(page) && page >= 1)) throw optionError('policy recall: page must be a whole number of tokens >= 1');
+  }
   const name = typeof policy.name === 'string' ? policy.name : 'custom';
   return { label: name, ...policy, name };
 }
@@ -456,6 +474,9 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
   const ce = spec.contextEditing;
   const serverKeep = compactor && compactor.thinkingKeep !== undefined && compactor.thinking === 'prefix-bound' ? compactor.thinkingKeep : undefined;
   const server = ce ? new GrowingServerClearing({ keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile }, format) : null;
+  // The server compacts what it reads (from its last summary on) once it reaches the trigger (server-compaction.js).
+  const sc = spec.serverCompaction;
+  const compacting = sc ? new ServerCompaction({ trigger: sc.trigger ?? 150000, maxSummaryTokens: sc.maxSummaryTokens, profile, format, prices, summaries }) : null;
   return {
     /** The Compactor's settings as it resolved them (its defaults follow the pricing), or undefined. */
     compactor: compactor ? { threshold: compactor.threshold, ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}), microTrigger: compactor.microTrigger, clearAtLeast: compactor.clearAtLeast,
@@ -478,9 +499,11 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
         if (report.micro.edits.length || report.compacted || report.thinkingRemoved || report.pruned) {
           if (micro) micro.forget();
           if (server) server.forget();
+          if (compacting) compacting.forget();
         }
       }
-      const sent = server ? server.request(ctx) : ctx;
+      const compacted = compacting ? await compacting.request(ctx) : ctx;
+      const sent = server ? server.request(compacted) : compacted;
       // thinking {keep} left to the provider (prefix-bound): it reads the request with its clear_thinking edit
       // applied, and its cache holds from the first thinking it cleared (thinking-keep.js)
       return serverKeep !== undefined ? serverKeptThinking(sent, serverKeep) : sent;
@@ -516,7 +539,7 @@ export async function simulate(session, options = {}) {
   const policies = (options.policies || DEFAULT_POLICIES).map(resolvePolicy);
   // A policy that clears plans with the compaction module, which the browser's initEstimator()
   // does not load: it is fetched here, as the Compactor fetches it (its digest, the full one).
-  if (policies.some((p) => p.micro || p.contextEditing || p.compactor)) await ensureTier(COMPACT);
+  if (policies.some((p) => p.micro || p.contextEditing || p.compactor || p.serverCompaction)) await ensureTier(COMPACT);
   const match = options.cacheMatch === undefined ? 'breakpoints' : options.cacheMatch;
   if (match !== 'breakpoints' && match !== 'prefix') throw optionError("cacheMatch must be 'breakpoints' or 'prefix'");
   const onProgress = options.onProgress;
@@ -524,7 +547,7 @@ export async function simulate(session, options = {}) {
   const prices = basePrices(pricing, model);
   const turns = sessionTurns(messages);
   // (the clearing shortcut reads every prefix in the format of the whole: clearing.js)
-  const format = policies.some((p) => p.micro || p.contextEditing || p.compactor) ? detectFormat(messages) : undefined;
+  const format = policies.some((p) => p.micro || p.contextEditing || p.compactor || p.serverCompaction || p.recall) ? detectFormat(messages) : undefined;
 
   // Turn times: the session's timestamps when every turn has one, else a fixed gap
   // (default 0: every turn inside the cache lifetime).
@@ -553,24 +576,43 @@ export async function simulate(session, options = {}) {
     const copy = (i) => copies[i] || (copies[i] = structuredClone(messages[i]));
     const range = (from, to) => { const out = []; for (let i = from; i < to; i++) out.push(copy(i)); return out; };
     let next = 0, cumulative = 0, read = 0, input = 0, peak = 0, sum = 0, over = 0, firstOver = -1;
+    const recall = spec.recall ? new RecallModel(spec.recall, format, profile) : null;
+    let recallUsd = 0;
     for (let t = 0; t < turns.length; t++) {
       const added = range(next, turns[t].start);
       next = turns[t].start;
       const before = summaries.length;
-      const request = await run.request(added);
-      const { items, sums } = build(request);
-      // The fixed part (tools, system prompt, leading system messages) gets its own breakpoint.
-      let fixedEnd = head ? 1 : 0;
-      while (fixedEnd < request.length + (head ? 1 : 0) && isSystem(request[fixedEnd - (head ? 1 : 0)])) fixedEnd++;
-      const bill = cache(items, sums, times[t], fixedEnd);
-      const tokens = sums.tokens[items.length];
+      const recallTokens = recall ? recall.recallOutputTokens : 0;
+      // A re-read of what was cleared is a recall; a page after the first, a request of its own (recall.js).
+      const steps = recall ? recall.steps(added) : [added];
+      // (it edits the calls and results it makes recalls of in place: priced again)
+      if (recall) for (const m of added) build.forget(m);
+      let usd = 0, items, tokens, bill;
+      for (const step of steps) {
+        const request = await run.request(step);
+        if (recall) recall.noteRequest(request);
+        let sums;
+        ({ items, sums } = build(request));
+        // The fixed part (tools, system prompt, leading system messages) gets its own breakpoint.
+        let fixedEnd = head ? 1 : 0;
+        while (fixedEnd < request.length + (head ? 1 : 0) && isSystem(request[fixedEnd - (head ? 1 : 0)])) fixedEnd++;
+        bill = cache(items, sums, times[t], fixedEnd);
+        tokens = sums.tokens[items.length];
+        usd += bill.usd;
+        read += bill.read; input += tokens;
+        if (tokens > peak) peak = tokens;
+      }
+      if (recall) {
+        const calls = ((recall.recallOutputTokens - recallTokens) * prices.output) / 1e6;
+        recallUsd += calls;
+        usd += calls;
+      }
       let summaryUsd = 0;
       for (let s = before; s < summaries.length; s++) summaryUsd += summaries[s].usd;
-      cumulative += bill.usd + summaryUsd;
-      read += bill.read; input += tokens; sum += tokens;
-      if (tokens > peak) peak = tokens;
+      cumulative += usd + summaryUsd;
+      sum += tokens;
       if (tokens > window) { over++; if (firstOver < 0) firstOver = t; }
-      perTurn.push({ context: tokens, read: bill.read, written: bill.written, usd: bill.usd + summaryUsd, cumulativeUsd: cumulative });
+      perTurn.push({ context: tokens, read: bill.read, written: bill.written, usd: usd + summaryUsd, cumulativeUsd: cumulative });
       if (cache.output) {
         // DeepSeek also caches the end of the model's output (these very copies join the
         // conversation next turn, so the unit matches when nothing before them changed).
@@ -580,7 +622,7 @@ export async function simulate(session, options = {}) {
       if (onProgress) onProgress({ policy: spec.name, label: spec.label, policyIndex: index, policies: policies.length, turn: t + 1, turns: turns.length });
     }
     const summaryUsd = summaries.reduce((a, s) => a + s.usd, 0);
-    const inputUsd = cumulative - summaryUsd;
+    const inputUsd = cumulative - summaryUsd - recallUsd;
     results.push({
       name: spec.name,
       label: spec.label,
@@ -598,6 +640,7 @@ export async function simulate(session, options = {}) {
       turnsOverWindow: over,
       firstTurnOverWindow: firstOver,
       ...(run.compactor ? { compactor: run.compactor } : {}),
+      ...(recall ? { recall: { ...recall.report(), outputUsd: recallUsd } } : {}),
       perTurn,
     });
   }

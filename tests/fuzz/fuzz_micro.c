@@ -14,6 +14,8 @@
  * - with clear_tool_inputs, an edit of a call's input (MF_EDIT_CALL_*) lies before the
  *   result it goes with, names a tool call of its message, and its replacement is JSON that
  *   parses (an object);
+ * - the signed thinking answers name what exists: an in-flight message, drops (only with
+ *   edits, from the first edited message on) of signed parts, their estimates summed;
  * - after applying the edits: the estimate is exactly milli_after, a second plan has
  *   nothing left to clear, and a conversation that validated clean still does. */
 #include <inttypes.h>
@@ -235,6 +237,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     CHECK(chars == plan->chars_cleared, "chars_cleared %zu, sum %zu", plan->chars_cleared, chars);
+    /* The signed thinking answers (src/signed.c): an existing message in flight; drops only with
+     * edits, in message order, from the first edited message on, each naming a signed part of an
+     * assistant message that holds something else, their estimates summed and within the plan's. */
+    CHECK(plan->in_flight == SIZE_MAX || plan->in_flight < view.count, "in_flight %zu of %zu", plan->in_flight, view.count);
+    CHECK(plan->count || plan->drop_count == 0, "drops without edits");
+    uint64_t dropped = 0;
+    for (size_t d = 0; d < plan->drop_count; d++) {
+        const mf_signed_drop *x = &plan->drops[d];
+        CHECK(x->message < view.count && x->message >= plan->edits[0].message && !x->alone, "drop %zu of message %zu", d, x->message);
+        if (d) CHECK(x->message >= plan->drops[d - 1].message, "drops out of order at %zu", d);
+        const mf_msg *msg = &view.msgs[x->message];
+        if (x->kind == MF_DROP_BESIDE) {
+            CHECK(x->part == SIZE_MAX && msg->signed_details, "a beside drop of message %zu without signed details", x->message);
+        } else {
+            mf_signing want = x->kind == MF_DROP_PART ? MF_SIGNING_THINKING : MF_SIGNING_DETAILS;
+            bool found = false;
+            for (size_t p = 0; p < msg->count; p++) found = found || (msg->parts[p].index == x->part && msg->parts[p].signing == want);
+            CHECK(found, "drop of message %zu part %zu names no part signed so", x->message, x->part);
+        }
+        dropped += x->milli;
+    }
+    CHECK(dropped == plan->milli_drops && dropped <= plan->milli_after, "drops %" PRIu64 ", plan %" PRIu64, dropped, plan->milli_drops);
     free(turns_after);
     mf_view_free(&view);
 

@@ -60,12 +60,14 @@ export function checkInput(input) {
         try { JSON.parse(item.arguments); } catch { return `Invalid 'input[${i}].arguments': the function call's arguments are not valid JSON.`; }
       }
       // An async call (async tool calling) may wait: its output comes in a later request.
-      calls.set(item.call_id, { type, answered: item.async === true });
+      calls.set(item.call_id, { type, answered: item.async === true, outputs: 0 });
     } else if (OUTPUTS[type]) {
       const id = idOf(item);
       const call = calls.get(id);
       if (!call || call.type !== OUTPUTS[type])
         return `No tool call found for ${OUTPUTS[type].replace(/_/g, ' ')} output with call_id ${id}.`;
+      // One output per call (the API's 400, as relayed in NousResearch/hermes-agent#102629).
+      if (call.outputs++) return `Duplicate ${type} for call_id '${id}'. Each ${call.type} must have exactly one matching ${type}.`;
       call.answered = true;
       if (type === 'function_call_output' || type === 'custom_tool_call_output') {
         const out = item.output;

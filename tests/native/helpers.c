@@ -2,6 +2,7 @@
  * the wrapper edits the caller's objects, independently of midfold's own tree. */
 #include "helpers.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,8 +155,10 @@ static int apply_edit(cJSON *messages, const mf_micro_edit *e)
     if (e->target >= MF_EDIT_CALL_INPUT) return apply_input_edit(msg, e);
     if (e->target == MF_EDIT_MESSAGE_CONTENT) return replace_member(msg, "content", text_of(e));
     if (e->target == MF_EDIT_ITEM_OUTPUT) return replace_member(msg, "output", text_of(e));
-    cJSON *part = cJSON_GetArrayItem(json_member(msg, "content"), (int)e->part);
+    bool ui = e->target == MF_EDIT_UI_OUTPUT || e->target == MF_EDIT_UI_ERROR_TEXT; /* a UIMessage's parts */
+    cJSON *part = cJSON_GetArrayItem(json_member(msg, ui ? "parts" : "content"), (int)e->part);
     if (!cJSON_IsObject(part)) return 0;
+    if (ui) return set_member(part, e->target == MF_EDIT_UI_OUTPUT ? "output" : "errorText", text_of(e));
     if (e->target >= MF_EDIT_RESULT_STDOUT) return apply_server_edit(part, e);
     const char *key = e->target == MF_EDIT_BLOCK_CONTENT ? "content"
                     : e->target == MF_EDIT_PART_RESULT ? "result" : "output";

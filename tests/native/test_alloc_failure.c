@@ -302,6 +302,30 @@ void test_alloc_failure(void)
         o.compact.max_transcript_tokens = 120;
         walk(&o);
 
+        /* A fold's plan: the document read with its micro-compaction edits and priced with the
+         * micro plan's figures (the plans themselves made with every allocation working). */
+        mf_micro_options mo;
+        mf_micro_options_init(&mo);
+        mo.keep_recent = 0;
+        mo.per_message = 1;
+        mf_micro_plan *mp = NULL;
+        uint64_t *milli = NULL;
+        if (mf_doc_micro_plan(o.doc, MF_FORMAT_AUTO, &mo, &mp, NULL) == MF_OK && mp->count &&
+            (milli = malloc(mp->figure_count * sizeof *milli)) != NULL) {
+            for (size_t m = 0; m < mp->figure_count; m++) milli[m] = mp->figures[m].milli;
+            snprintf(name, sizeof name, "planning compaction of the %s read with its clearing, with a 120-token transcript cap",
+                     inputs[i].label);
+            o.compact.edits = mp->edits;
+            o.compact.edit_count = mp->count;
+            o.compact.message_milli = milli;
+            o.compact.message_count = mp->figure_count;
+            o.compact.message_format = mp->format;
+            walk(&o);
+            mf_compact_options_init(&o.compact);
+        }
+        free(milli);
+        mf_micro_plan_free(mp);
+
         snprintf(name, sizeof name, "writing a digest of the %s", inputs[i].label);
         o.run = run_digest; o.fingerprint = fp_text; o.release = release_text;
         walk(&o);

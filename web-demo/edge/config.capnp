@@ -72,6 +72,8 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/simulate/chart.js", esModule = embed "../../js/simulate/chart.js"),
     (name = "midfold/js/simulate/clearing.js", esModule = embed "../../js/simulate/clearing.js"),
     (name = "midfold/js/simulate/turns.js", esModule = embed "../../js/simulate/turns.js"),
+    (name = "midfold/js/simulate/recall.js", esModule = embed "../../js/simulate/recall.js"),
+    (name = "midfold/js/simulate/server-compaction.js", esModule = embed "../../js/simulate/server-compaction.js"),
     (name = "midfold/js/logs/index.js", esModule = embed "../../js/logs/index.js"),
     (name = "midfold/js/logs/lines.js", esModule = embed "../../js/logs/lines.js"),
     (name = "midfold/js/logs/claude-code.js", esModule = embed "../../js/logs/claude-code.js"),
