@@ -23,6 +23,10 @@ static const char *field_of(mf_edit_target target)
     case MF_EDIT_PART_OUTPUT: case MF_EDIT_PART_OUTPUT_ERROR: case MF_EDIT_ITEM_OUTPUT: case MF_EDIT_UI_OUTPUT: return "output";
     case MF_EDIT_PART_RESULT: return "result";
     case MF_EDIT_UI_ERROR_TEXT: return "errorText";
+    /* A call's input (clear_tool_inputs): its new input is JSON text, which this document could hold
+     * only parsed; the Compactor gives the compaction plan the result edits alone. */
+    case MF_EDIT_CALL_INPUT: case MF_EDIT_CALL_ARGS: case MF_EDIT_UI_INPUT: case MF_EDIT_CALL_ARGUMENTS:
+    case MF_EDIT_MESSAGE_CALL_ARGS: case MF_EDIT_ITEM_ARGUMENTS: return NULL;
     }
     return NULL;
 }
