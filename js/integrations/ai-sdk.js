@@ -340,6 +340,25 @@ async function textContext(value) {
   }
 }
 
+/**
+ * Usage anchors (one, a list, or undefined) for the positions of `history` moved to those of `read`,
+ * `fromLastCompaction(history)`: a count is of the first `count` messages, and the cut dropped the ones
+ * between the leading system messages and the compaction block. An anchor that ends before the block's
+ * message, or at it (the cut message is a new one), counted what the provider no longer reads: it is left
+ * out. `carried` (the step's messages are an override, not `history`): positions are of another list, none
+ * is kept. Undefined when none is left.
+ */
+function cutAnchors(usage, history, read, carried) {
+  if (usage === undefined || carried) return undefined;
+  const removed = history.length - read.length;
+  let head = 0;
+  while (head < read.length && read[head] && read[head].role === 'system') head++;
+  const kept = (Array.isArray(usage) ? usage : [usage])
+    .map((u) => ({ ...u, count: u.count === undefined ? history.length - removed : u.count - removed }))
+    .filter((u) => u.count > head + 1);
+  return kept.length ? kept : undefined;
+}
+
 function report(onReport, value) {
   if (!onReport) return;
   try { onReport(value); } catch { /* a failing hook must not fail the step */ }
@@ -401,9 +420,11 @@ export function compactStep(options) {
       counts.remember(step.messages, count, counted, context);
     }
     const compactor = compactorFor(step.model);
-    const { messages: compacted, report: r } = await compactHistory(compactor, history,
-      { state, signal: eitherSignal(signal, step.abortSignal), usage: usage ?? counts.list(context), context });
-    // The provider reads from its last compaction block on: the step is sent from there.
+    // The provider reads from its last compaction block on: the step is counted, folded and sent from there.
+    const read = fromLastCompaction(history);
+    const anchors = usage ?? counts.list(context);
+    const { messages: compacted, report: r } = await compactHistory(compactor, read,
+      { state, signal: eitherSignal(signal, step.abortSignal), usage: read === history ? anchors : cutAnchors(anchors, history, read, !!carried), context });
     const messages = fromLastCompaction(compacted);
     // (prepareStep's providerOptions are merged into the call's by both majors, which prepareStep does not
     // see: only midfold's part is returned, and its contextManagement replaces one the call has)
@@ -411,7 +432,7 @@ export function compactStep(options) {
     report(onReport, r);
     const extra = providerOptions ? { providerOptions } : {};
     // (a carried override is replaced even by the history itself: what is sent is what was decided)
-    if (!(r.session && r.session.changed) && !carried && messages === compacted) return extra;
+    if (!(r.session && r.session.changed) && !carried && read === history && messages === compacted) return extra;
     if (messages.length) overrides.set(messages[messages.length - 1], { sent: messages, history });
     return { messages, ...extra };
   };
@@ -468,13 +489,15 @@ export function midfoldMiddleware(options) {
       const state = await stateOf(params.prompt, model);
       const usage = context === undefined ? undefined : (await countsOf(model)).list(context);
       const compactor = compactorFor(model);
-      const { messages: compacted, report: r } = await compactHistory(compactor, params.prompt,
+      // The provider reads from its last compaction block on: the call is counted, folded and sent from there
+      // (the counts kept are of prompts sent so, each naming its last message).
+      const read = fromLastCompaction(params.prompt);
+      const { messages: compacted, report: r } = await compactHistory(compactor, read,
         { state, signal: eitherSignal(signal, params.abortSignal), usage, context });
-      // The provider reads from its last compaction block on: the call is sent from there.
       const messages = fromLastCompaction(compacted);
       const providerOptions = askServer(model, compactor, r, params.providerOptions, warned, state, messages);
       report(onReport, r);
-      const changed = (r.session && r.session.changed) || messages !== compacted;
+      const changed = (r.session && r.session.changed) || read !== params.prompt || messages !== compacted;
       let out = changed ? { ...params, prompt: messages } : params;
       if (providerOptions !== params.providerOptions) out = { ...out, providerOptions };
       contexts.set(out, context); // (compaction keeps the leading system messages, tools untouched)

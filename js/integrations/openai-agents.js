@@ -62,9 +62,10 @@ export function compactionFilter(options) {
   };
   return async function callModelInputFilter({ modelData, agent }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;
+    // (the count first: a sparse list of a billion holes must be refused before anything walks it)
+    checkMessageCount(modelData.input, 'compactionFilter');
     // The server reads from its last compaction item on: the call is sent from there.
     const originals = fromLastCompactionItem(modelData.input);
-    checkMessageCount(originals, 'compactionFilter');
     originals.forEach((item, i) => checkDepth(item, [i], 1)); // before JSON.stringify could overflow the stack
     const read = originals.map(toResponses);
     const state = given || await states.of(read);

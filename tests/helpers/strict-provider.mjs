@@ -33,7 +33,8 @@
 //   NousResearch/hermes-agent#102629). Server-side compaction (`context_management: [{type: 'compaction',
 //   compact_threshold}]` on create): once what the model reads crosses the threshold, a compaction item leads
 //   the output and replaces what the model read; the model reads each request from its last compaction item on.
-//   With `responsesBinding`, encrypted reasoning binds the items before it as the model read them.
+//   With `responsesBinding`, encrypted reasoning binds the items before it as the model read them: reasoning
+//   whose items before it changed is dropped from what the model reads, without an error (`droppedReasoning`).
 // - Amazon Bedrock InvokeModel for Claude (POST /model/{modelId}/invoke, the Messages API body): SigV4-signed
 //   or a 403; `anthropic_version: 'bedrock-2023-05-31'` in the body, the model in the path (not the body), the
 //   betas in the body's `anthropic_beta` (a list) instead of a header; compaction (compact-2026-01-12) only for
@@ -44,7 +45,7 @@
 //   p.url                         // 'http://127.0.0.1:PORT'
 //   p.reply = (req) => [{ type: 'text', text: 'ok' }]   // Anthropic content (or Responses output) to answer
 //   p.override = (r) => r.body.compaction ? { status: 529, body: {...} } : null   // script a failure
-//   p.requests                    // [{ api, path, headers, body, status, error?, read?, appliedEdits? }]
+//   p.requests                    // [{ api, path, headers, body, status, error?, read?, appliedEdits?, droppedReasoning? }]
 //   await p.close();
 
 import http from 'node:http';
@@ -440,24 +441,27 @@ export async function startStrictProvider(options = {}) {
     // compaction item … The latest compaction item carries the necessary context"): the rules hold there.
     const view = fromLastCompactionItem(input);
     checkResponsesInput(view);
+    // Reasoning whose items before it changed since it was produced is dropped, without an error: "If you edit,
+    // shorten, or insert a message in that prefix, the API drops the affected reasoning. The request can continue
+    // with the conversation you provide" (OpenAI's "Preserved reasoning" guide). The model reads the rest; the
+    // record names what went (`droppedReasoning`), which the API's answer does not.
+    let seen = view;
     if (state.responsesBinding) {
-      view.forEach((item, i) => {
-        if (itemType(item) !== 'reasoning' || item.encrypted_content == null) return;
-        const [, prefix] = String(item.encrypted_content).split('.');
-        if (prefix !== itemsHash(view.slice(0, i)))
-          throw invalid(`input[${input.indexOf(item)}]: reasoning item '${item.id}' was produced after other items than the ones it follows now; its encrypted content does not match the conversation.`);
-      });
+      const dropped = view.filter((item, i) => itemType(item) === 'reasoning' && item.encrypted_content != null
+        && String(item.encrypted_content).split('.')[1] !== itemsHash(view.slice(0, i)));
+      record.droppedReasoning = dropped.map((item) => item.id);
+      if (dropped.length) seen = view.filter((item) => !dropped.includes(item));
     }
     const tokens = (items) => Math.ceil(JSON.stringify(items).length / 4);
-    let read = tokens(view);
-    let modelView = view;
+    let read = tokens(seen);
+    let modelView = seen;
     let compaction = null;
     // "When the rendered token count crosses the configured threshold, the server runs server-side compaction"
     // and "the response stream includes the encrypted compaction item": it replaces what the model read.
     if (managed && managed.threshold != null && read >= managed.threshold) {
       const id = `cmp_${randomBytes(6).toString('hex')}`;
       compaction = { type: 'compaction', id, encrypted_content: compactionContent(id) };
-      modelView = [...view.slice(0, leadingInstructions(view)), compaction];
+      modelView = [...seen.slice(0, leadingInstructions(seen)), compaction];
     }
     let output = state.reply ? state.reply({ api: 'openai-responses', body, read: modelView })
       : [{ type: 'message', id: `msg_${randomBytes(4).toString('hex')}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }] }];

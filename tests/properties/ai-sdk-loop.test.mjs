@@ -181,6 +181,7 @@ for (const v of AI_SDK) {
       const r = prng(seed);
       const s = settingsOf(r, { providers: false });
       const reports = [];
+      const first = provider.requests.length;
       const { model } = hooked(ai, v, 'midfoldMiddleware', base, compactorOptions(s, (x) => reports.push(x)));
       let module = MODULES[0];
       const tools = aiTools(ai, z, r, () => module);
@@ -221,9 +222,20 @@ for (const v of AI_SDK) {
         }
       }
       const compactions = reports.filter((x) => x.compacted).length;
+      // @ai-sdk/openai 4 takes the server's compaction, which midfold asks for while a loop waits: the server then
+      // compacts the loop when what it reads crosses the threshold, each later request is sent from its compaction
+      // item on, and what that leaves may stay under the threshold (with clearing) for the rest of the seed, so
+      // midfold has nothing to fold. Either compaction keeps the conversation bounded: both count. (3.x has no such
+      // option: midfold's own folds at the turn boundaries are the only ones.)
+      const loop = provider.requests.slice(first);
+      const server = loop.filter((q) => q.compacted).length;
+      if (server) {
+        const after = loop.slice(loop.findIndex((q) => q.compacted) + 1);
+        assert.ok(after.every((q) => q.body.input.some((x) => x.type === 'compaction')), `seed ${seed}: a request after the server's compaction went without its item`);
+      }
       const waits = reports.filter((x) => x.reason === 'deferred-thinking').length;
-      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, ${waits} waits, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
-      assert.ok(compactions >= 1, `seed ${seed}: no compaction`);
+      t.diagnostic(`seed ${seed}: ${JSON.stringify(s)} -> ${reports.length} steps, ${compactions} compactions, ${server} by the server, ${waits} waits, peak ${Math.max(...reports.map((x) => x.tokensAfter))}`);
+      assert.ok(compactions + server >= 1, `seed ${seed}: no compaction, midfold's or the server's`);
       // The encrypted reasoning of a loop in flight is seen (OpenAI drops it after an edit before it): edits wait.
       assert.ok(waits > 0, `seed ${seed}: nothing waited for the loops' encrypted reasoning`);
     }
