@@ -55,7 +55,7 @@ WASM_LDFLAGS := -Oz -mbulk-memory -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc
 WASM_CORE_OBJ := $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/cJSON.o
 WASM_ESTIMATE_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge.o
 WASM_LITE_OBJ := $(WASM_ESTIMATE_OBJ) $(BUILD)/wasm/bridge_compact.o
-WASM_OBJ := $(WASM_LITE_OBJ) $(BUILD)/wasm/bridge_full.o
+WASM_OBJ := $(WASM_LITE_OBJ) $(BUILD)/wasm/bridge_full.o $(BUILD)/wasm/bridge_search.o
 WASM_MEMORY_OBJ := $(WASM_CORE_OBJ) $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o
 
 .PHONY: all wasm cjson deps test test-native test-valgrind test-js demo demo-cli bench clean fuzz fuzz-smoke fuzz-long unicode-tables
@@ -93,7 +93,7 @@ $(BUILD)/wasm/%.o: src/%.c $(HDR) | $(CJSON_DIR)/cJSON.c
 	@command -v $(EMCC) >/dev/null || { echo "emcc missing: run scripts/install-deps.sh as root"; exit 1; }
 	@mkdir -p $(dir $@)
 	$(EMCC) $(if $(filter $*,$(WASM_HOT)),-O3,$(if $(filter $*,$(WASM_SMALL_HOT)),-Os,-Oz)) $(WASM_CFLAGS) -c $< -o $@
-$(BUILD)/wasm/bridge.o $(BUILD)/wasm/bridge_compact.o $(BUILD)/wasm/bridge_full.o $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o: $(BUILD)/wasm/%.o: wasm/%.c wasm/bridge_common.h $(HDR) | $(CJSON_DIR)/cJSON.c
+$(BUILD)/wasm/bridge.o $(BUILD)/wasm/bridge_compact.o $(BUILD)/wasm/bridge_full.o $(BUILD)/wasm/bridge_search.o $(BUILD)/wasm/bridge_alloc.o $(BUILD)/wasm/bridge_memory.o: $(BUILD)/wasm/%.o: wasm/%.c wasm/bridge_common.h $(HDR) | $(CJSON_DIR)/cJSON.c
 	@mkdir -p $(dir $@)
 	$(EMCC) -Oz $(WASM_CFLAGS) -c $< -o $@
 $(BUILD)/wasm/cJSON.o: $(CJSON_DIR)/cJSON.c
@@ -153,7 +153,7 @@ $(NODE_PINNED):
 
 test-js: wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm $(filter $(NODE_PINNED),$(NODE))
 	@echo "test-js: node --test on $(NODE) ($$($(NODE) --version))"
-	$(NODE) --test tests/*.test.mjs
+	$(NODE) --test 'tests/**/*.test.mjs'
 
 # deps first (it installs what is missing), then everything else.
 test: deps
@@ -173,17 +173,20 @@ demo-cli: deps
 	$(NODE) js/cli.js compact web-demo/samples/coding-session.anthropic.json --force --keep-tail 2000
 
 # src/unicode_tables.c (committed) from the Unicode data of the pinned Node, by
-# tools/unicode-tables.mjs; tests/unicode-tables.test.mjs fails when the file is not what it writes.
+# tools/unicode-tables.mjs; tests/core/unicode-tables.test.mjs fails when the file is not what it writes.
 unicode-tables: $(filter $(NODE_PINNED),$(NODE))
 	$(NODE) tools/unicode-tables.mjs
 
 bench: deps
 	$(MAKE) wasm $(filter $(NODE_PINNED),$(NODE))
 	$(NODE) tests/bench/bench.mjs
+	$(NODE) --expose-gc tests/bench/first-call.mjs
 	$(NODE) tests/bench/state-check.mjs
 	$(NODE) tests/bench/simulate.mjs
 	$(NODE) tests/bench/digest.mjs
 	$(NODE) tests/bench/accuracy.mjs
+	$(NODE) tests/bench/memory.mjs
+	$(NODE) tests/bench/recall.mjs
 
 clean:
 	rm -rf $(BUILD) wasm/midfold.wasm wasm/midfold-lite.wasm wasm/midfold-estimate.wasm wasm/midfold-memory.wasm

@@ -57,13 +57,13 @@ export declare class MidfoldError extends Error {
  * the full module by themselves. In Node and workerd the default is the full module.
  * After initEstimator() it loads the lite module in that one's place; it rejects with
  * 'invalid-option' when the source given is midfold-estimate.wasm (which cannot compact). */
-export declare function init(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+export declare function init(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string, options?: InitOptions): Promise<void>;
 
 /** Loads midfold.wasm, the full module (`validate` and `digest` too), in place of init()'s
  * lite one or instead of init(); resolves at once when it is in use. The source as for
  * init(); rejects with 'invalid-option' when it is the lite module. In Node and workerd,
  * init() already loads it. */
-export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string, options?: InitOptions): Promise<void>;
 
 /** Loads the estimator alone, in the browser midfold-estimate.wasm (13.5 KB gzipped less than
  * init()'s): `estimateTokens`, `EstimateCache` and `detectFormat` work; `serialize`,
@@ -74,7 +74,32 @@ export declare function initFull(source?: WasmModule | ArrayBuffer | ArrayBuffer
  * nothing and reports 'module-unavailable'; simulate() fetches it for a policy that clears.
  * Resolves at once when any module is in use. The source as for init() (any of midfold's
  * modules). In Node and workerd it is init(). */
-export declare function initEstimator(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string): Promise<void>;
+export declare function initEstimator(source?: WasmModule | ArrayBuffer | ArrayBufferView | Response | URL | string, options?: InitOptions): Promise<void>;
+
+/** The options of init(), initFull() and initEstimator(); a later call sets them too. */
+export interface InitOptions {
+  /** After a call that leaves the module's wasm memory above this many bytes, the next call
+   * runs on a fresh instance of the same compiled module, back at its initial 4 MiB (wasm
+   * memory never shrinks; the old instance is dropped). Default 64 MiB, in workerd Infinity
+   * (its V8 collects a dropped instance's memory only at a full garbage collection); `Infinity`
+   * keeps the instance for good, 0 replaces it after every call (docs/api.md#wasm-memory). */
+  releaseMemoryAbove?: number;
+}
+
+/** The wasm memory midfold's module holds (memoryUsage()). */
+export interface MemoryUsage {
+  /** memory.buffer.byteLength of the instance in use now; 0 before init. */
+  wasmBytes: number;
+  /** The most an instance held at the end of any call (or now). */
+  peakWasmBytes: number;
+  /** How many times a call that left the memory above `releaseMemoryAbove` was followed by a fresh instance. */
+  releases: number;
+  /** The bound in use (InitOptions.releaseMemoryAbove). */
+  releaseMemoryAbove: number;
+}
+
+/** The wasm memory midfold's module holds now, its peak and how often it was given back. */
+export declare function memoryUsage(): MemoryUsage;
 
 /** WebAssembly.Module where the program's lib declares it (DOM, webworker); nothing where it
  * does not (a Node project without the DOM lib: @types/node has no WebAssembly types). */
@@ -162,18 +187,51 @@ export interface MicroOptions {
   trigger?: number;
   profile?: Profile;
   format?: Format | 'auto';
-  /** The thinking policy (docs/provider-rules.md): 'prefix-bound' (default) clears nothing while a signed tool loop is in flight. */
-  thinking?: ThinkingPolicy;
+  /** The thinking policy (docs/provider-rules.md): 'prefix-bound' (default) clears nothing while a signed tool loop is in
+   * flight; `{keep: N}` also drops the signed thinking of finished turns except the last N thinking turns (ThinkingKeep). */
+  thinking?: ThinkingOption;
+  /** The calls of cleared results lose their large input strings too: each becomes "[truncated: NAME input, N chars]"
+   * (N: its code points); keys, numbers and short strings stay, so the call stays valid in its format (an object input,
+   * a string of JSON arguments). Default false. */
+  clearToolInputs?: boolean;
+  /** pruneMessages-style: the calls of these tools go, each with its results, before the last `beforeLast` messages
+   * (a call whose result is in them stays, and so does the pending turn). */
+  dropToolCalls?: DropToolCalls;
+  /** pruneMessages-style: the thinking and reasoning of the assistant messages before the pending turn go
+   * (a Responses reasoning item, OpenAI's encrypted reasoning and Chat's reasoning_content stay). */
+  reasoning?: 'before-last-message';
 }
+
+/** dropToolCalls: the tools whose calls go, and how many last messages keep theirs. */
+export interface DropToolCalls { tools: readonly string[]; beforeLast: number }
+
+/** thinking {keep: N}: the last N thinking turns keep their signed thinking (Anthropic's clear_thinking_20251015
+ * `keep: {type: 'thinking_turns', value: N}`). With the 'prefix-bound' binding (the default) the client drops it only
+ * where no kept signature follows (keep 0 at a turn boundary), and otherwise leaves it to the provider's edit: the
+ * integrations and anthropicServerContext send clear_thinking_20251015; the report says `thinkingKeep.by`. */
+export interface ThinkingKeep { keep: number; binding?: ThinkingPolicy }
+
+/** A thinking policy, or the policy with a keep rule. */
+export type ThinkingOption = ThinkingPolicy | ThinkingKeep;
 
 /** 'prefix-bound': edits wait while a signed tool loop is in flight, kept turns lose their signed thinking after a fold
  * (neither for a fold by a summarizer that `preservesThinking`: anthropicCompaction with `preservedThinking`);
  * 'unbound': for providers that check only the in-flight message's thinking. */
 export type ThinkingPolicy = 'prefix-bound' | 'unbound';
 
-export interface MicroEdit { message: number; part: number; tool: string; chars: number;
+/** One edit of a micro-compaction: a result replaced by its marker, or (`input: true`, clearToolInputs) the
+ * input of its call, `chars` the code points of the strings replaced. */
+export interface MicroEdit { message: number; part: number; tool: string; chars: number; input?: true;
   /** With recall (recallMicroCompact, a Compactor's `recall`): the id the marker names. */
   recall?: string }
+
+/** What the rules after the clearing did (dropToolCalls, reasoning): calls removed (with their results), messages
+ * removed (left empty, or a result or call item of their own), thinking and reasoning parts removed. */
+export interface PrunedReport { calls: number; messages: number; reasoning: number }
+
+/** thinking {keep}: how many finished turns lose their thinking, and where: 'client' (removed here) or 'server'
+ * (left to the provider's clear_thinking_20251015, which the integrations send). */
+export interface ThinkingKeepReport { turns: number; by: 'client' | 'server' }
 
 export interface MicroReport {
   cleared: number;
@@ -189,11 +247,19 @@ export interface MicroReport {
    * without it (an AI SDK tool-call part stripped of the OpenRouter details it carries counts as
    * one). Not counted in tokensAfter. */
   thinkingRemoved?: number;
+  /** clearToolInputs: how many calls' inputs were cleared (their edits are in `edits` with `input: true`; `cleared`
+   * counts results only, `charsCleared` both). */
+  inputsCleared?: number;
+  /** dropToolCalls and reasoning: what they removed (tokensAfter then counts what is left). */
+  pruned?: PrunedReport;
+  /** thinking {keep}: what the rule did. */
+  thinkingKeep?: ThinkingKeepReport;
   edits: MicroEdit[];
 }
 
 /** Replaces old tool results in place by "[truncated: NAME result, N chars]": the
- * messages' objects are edited (so the array is `M[]`, not readonly); the array keeps its length. */
+ * messages' objects are edited (so the array is `M[]`, not readonly); the array keeps its length,
+ * unless `dropToolCalls` or `reasoning` remove messages (`pruned` says how many). */
 export declare function microCompact<M extends MessageLike>(messages: M[], options?: MicroOptions): MicroReport;
 
 export interface Problem {
@@ -237,6 +303,19 @@ export interface CompactionPlan {
   milliMiddle: number;
   milliTail: number;
   onlyPreviousSummary: boolean;
+  /** The message of a tool loop in flight whose thinking is signed, or -1 (docs/thinking.md): a fold waits for it. */
+  inFlight: number;
+  /** The kept turns' signed parts a fold drops (their prefix changes), in message order. */
+  drops: SignedDrop[];
+}
+
+/** One signed part that goes because the conversation before it changed (docs/thinking.md): `part` of
+ * `message` is removed ('part'), a call part loses OpenRouter's reasoning_details from the metadata `keys`
+ * names (1 providerOptions, 2 providerMetadata, 4 callProviderMetadata, 8 resultProviderMetadata:
+ * 'details'), or a Chat message loses reasoning_details and reasoning ('beside', `part` -1). `count`: the
+ * parts it removes; `alone`: the message holds nothing else; `milli`: what it takes off the estimate. */
+export interface SignedDrop {
+  message: number; part: number; kind: 'part' | 'details' | 'beside'; count: number; alone: boolean; keys: number; milli: number;
 }
 
 /** Where a compaction would cut and what it would ask, without changing anything. */
@@ -247,10 +326,13 @@ export declare function planCompaction<M extends MessageLike>(messages: readonly
 
 /** What microCompact would do, without doing it (estimates in milli-tokens). `milliAfter` is the estimate of what
  * microCompact leaves, the later turns' signed thinking that goes with the edits ('prefix-bound') included;
- * `milliThinking` is that thinking's share. */
+ * `milliThinking` is that thinking's share. `inFlight`: the message of a signed tool loop in flight, or -1 (with
+ * 'prefix-bound' the edits then wait: `deferred`); `drops`: the signed parts the edits make go (applied under
+ * 'prefix-bound'). */
 export declare function planMicroCompact<M extends MessageLike>(messages: readonly M[], options?: MicroOptions): {
   skipped: boolean; milliBefore: number; milliAfter: number; milliThinking: number; charsCleared: number;
   edits: (MicroEdit & { target: number; replacement: string })[];
+  inFlight: number; drops: SignedDrop[]; deferred?: 'in-flight-thinking';
 };
 
 /** A deterministic model-free summary: the user's own requests, constraints at their latest value, each test
@@ -334,8 +416,16 @@ export interface CompactorOptions<M extends MessageLike = MessageLike> {
   timeoutMs?: number;
   /** Use the digest when the summarizer fails (default: leave the conversation unchanged). */
   fallback?: 'digest';
-  /** The thinking policy ('prefix-bound', the default, or 'unbound'); see ThinkingPolicy. */
-  thinking?: ThinkingPolicy;
+  /** The thinking policy ('prefix-bound', the default, or 'unbound'), or with a keep rule ({keep: N}); see
+   * ThinkingPolicy and ThinkingKeep. */
+  thinking?: ThinkingOption;
+  /** As microCompact's: the calls of cleared results lose their large input strings too (sent to the provider's
+   * clearing as clear_tool_inputs while a signed loop waits). */
+  clearToolInputs?: boolean;
+  /** As microCompact's; the rule runs when micro-compaction runs (past its gates). */
+  dropToolCalls?: DropToolCalls;
+  /** As microCompact's; the rule runs when micro-compaction runs (past its gates). */
+  reasoning?: 'before-last-message';
   onWarn?: (message: string, error?: unknown) => void;
   /** Receives the original messages that were folded, after a successful rebuild, in
    * conversation order (with any configuration updates that the one kept for their run replaced). */
@@ -374,6 +464,10 @@ export interface CompactReport {
    * after a clearing alone, from the assistant messages after its first edit (their prefix changed).
    * An AI SDK tool-call part stripped of the OpenRouter details it carries counts as one. */
   thinkingRemoved?: number;
+  /** dropToolCalls and reasoning, with the clearing: what they removed. */
+  pruned?: PrunedReport;
+  /** thinking {keep}: what the rule did after the clearing. */
+  thinkingKeep?: ThinkingKeepReport;
   tokensBefore: number;
   tokensAfter: number;
   summarizedMessages: number;
@@ -384,18 +478,20 @@ export interface CompactReport {
   transcript?: { chars: number; shrunkResults: number; omittedMessages: number };
   /** The integrations (midfold/ai-sdk), while a signed tool loop waits (`deferred-thinking`): 'requested' when
    * the request asks the provider to manage the context itself (`serverEdits`: Anthropic's context-management
-   * edits, in the AI SDK's spelling), 'host' when the host's own `contextManagement` was left in place,
+   * edits, in the AI SDK's spelling, on Anthropic and Bedrock's InvokeModel; the Responses compaction entry,
+   * `{type: 'compaction', compactThreshold}`, on @ai-sdk/openai 4), 'host' when the host's own `contextManagement` was left in place,
    * 'unsupported' when the provider has none (the loop grows until the turn ends; `onWarn` says so once the
    * loop is past the threshold). */
   serverContext?: 'requested' | 'host' | 'unsupported';
-  serverEdits?: AnthropicContextEdit[];
+  serverEdits?: AnthropicContextEdit[] | Array<{ type: 'compaction'; compactThreshold: number }>;
 }
 
 /** One of Anthropic's context-management edits as midfold asks for it (the AI SDK's spelling; the Messages API
  * writes `clear_at_least`, `exclude_tools`). */
 export type AnthropicContextEdit =
   | { type: 'clear_tool_uses_20250919'; trigger: { type: 'input_tokens'; value: number }; keep: { type: 'tool_uses'; value: number };
-      clearAtLeast?: { type: 'input_tokens'; value: number }; excludeTools?: string[] }
+      clearAtLeast?: { type: 'input_tokens'; value: number }; excludeTools?: string[]; clearToolInputs?: boolean }
+  | { type: 'clear_thinking_20251015'; keep: { type: 'thinking_turns'; value: number } }
   | { type: 'compact_20260112'; trigger: { type: 'input_tokens'; value: number }; instructions?: string };
 
 /**
@@ -412,6 +508,29 @@ export declare function anthropicServerContext<M extends MessageLike>(compactor:
   messages: M[];
   betas: string[];
   context_management?: { edits: Array<Record<string, unknown> & { type: AnthropicContextEdit['type'] }> };
+};
+
+/** The Responses API's server-side compaction entry, `{type: 'compaction', compact_threshold}`. */
+export type ResponsesContextManagement = Array<{ type: 'compaction'; compact_threshold: number }>;
+
+/**
+ * The Responses API's `context_management` at a Compactor's threshold (or at `threshold`): one compaction
+ * entry. For `client.responses.create({...})` and the Agents SDK's `modelSettings.contextManagement`.
+ * Throws a TypeError without a positive whole threshold. Returns a new array each call.
+ */
+export declare function responsesContextManagement(compactor: { threshold: number } | number): ResponsesContextManagement;
+
+/**
+ * What to put on a Responses create request after `compactor.compact(items)` resolved to `report`: `input`
+ * from the last `compaction` item on (items before it may be dropped; leading system and developer messages
+ * are kept), and, when a loop with encrypted reasoning waited (`deferred-thinking`), `context_management`
+ * at the Compactor's threshold: the server then compacts inside the loop and returns a compaction item, which
+ * the next request goes on from. Ownership: never changes `items` (`input` is new when it was cut, else
+ * `items` itself).
+ */
+export declare function responsesServerContext<M extends MessageLike>(compactor: Compactor<M>, items: M[], report: CompactReport): {
+  input: M[];
+  context_management?: ResponsesContextManagement;
 };
 
 /** Folds the resolved middle of a conversation into a summary (docs/compaction.md). `M` is the
@@ -645,11 +764,21 @@ export type SimulatePolicy = string | {
   name?: string;
   label?: string;
   /** microCompact options, applied before each call to the policy's own conversation. */
-  micro?: { keepRecent?: number; trigger?: number; clearAtLeast?: number; excludeTools?: string[]; profile?: Profile };
-  /** Compactor options (the summarizer is the offline digest, priced as a call). */
+  micro?: { keepRecent?: number; trigger?: number; clearAtLeast?: number; excludeTools?: string[]; profile?: Profile; clearToolInputs?: boolean };
+  /** Compactor options (the summarizer is the offline digest, priced as a call). With thinking {keep} under the
+   * 'prefix-bound' binding, each request is priced as the provider reads it after its clear_thinking edit (the
+   * cache holds up to the first thinking cleared). */
   compactor?: Omit<CompactorOptions, 'summarize'>;
   /** Anthropic's server-side clearing, applied anew to the full history on every request. */
   contextEditing?: { trigger?: number; keep?: number; clearAtLeast?: number };
+  /** A provider's server-side compaction (Anthropic's compact_20260112, the Responses API's compaction): once
+   * what the server reads reaches `trigger` (default 150,000) it is summarized (the offline digest, at most
+   * `maxSummaryTokens`, default 2,000), and later requests read from the summary on. */
+  serverCompaction?: { trigger?: number; maxSummaryTokens?: number };
+  /** The recall model (docs/recall.md, "What it costs"): what is cleared or folded is archived, and a later
+   * call that reads the same thing again (the same file path, command or input) recalls it instead of running
+   * again, in pages of `page` tokens (2,000), each page after the first one more request. */
+  recall?: { page?: number };
 };
 
 export interface SimulateOptions {
@@ -661,8 +790,12 @@ export interface SimulateOptions {
   ttl?: string;
   /** Names: 'none', 'every-turn', 'context-editing', 'micro-every-turn', 'micro-batched', 'defaults', or
    * 'micro:trigger=60k,clearAtLeast=30k', 'compactor:threshold=50k,microTrigger=40k' (also
-   * threshold=80%, a fraction of contextWindow=N or else of `window`; keepTailMessages=20),
-   * 'context-editing:trigger=100k,keep=3' (parts joined by '+'). Default: none, every-turn,
+   * threshold=80%, a fraction of contextWindow=N or else of `window`; keepTailMessages=20; clearToolInputs=true;
+   * thinkingKeep=1 with thinking=prefix-bound|unbound; dropTools=grep|glob with dropBeforeLast=4;
+   * reasoning=before-last-message; 'micro:' takes clearToolInputs=true too),
+   * 'context-editing:trigger=100k,keep=3', 'server-compaction:trigger=150k,maxSummaryTokens=2000', 'recall' or
+   * 'recall:page=4000' (with another part: the recall model), and 'recall' alone, a named policy: fold at 20k,
+   * clear at 12k, with recall (parts joined by '+'). Default: none, every-turn,
    * context-editing, micro-batched, defaults. The name 'seed' is deprecated (SeedPolicyName):
    * it still runs 'every-turn', with a one-time DeprecationWarning. */
   policies?: SimulatePolicy[];
@@ -728,7 +861,32 @@ export interface SimulateResult {
   /** For a policy with a Compactor: its settings as resolved (the defaults follow `pricing`:
    * under 'deepseek' prices the threshold is 150,000). */
   compactor?: { threshold: number; contextWindow?: number; microTrigger: number; clearAtLeast: number; keepRecent: number; keepTailMessages?: number };
+  /** For a policy with the recall model (Anthropic Messages and OpenAI Chat sessions). */
+  recall?: SimulateRecall;
   perTurn: SimulateTurn[];
+}
+
+/** What the recall model counted over a replay. peakContext counts the extra requests too; meanContext is per turn. */
+export interface SimulateRecall {
+  /** Calls that read again what was archived, made recalls of it. */
+  recalls: number;
+  /** Calls that read again what was still in the context verbatim (run again, as in the session). */
+  reRuns: number;
+  /** Pages returned (a recall's first page and each further one). */
+  roundTrips: number;
+  /** Requests for a page after the first (each one more request, priced as any other). */
+  extraRequests: number;
+  /** The recall calls' tokens, billed as output (outputUsd, included in totalUsd). */
+  recallOutputTokens: number;
+  outputUsd: number;
+  /** Tokens of the pages returned. */
+  recalledTokens: number;
+  archivedResults: number;
+  /** UTF-8 bytes of the results that left the context (cleared or folded), and of what the archive holds. */
+  clearedBytes: number;
+  archivedBytes: number;
+  /** Bytes of results out of the context that the archive does not hold as they were: 0 unless the model is broken. */
+  unrecoverableBytes: number;
 }
 
 export interface SimulateReport {
@@ -886,7 +1044,8 @@ export interface SessionStateOptions {
  * every remembered prefix is checked by hash against the caller's messages before it is used. */
 export declare class SessionState {
   constructor(options?: SessionStateOptions);
-  /** Restores `toJSON()` output (object or JSON text); throws MidfoldError('invalid-state'). */
+  /** Restores `toJSON()` output (object or JSON text; an object's messages are copied, so editing it later changes
+   * nothing here); throws MidfoldError('invalid-state'). */
   static from(json: SessionStateJSON | string, options?: SessionStateOptions): SessionState;
   toJSON(): SessionStateJSON;
   /** Reads the store (no-op without one). */

@@ -10,7 +10,7 @@ command -v clang >/dev/null || need+=(clang)
 command -v dpkg-source >/dev/null || need+=(dpkg-dev)
 command -v valgrind >/dev/null || need+=(valgrind)
 command -v node >/dev/null || need+=(nodejs npm)
-# Debian's Chromium for the browser tests (tests/browser.test.mjs), and a small CJK font so
+# Debian's Chromium for the browser tests (tests/hosts/browser.test.mjs), and a small CJK font so
 # the Chinese sample renders in their screenshots.
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ "$(dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null)" = 'install ok installed' ] || need+=(fonts-wqy-microhei)
@@ -32,6 +32,12 @@ if [ ${#need[@]} -gt 0 ]; then
     exit 1
   fi
 fi
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# Node's packages: npm ci when node_modules was not installed from this very lockfile. The
+# stamp holds the lockfile's hash, so a fresh checkout or worktree (whose files are all new)
+# reinstalls only when the lockfile's content differs, not whenever its mtime is newer.
+stamp=node_modules/.midfold-lockfile.sha256
+lock=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock" ]; then
   npm ci --no-audit --no-fund
+  echo "$lock" > "$stamp"
 fi

@@ -349,25 +349,6 @@ const mf_node *mf_anthropic_marker_node(const mf_node *content)
     return text;
 }
 
-/* A copy of object `obj` whose member `key` is `value` (replacing the one mf_get reads, or
- * added): the items are copied into `arena`, their values borrowed. NULL on OOM. */
-static mf_node *with_member(mf_arena *arena, const mf_node *obj, const char *key, mf_node value)
-{
-    const mf_node *old = mf_get(obj, key);
-    uint32_t count = obj->count + (old ? 0 : 1);
-    mf_node *items = mf_arena_alloc(arena, count * sizeof *items), *out = mf_arena_alloc(arena, sizeof *out);
-    if (!items || !out) return NULL;
-    memcpy(items, obj->items, obj->count * sizeof *items);
-    mf_node *slot = old ? &items[old - obj->items] : &items[obj->count];
-    value.key = key;
-    value.key_len = strlen(key);
-    *slot = value;
-    *out = *obj;
-    out->items = items;
-    out->count = count;
-    return out;
-}
-
 static mf_node string_node(const char *s, size_t len) { return (mf_node){.kind = MF_STRING, .str = s, .len = len}; }
 
 const mf_node *mf_anthropic_cleared(mf_arena *arena, const mf_node *content, mf_edit_target target, const char *text,
@@ -375,12 +356,12 @@ const mf_node *mf_anthropic_cleared(mf_arena *arena, const mf_node *content, mf_
 {
     if (!content || content->kind != MF_OBJECT) return NULL;
     if (target == MF_EDIT_RESULT_STDOUT) {
-        const mf_node *t = with_member(arena, content, "stdout", string_node(text, len));
-        return t ? with_member(arena, t, "stderr", string_node("", 0)) : NULL;
+        const mf_node *t = mf_with_member(arena, content, "stdout", string_node(text, len));
+        return t ? mf_with_member(arena, t, "stderr", string_node("", 0)) : NULL;
     }
     if (target == MF_EDIT_RESULT_VIEW) {
-        const mf_node *t = with_member(arena, content, "content", string_node(text, len));
-        return t ? with_member(arena, t, "file_type", string_node("text", 4)) : NULL;
+        const mf_node *t = mf_with_member(arena, content, "content", string_node(text, len));
+        return t ? mf_with_member(arena, t, "file_type", string_node("text", 4)) : NULL;
     }
     const mf_node *doc = mf_get(content, "content");
     if (target != MF_EDIT_RESULT_FETCHED || !doc || doc->kind != MF_OBJECT) return NULL;
@@ -395,8 +376,8 @@ const mf_node *mf_anthropic_cleared(mf_arena *arena, const mf_node *content, mf_
     items[2] = string_node(text, len);
     items[2].key = "data";
     items[2].key_len = 4;
-    const mf_node *d = with_member(arena, doc, "source", (mf_node){.kind = MF_OBJECT, .count = 3, .items = items});
-    return d ? with_member(arena, content, "content", *d) : NULL;
+    const mf_node *d = mf_with_member(arena, doc, "source", (mf_node){.kind = MF_OBJECT, .count = 3, .items = items});
+    return d ? mf_with_member(arena, content, "content", *d) : NULL;
 }
 
 /* ---- the adapter --------------------------------------------------------------------- */

@@ -5,7 +5,8 @@
 
 #include "view.h"
 
-/* Appends a zeroed part of `kind` for `node` at content index `index`; NULL on OOM.
+/* Appends a zeroed part of `kind` for `node` at content index `index`, with its type and how
+ * it is signed (signed.c reads every format's signed blocks alike); NULL on OOM.
  * msg->parts must have room (adapters size it first with adapt_reserve). */
 static inline mf_part *adapt_add(mf_msg *msg, mf_part_kind kind, const mf_node *node, size_t index)
 {
@@ -15,6 +16,7 @@ static inline mf_part *adapt_add(mf_msg *msg, mf_part_kind kind, const mf_node *
     p->node = node;
     p->index = index;
     p->type = mf_get_str(node, "type");
+    p->signing = mf_block_signing(node, p->type);
     return p;
 }
 

@@ -201,6 +201,9 @@ static void read_reasoning(mf_msg *msg)
      * API drops earlier turns' reasoning from the window; the encrypted text is not read). */
     if (!any && mf_get_str(msg->node, "encrypted_content"))
         adapt_add(msg, MF_PART_REDACTED_THINKING, msg->node, SIZE_MAX);
+    /* Encrypted reasoning: edits wait while its loop is in flight (signed.c); never removed. */
+    if (mf_responses_reasoning_encrypted(msg->node))
+        for (size_t p = 0; p < msg->count; p++) msg->parts[p].signing = MF_SIGNING_ENCRYPTED;
 }
 
 static size_t list_len(const mf_node *n, const char *key)

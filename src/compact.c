@@ -39,6 +39,21 @@ void mf_compact_plan_free(mf_compact_plan *plan)
     mf_dealloc(box);
 }
 
+/* What a message costs in the plan's profile: its figure from micro-compaction's pass over the
+ * same document when the options give them and no edit changed it, else estimated here (the
+ * figures are that pass's mf_estimate_msg, so both answers are the same number). */
+typedef struct pricing {
+    mf_profile profile;
+    const uint64_t *milli; /* per message, or NULL */
+    const uint8_t *edited; /* per message (with milli): 1 when an edit changed it */
+} pricing;
+
+static uint64_t msg_cost(const pricing *pr, const mf_view *v, size_t m)
+{
+    if (pr->milli && !pr->edited[m]) return pr->milli[m];
+    return mf_estimate_msg(&v->msgs[m], pr->profile);
+}
+
 static bool user_side(const mf_msg *msg) { return msg->role == MF_ROLE_USER || msg->role == MF_ROLE_TOOL; }
 
 /* A cut may fall before message c only when c needs nothing before it (a UIMessage
@@ -50,7 +65,7 @@ static bool valid_cut(const mf_msg *msg)
 
 /* An unfinished part (an approval awaiting its answer, a tool still running) is never
  * folded: the tail reaches back to the first message holding one, and on to a cut. */
-static size_t keep_pending(const mf_view *v, size_t c, mf_profile profile, uint64_t *tail_milli)
+static size_t keep_pending(const mf_view *v, size_t c, const pricing *pr, uint64_t *tail_milli)
 {
     size_t first = c;
     for (size_t m = 0; m < c; m++)
@@ -58,7 +73,7 @@ static size_t keep_pending(const mf_view *v, size_t c, mf_profile profile, uint6
     if (first == c) return c;
     while (first > 0 && (v->msgs[first].role == MF_ROLE_SYSTEM || !valid_cut(&v->msgs[first]))) first--;
     for (size_t m = first; m < c; m++)
-        if (v->msgs[m].role != MF_ROLE_SYSTEM) *tail_milli += mf_estimate_msg(&v->msgs[m], profile);
+        if (v->msgs[m].role != MF_ROLE_SYSTEM) *tail_milli += msg_cost(pr, v, m);
     return first;
 }
 
@@ -78,11 +93,11 @@ static size_t pending_turn_start(const mf_view *v)
     return start;
 }
 
-static size_t grow_tail(const mf_view *v, size_t start, uint64_t budget, mf_profile profile, uint64_t *tail_milli)
+static size_t grow_tail(const mf_view *v, size_t start, uint64_t budget, const pricing *pr, uint64_t *tail_milli)
 {
     uint64_t used = 0;
     for (size_t m = start; m < v->count; m++)
-        if (v->msgs[m].role != MF_ROLE_SYSTEM) used += mf_estimate_msg(&v->msgs[m], profile);
+        if (v->msgs[m].role != MF_ROLE_SYSTEM) used += msg_cost(pr, v, m);
     size_t c = start;
     /* Hosts send system messages apart from the rest, so a cut before system messages is
      * only as good as a cut before the next other message ([assistant call][system][user
@@ -100,7 +115,7 @@ static size_t grow_tail(const mf_view *v, size_t start, uint64_t budget, mf_prof
         if (!found) break; /* only an orphan result is left before */
         uint64_t cost = 0;
         for (size_t m = next; m < c; m++)
-            if (v->msgs[m].role != MF_ROLE_SYSTEM) cost += mf_estimate_msg(&v->msgs[m], profile);
+            if (v->msgs[m].role != MF_ROLE_SYSTEM) cost += msg_cost(pr, v, m);
         if (used + cost > budget) break;
         used += cost;
         c = next;
@@ -113,7 +128,7 @@ static size_t grow_tail(const mf_view *v, size_t start, uint64_t budget, mf_prof
 /* The tail grown back from c until it holds at least `want` non-system messages, to the
  * nearest valid cut at or before that point (a count that lands among a call's results
  * keeps the call too); adds what it takes to *tail_milli. */
-static size_t reach_messages(const mf_view *v, size_t c, uint64_t want, mf_profile profile, uint64_t *tail_milli)
+static size_t reach_messages(const mf_view *v, size_t c, uint64_t want, const pricing *pr, uint64_t *tail_milli)
 {
     uint64_t have = 0;
     for (size_t m = c; m < v->count; m++)
@@ -132,7 +147,7 @@ static size_t reach_messages(const mf_view *v, size_t c, uint64_t want, mf_profi
     }
     if (t >= c) return c;
     for (size_t m = t; m < c; m++)
-        if (v->msgs[m].role != MF_ROLE_SYSTEM) *tail_milli += mf_estimate_msg(&v->msgs[m], profile);
+        if (v->msgs[m].role != MF_ROLE_SYSTEM) *tail_milli += msg_cost(pr, v, m);
     return t;
 }
 
@@ -167,7 +182,10 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
     uint64_t cap = o->max_transcript_tokens * MF_MILLI;
     mf_serialize_list(b, v, list, n, NULL);
     if (b->failed) return false;
-    if (!cap || mf_estimate_text(b->data, b->len, o->profile) <= cap) return true;
+    if (!cap) return true;
+    /* `total` is always the estimate of the transcript in b as it stands (each text estimated once). */
+    uint64_t total = mf_estimate_text(b->data, b->len, o->profile);
+    if (total <= cap) return true;
 
     uint8_t *shrink = mf_arena_calloc(arena, v->count, 1);
     if (!shrink) return false;
@@ -177,9 +195,9 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
      * is left whole. Each round serializes once; rounds are few. */
     size_t next = 0;
     for (;;) {
-        uint64_t total = mf_estimate_text(b->data, b->len, o->profile);
         if (total <= cap || next >= n) break;
-        for (; next < n && total > cap; next++) {
+        uint64_t guess = total;
+        for (; next < n && guess > cap; next++) {
             const mf_msg *msg = &v->msgs[list[next]];
             if (!mf_msg_has_results(msg)) continue;
             uint64_t saved = 0;
@@ -195,39 +213,50 @@ static bool write_transcript(mf_buf *b, const mf_view *v, mf_compact_plan *plan,
                 any = true;
             }
             if (any) shrink[list[next]] = 1;
-            total = saved < total ? total - saved : 0;
+            guess = saved < guess ? guess - saved : 0;
         }
         mf_buf_reset(b);
         mf_serialize_list(b, v, list, n, shrink);
         if (b->failed) return false;
+        total = mf_estimate_text(b->data, b->len, o->profile);
     }
-    if (mf_estimate_text(b->data, b->len, o->profile) <= cap) return true;
+    if (total <= cap) return true;
 
     const uint64_t separator = mf_estimate_text("\n\n", 2, o->profile);
     /* Still too long: leave out the oldest messages, measured one by one — but keep the
      * first one when it is the user's own request (it usually states the goal). */
-    uint64_t *cost = mf_arena_alloc(arena, (n ? n : 1) * sizeof *cost);
-    if (!cost) return false;
-    uint64_t sum = 0;
-    mf_buf one;
-    mf_buf_init(&one);
-    for (size_t i = 0; i < n; i++) {
-        mf_buf_reset(&one);
-        mf_serialize_list(&one, v, list + i, 1, shrink);
-        cost[i] = one.failed ? 0 : mf_estimate_text(one.data, one.len, o->profile) + separator;
-        sum += cost[i];
-    }
-    bool ok = !one.failed;
-    mf_buf_free(&one);
-    if (!ok) return false;
     const mf_msg *first = &v->msgs[list[0]];
     size_t pinned = n > 1 && first->role == MF_ROLE_USER && !mf_msg_has_results(first) ? 1 : 0;
     /* "[N earlier messages omitted]" and its separator, priced at its longest. */
     const char *longest_note = plan->language == MF_LANG_ZH ? "[省略了 99999999 条较早的消息]\n\n"
                                                               : "[99999999 earlier messages omitted]\n\n";
     const uint64_t note = mf_estimate_text(longest_note, strlen(longest_note), o->profile);
-    size_t skip = 0;
-    while (pinned + skip + 1 < n && sum + note > cap) sum -= cost[pinned + skip++];
+    /* The fewest oldest messages whose leaving out makes the rest fit (at most all but the
+     * newest): what is kept only shrinks as more go, so the newest are measured back from the
+     * end until the next would not fit, and the older ones, which go, are never measured. */
+    mf_buf one;
+    mf_buf_init(&one);
+    bool ok = true;
+    uint64_t kept = 0;
+    if (pinned) {
+        mf_serialize_list(&one, v, list, 1, shrink);
+        ok = !one.failed;
+        kept = ok ? mf_estimate_text(one.data, one.len, o->profile) + separator : 0;
+    }
+    size_t from = n; /* the suffix list[from..n) fits with the note */
+    while (ok && from > pinned) {
+        mf_buf_reset(&one);
+        mf_serialize_list(&one, v, list + from - 1, 1, shrink);
+        if (one.failed) { ok = false; break; }
+        uint64_t c = mf_estimate_text(one.data, one.len, o->profile) + separator;
+        if (kept + c + note > cap) break;
+        kept += c;
+        from--;
+    }
+    mf_buf_free(&one);
+    if (!ok) return false;
+    size_t skip = from - pinned;
+    if (pinned + skip + 1 > n) skip = n - pinned - 1; /* the newest is kept whatever it costs */
     plan->omitted_messages = skip;
     mf_buf_reset(b);
     if (pinned) {
@@ -253,22 +282,39 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
     if ((unsigned)options->profile >= MF_PROFILE_COUNT)
         return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile");
     if (options->language > MF_LANG_ZH) return mf_fail(err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown language");
+    /* The conversation as the micro-compaction edits leave it, read from the same document
+     * (the copied nodes live in `edits` until the view is done with them). */
+    mf_arena edits;
+    mf_arena_init(&edits);
+    mf_doc edited;
+    mf_status st = mf_doc_edited(doc, options->edits, options->edit_count, &edits, &edited, err);
     mf_view view;
-    mf_status st = mf_view_build(doc, format, &view, err);
-    if (st) return st;
+    if (!st) st = mf_view_build(&edited, format, &view, err);
+    if (st) { mf_arena_free(&edits); return st; }
     compact_box *box = mf_alloc(sizeof *box);
-    if (!box) { mf_view_free(&view); return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"); }
+    if (!box) {
+        mf_view_free(&view);
+        mf_arena_free(&edits);
+        return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory");
+    }
     memset(box, 0, sizeof *box);
     mf_arena_init(&box->arena);
     mf_compact_plan *plan = &box->plan;
     mf_buf b;
     mf_buf_init(&b);
+    pricing pr = { options->profile, NULL, NULL };
+    if (options->message_milli && options->message_count == view.count && options->message_format == view.format) {
+        uint8_t *edited_msgs = mf_arena_calloc(&edits, view.count ? view.count : 1, 1);
+        if (!edited_msgs) goto nomem;
+        for (size_t i = 0; i < options->edit_count; i++) edited_msgs[options->edits[i].message] = 1;
+        pr = (pricing){ options->profile, options->message_milli, edited_msgs };
+    }
 
     size_t start = pending_turn_start(&view);
-    plan->tail_start = grow_tail(&view, start, options->keep_tail_tokens * MF_MILLI, options->profile, &plan->milli_tail);
+    plan->tail_start = grow_tail(&view, start, options->keep_tail_tokens * MF_MILLI, &pr, &plan->milli_tail);
     if (options->keep_tail_messages)
-        plan->tail_start = reach_messages(&view, plan->tail_start, options->keep_tail_messages, options->profile, &plan->milli_tail);
-    plan->tail_start = keep_pending(&view, plan->tail_start, options->profile, &plan->milli_tail);
+        plan->tail_start = reach_messages(&view, plan->tail_start, options->keep_tail_messages, &pr, &plan->milli_tail);
+    plan->tail_start = keep_pending(&view, plan->tail_start, &pr, &plan->milli_tail);
     /* The provider reads from its last compaction on: a summary placed before it would be
      * dropped, so the cut comes after it (the first cut that does, up to the pending turn),
      * and what precedes it, which the provider no longer reads, is left out of the middle. */
@@ -280,14 +326,14 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
         plan->tail_start = c <= start && c < view.count ? c : 0; /* 0: nothing can be folded */
         uint64_t unused = 0;
         if (plan->tail_start) {
-            size_t kept = keep_pending(&view, plan->tail_start, options->profile, &unused);
+            size_t kept = keep_pending(&view, plan->tail_start, &pr, &unused);
             plan->tail_start = kept <= window ? 0 : kept;
         }
         /* The tail's estimate is what the provider reads of it: from its compaction on, as
          * mf_doc_estimate counts (a tail from 0 keeps the ignored messages, never billed). */
         plan->milli_tail = 0;
         for (size_t m = plan->tail_start > window ? plan->tail_start : window; m < view.count; m++)
-            if (view.msgs[m].role != MF_ROLE_SYSTEM) plan->milli_tail += mf_estimate_msg(&view.msgs[m], options->profile);
+            if (view.msgs[m].role != MF_ROLE_SYSTEM) plan->milli_tail += msg_cost(&pr, &view, m);
     }
     size_t nhead = 0, nmid = 0;
     for (size_t m = 0; m < plan->tail_start; m++) {
@@ -304,7 +350,7 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
             plan->head[plan->head_count++] = m;
         } else if (m >= window) {
             plan->middle[plan->middle_count++] = m;
-            plan->milli_middle += mf_estimate_msg(&view.msgs[m], options->profile);
+            plan->milli_middle += msg_cost(&pr, &view, m);
             has_previous = has_previous || is_summary_message(&view.msgs[m]) || mf_msg_has_compaction(&view.msgs[m]);
         }
     }
@@ -312,6 +358,13 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
         plan->middle_count >= 1 && plan->middle_count <= 2 &&
         (is_summary_message(&view.msgs[plan->middle[0]]) || mf_msg_has_compaction(&view.msgs[plan->middle[0]])) &&
         (plan->middle_count == 1 || view.msgs[plan->middle[1]].role == MF_ROLE_ASSISTANT);
+
+    /* The signed loop in flight (every fold waits for it) and the kept turns' signed parts, which
+     * a fold leaves after a new prefix (signed.c). */
+    bool open;
+    plan->in_flight = mf_view_in_flight(&view, &open);
+    if (mf_view_fold_drops(&view, plan->tail_start, options->profile, &box->arena, &plan->drops, &plan->drop_count))
+        goto nomem;
 
     plan->language = options->language != MF_LANG_AUTO ? options->language : mf_detect_language(&view);
     plan->acknowledgement = mf_prompt_acknowledgement(plan->language);
@@ -342,11 +395,13 @@ mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_comp
     }
     mf_buf_free(&b);
     mf_view_free(&view);
+    mf_arena_free(&edits);
     *out = plan;
     return MF_OK;
 nomem:
     mf_buf_free(&b);
     mf_view_free(&view);
+    mf_arena_free(&edits);
     mf_compact_plan_free(plan);
     return mf_fail(err, MF_ERR_NOMEM, SIZE_MAX, "out of memory while planning compaction");
 }

@@ -13,7 +13,9 @@
 #include "profiles.h"
 #include "result.h"
 #include "measure.h"
+#include "micro_inputs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void mf_micro_options_init(mf_micro_options *options)
@@ -171,6 +173,96 @@ static bool list_thinking(const mf_view *view, size_t from, mf_profile profile, 
     return true;
 }
 
+/* An edit and its place in the plan as first made: sorting by message and part keeps the
+ * two edits of one UIMessage tool part (its output, its input) in that order (qsort is not
+ * stable). */
+typedef struct ordered_edit { mf_micro_edit edit; size_t seq; } ordered_edit;
+
+static int by_place(const void *a, const void *b)
+{
+    const ordered_edit *x = a, *y = b;
+    if (x->edit.message != y->edit.message) return x->edit.message < y->edit.message ? -1 : 1;
+    if (x->edit.part != y->edit.part) return x->edit.part < y->edit.part ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* clear_tool_inputs: adds to the plan an edit of the call of each result it clears, and of
+ * each result cleared before (a marker already), when the call's input has strings to clear
+ * (micro_inputs.c), keeping the edits in message and part order; adds what they free to *saved.
+ * `limit`: where the kept turns (or the pending turn) begin. False on OOM. */
+static bool plan_inputs(const mf_view *view, size_t window, size_t limit, const mf_micro_options *o,
+                        mf_micro_plan *plan, mf_arena *arena, uint64_t *saved)
+{
+    size_t calls = 0;
+    for (size_t m = window; m < limit; m++)
+        for (size_t p = 0; p < view->msgs[m].count; p++) calls += view->msgs[m].parts[p].kind == MF_PART_TOOL_CALL;
+    if (!calls) return true;
+    mf_idmap ids;
+    if (!mf_idmap_init(&ids, arena, calls)) return false;
+    ordered_edit *all = mf_alloc((plan->count + calls) * sizeof *all);
+    if (!all) return false;
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < plan->count; i++, n++) all[n] = (ordered_edit){ plan->edits[i], n };
+    bool ok = true;
+    for (size_t m = window; ok && m < limit; m++) {
+        for (size_t p = 0; ok && p < view->msgs[m].count; p++) {
+            const mf_part *part = &view->msgs[m].parts[p];
+            if (part->kind == MF_PART_TOOL_CALL && part->id) {
+                mf_idslot *slot = mf_idmap_slot(&ids, part->id, part->id_len);
+                slot->id = part->id; slot->len = part->id_len; slot->value = part; slot->message = m;
+                continue;
+            }
+            if (part->kind != MF_PART_TOOL_RESULT || !part->id || part->pinned || part->pending) continue;
+            while (k < plan->count && (plan->edits[k].message < m || (plan->edits[k].message == m && plan->edits[k].part < part->index))) k++;
+            bool cleared_now = k < plan->count && plan->edits[k].message == m && plan->edits[k].part == part->index;
+            if (!cleared_now && !mf_result_is_truncated(part->content)) continue;
+            const char *name = part->name && part->name_len ? part->name : "unknown";
+            size_t name_len = part->name && part->name_len ? part->name_len : strlen("unknown");
+            if (excluded(o, name, name_len)) continue;
+            mf_idslot *slot = mf_idmap_slot(&ids, part->id, part->id_len);
+            if (!slot->id) continue; /* its call lies before the window, or nowhere */
+            const mf_part *call = slot->value;
+            slot->value = NULL; /* one edit per call, whatever answers it twice */
+            if (!call) continue;
+            mf_micro_edit e;
+            uint64_t frees;
+            bool found;
+            ok = mf_plan_input_edit(arena, view, slot->message, call, o->profile, &e, &frees, &found);
+            if (ok && found) {
+                all[n] = (ordered_edit){ e, n };
+                n++;
+                *saved += frees;
+            }
+        }
+    }
+    if (ok && n > plan->count) {
+        qsort(all, n, sizeof *all, by_place);
+        mf_micro_edit *edits = mf_arena_alloc(arena, n * sizeof *edits);
+        ok = edits != NULL;
+        for (size_t i = 0; ok && i < n; i++) {
+            edits[i] = all[i].edit;
+            if (edits[i].target >= MF_EDIT_CALL_INPUT) plan->chars_cleared += edits[i].chars;
+        }
+        if (ok) { plan->edits = edits; plan->count = n; }
+    }
+    mf_dealloc(all);
+    return ok;
+}
+
+/* The signed parts the edits make go (signed.c), from the first edit: its message, and in it
+ * the first edited part (an edit of the message itself counts as before every part). */
+static bool plan_drops(const mf_view *view, mf_micro_plan *plan, mf_profile profile, mf_arena *arena)
+{
+    size_t message = plan->edits[0].message, part = SIZE_MAX - 1;
+    for (size_t k = 0; k < plan->count && plan->edits[k].message == message; k++) {
+        size_t at = plan->edits[k].part == SIZE_MAX ? 0 : plan->edits[k].part;
+        if (at < part) part = at;
+    }
+    if (mf_view_edit_drops(view, message, part, profile, arena, &plan->drops, &plan->drop_count)) return false;
+    for (size_t d = 0; d < plan->drop_count; d++) plan->milli_drops += plan->drops[d].milli;
+    return true;
+}
+
 mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_options *options,
                             mf_micro_plan **out, mf_error *err)
 {
@@ -193,6 +285,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     memset(box, 0, sizeof *box);
     mf_arena_init(&box->arena);
     mf_micro_plan *plan = &box->plan;
+    plan->format = view.format;
 
     size_t limit = protected_from(&view, options->keep_recent), pending = pending_from(&view);
     if (pending < limit) limit = pending;
@@ -276,6 +369,7 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
             plan->chars_cleared += e->chars;
             saved += frees;
         }
+        if (options->clear_tool_inputs && !plan_inputs(&view, window, limit, options, plan, &box->arena, &saved)) goto nomem;
         uint64_t after = before - saved, tokens_after = mf_ceil_tokens(after);
         plan->milli_after = after;
         bool too_little = options->clear_at_least &&
@@ -289,6 +383,10 @@ mf_status mf_doc_micro_plan(const mf_doc *doc, mf_format format, const mf_micro_
     }
     if (plan->count && options->recall_key_len && !name_kept(&box->arena, plan, cands, kept, options, before)) goto nomem;
     if (plan->count && !list_thinking(&view, plan->edits[0].message, options->profile, plan, &box->arena)) goto nomem;
+    bool open;
+    plan->in_flight = mf_view_in_flight(&view, &open);
+    plan->in_flight_open = open;
+    if (plan->count && !plan_drops(&view, plan, options->profile, &box->arena)) goto nomem;
     mf_view_free(&view);
     *out = plan;
     return MF_OK;

@@ -199,6 +199,8 @@ typedef struct mf_micro_options {
     mf_profile profile;
     int per_message;             /* 1: the plan also holds every message's figures (as
                                     mf_doc_estimate_each gives them), from the same pass */
+    int clear_tool_inputs;       /* 1: the calls of cleared results (cleared now or before) lose
+                                    their large input strings too (MF_EDIT_CALL_*, micro_inputs.c) */
     const uint8_t *recall_key;   /* the conversation's recall secret (borrowed), or NULL: with it
                                     every marker names its result's recall id (mf_recall_id) */
     size_t recall_key_len;       /* 0: no ids, the markers as without recall, byte for byte */
@@ -236,8 +238,17 @@ typedef enum mf_edit_target {
      * into the one field that holds the output (docs/anthropic-blocks.md). */
     MF_EDIT_RESULT_STDOUT = 20,  /* ... .content = {...content, stdout: text, stderr: ""} (code execution) */
     MF_EDIT_RESULT_VIEW = 21,    /* ... .content = {...content, content: text, file_type: "text"} (text editor view) */
-    MF_EDIT_RESULT_FETCHED = 22  /* ... .content.content.source = {type: "text", media_type: "text/plain",
+    MF_EDIT_RESULT_FETCHED = 22, /* ... .content.content.source = {type: "text", media_type: "text/plain",
                                     data: text} (web fetch: the fetched document) */
+    /* A cleared call's input (clear_tool_inputs): the text is the whole new input as JSON,
+     * an object written as a value where the format holds a value, as a string where it
+     * holds a string of JSON. */
+    MF_EDIT_CALL_INPUT = 30,     /* messages[m].content[p].input = value (Anthropic tool_use, AI SDK tool-call) */
+    MF_EDIT_CALL_ARGS = 31,      /* messages[m].content[p].args = value (AI SDK 4 tool-call, LangChain tool_call block) */
+    MF_EDIT_UI_INPUT = 32,       /* messages[m].parts[p].input = value (AI SDK UIMessage tool part) */
+    MF_EDIT_CALL_ARGUMENTS = 33, /* messages[m].tool_calls[p].function.arguments = text (OpenAI Chat) */
+    MF_EDIT_MESSAGE_CALL_ARGS = 34, /* messages[m].tool_calls[p].args = value (LangChain AIMessage) */
+    MF_EDIT_ITEM_ARGUMENTS = 35  /* messages[m].arguments = text (an OpenAI Responses function_call) */
 } mf_edit_target;
 
 typedef struct mf_micro_edit {
@@ -246,8 +257,10 @@ typedef struct mf_micro_edit {
     mf_edit_target target;
     const char *tool_name;       /* borrowed from the plan */
     size_t tool_name_len;
-    size_t chars;                /* code points of the original result */
-    const char *replacement;     /* "[truncated: NAME result, N chars]", borrowed from the plan */
+    size_t chars;                /* code points of the original result (a call's input: of the
+                                    strings replaced) */
+    const char *replacement;     /* "[truncated: NAME result, N chars]", borrowed from the plan; for
+                                    a call's input (MF_EDIT_CALL_*), the new input as JSON text */
     size_t replacement_len;
     char recall_id[9];           /* with a recall key: the id the marker names ("r" and 8 base32
                                     characters, no NUL), which the host archives the result under */
@@ -264,6 +277,32 @@ typedef struct mf_thinking_cost {
     uint64_t milli;              /* what it adds to its message's estimate */
 } mf_thinking_cost;
 
+/* One signed part that goes because the conversation before it changed (docs/thinking.md):
+ * the provider would refuse it (Anthropic's prefix-bound signatures, Bedrock's, OpenRouter's
+ * details). Finished turns may leave their thinking out; an in-flight loop never has any to
+ * drop, since every edit waits for it. */
+typedef enum mf_drop_kind {
+    MF_DROP_PART = 1,            /* remove content[part] (or parts[part]) */
+    MF_DROP_DETAILS = 2,         /* call part content[part]: remove providerOptions / providerMetadata /
+                                    callProviderMetadata / resultProviderMetadata .openrouter.reasoning_details */
+    MF_DROP_BESIDE = 3           /* remove the message's reasoning_details and reasoning (Chat Completions) */
+} mf_drop_kind;
+
+#define MF_META_PROVIDER_OPTIONS 1u   /* providerOptions (a ModelMessage's call part) */
+#define MF_META_PROVIDER_METADATA 2u  /* providerMetadata (a step's content) */
+#define MF_META_CALL 4u               /* callProviderMetadata (a UIMessage tool part) */
+#define MF_META_RESULT 8u             /* resultProviderMetadata (a UIMessage tool part) */
+
+typedef struct mf_signed_drop {
+    size_t message;              /* index in the messages list */
+    size_t part;                 /* index in its content (or parts) list; SIZE_MAX for MF_DROP_BESIDE */
+    mf_drop_kind kind;
+    size_t count;                /* parts it removes: 1, or BESIDE's reasoning_details entries */
+    int alone;                   /* 1: the message holds nothing else (a fold removes the message) */
+    unsigned keys;               /* MF_DROP_DETAILS: which metadata hold the details (MF_META_*) */
+    uint64_t milli;              /* what it takes off its message's estimate */
+} mf_signed_drop;
+
 /* A micro-compaction plan: the edits to apply, in message order, and its figures. */
 typedef struct mf_micro_plan {
     mf_micro_edit *edits;
@@ -278,6 +317,17 @@ typedef struct mf_micro_plan {
                                     an assistant message from the first edited message on, in order;
                                     owned by the plan (NULL when there are none) */
     size_t thinking_count;
+    size_t in_flight;            /* the message of a signed tool loop in flight, or SIZE_MAX: a caller
+                                  * whose provider binds signatures to their prefix applies no edit */
+    int in_flight_open;          /* 1: messages before the list could change that answer (it read back
+                                    to the first one: a list that is the end of a longer one) */
+    mf_signed_drop *drops;       /* when there are edits: the signed parts they make go, in order
+                                    (messages before the first edit keep theirs); owned by the plan */
+    size_t drop_count;
+    uint64_t milli_drops;        /* what the drops take off milli_after (not taken off: a caller whose
+                                    provider does not bind signatures keeps them) */
+    mf_format format;            /* the format the conversation was read in (the detected one when
+                                    MF_FORMAT_AUTO was asked): what a rebuild writes its messages in */
 } mf_micro_plan;
 
 /* Plans micro-compaction; the document is not modified. On success *out receives a plan
@@ -350,10 +400,22 @@ typedef struct mf_compact_options {
     uint64_t keep_tail_messages;    /* a second floor: the tail holds at least this many non-system
                                      * messages (moved back to where no call is parted from its
                                      * results); 0: the token budget alone */
+    const mf_micro_edit *edits;     /* micro-compaction's edits (mf_micro_plan.edits, or a subset):
+                                     * the plan reads the conversation as they leave it, as if
+                                     * applied first (js/core/apply.js), so a fold's plan needs no
+                                     * edited copy encoded again; borrowed, NULL when edit_count is 0 */
+    size_t edit_count;
+    const uint64_t *message_milli;  /* each message's estimate before the edits, from a pass over
+                                     * the same document (mf_micro_plan.figures[m].milli, read in
+                                     * message_format): the plan estimates only the edited messages
+                                     * itself. Borrowed; used only when message_count is the number
+                                     * of messages and message_format the one the plan reads them in */
+    size_t message_count;
+    mf_format message_format;
 } mf_compact_options;
 
 /* keep_tail_tokens 10000, max_transcript_tokens 60000, max_summary_tokens 2000, AUTO,
- * keep_tail_messages 0. */
+ * keep_tail_messages 0, no edits, no figures. */
 void mf_compact_options_init(mf_compact_options *options);
 
 /* Where to cut and what to send. The conversation is cut in three: the head (system
@@ -382,11 +444,17 @@ typedef struct mf_compact_plan {
     size_t ignored_count;      /* other messages before the provider's last compaction block or
                                   item: the provider no longer reads them, so they are neither
                                   head nor middle (the rebuild drops them; its summary covers them) */
+    size_t in_flight;          /* the message of a signed tool loop in flight, or SIZE_MAX */
+    mf_signed_drop *drops;     /* the tail's signed parts a fold drops (their prefix changes), in
+                                  order; owned by the plan (NULL when there are none) */
+    size_t drop_count;
 } mf_compact_plan;
 
 /* Plans a compaction; the document is not modified. Release with mf_compact_plan_free.
  * `options` may be NULL for the defaults. An empty middle is not an error: middle_count
- * is 0. */
+ * is 0. With options->edits, the plan is the one of the conversation those edits leave
+ * (indices unchanged: an edit replaces a result, never a message); an edit that fits no
+ * message is MF_ERR_INVALID_ARG. */
 mf_status mf_doc_compact_plan(const mf_doc *doc, mf_format format, const mf_compact_options *options,
                               mf_compact_plan **out, mf_error *err);
 void mf_compact_plan_free(mf_compact_plan *plan);

@@ -61,6 +61,12 @@ static int classify(uint32_t cp)
     return ASTRAL;
 }
 
+int mf_feature_class(uint32_t cp)
+{
+    if (!tables_ready) init_tables();
+    return classify(cp);
+}
+
 static bool is_alpha(int k) { return k == LOWER || k == UPPER || k == LATIN || k == CYR || k == OTHER2; }
 static bool is_ws(int k) { return k == SPACE || k == TAB || k == NL; }
 static bool is_repable(int k) { return k == PSTR || k == PUNCT || k == CJKP || k == SYM3 || k == OTHER3; }

@@ -78,6 +78,11 @@ typedef struct mf_feature_state {
     bool vowel, non_ascii, al_letter, al_digit, ws_nl;
 } mf_feature_state;
 
+/* A code point's class in the pass: its per-code-point feature, MF_F_LOWER .. MF_F_ASTRAL
+ * (U+FFFD for invalid bytes is MF_F_OTHER3). The search's tokenizer (search_tokens.c)
+ * segments text by these classes, so it splits Han, kana and hangul where the estimator does.
+ * Fills the tables at first use; allocates nothing. */
+int mf_feature_class(uint32_t cp);
 void mf_features_begin(mf_feature_state *st);
 /* Adds the features of UTF-8 text to counts (pieces must split between code points). */
 void mf_features_feed(mf_feature_state *st, const char *text, size_t len, uint64_t counts[MF_FEATURE_COUNT]);

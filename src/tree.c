@@ -31,3 +31,20 @@ const mf_node *mf_get_str(const mf_node *obj, const char *key)
     const mf_node *n = mf_get(obj, key);
     return n && n->kind == MF_STRING ? n : NULL;
 }
+
+mf_node *mf_with_member(mf_arena *arena, const mf_node *obj, const char *key, mf_node value)
+{
+    const mf_node *old = mf_get(obj, key);
+    uint32_t count = obj->count + (old ? 0 : 1);
+    mf_node *items = mf_arena_alloc(arena, count * sizeof *items), *out = mf_arena_alloc(arena, sizeof *out);
+    if (!items || !out) return NULL;
+    memcpy(items, obj->items, obj->count * sizeof *items);
+    mf_node *slot = old ? &items[old - obj->items] : &items[obj->count];
+    value.key = key;
+    value.key_len = strlen(key);
+    *slot = value;
+    *out = *obj;
+    out->items = items;
+    out->count = count;
+    return out;
+}

@@ -29,6 +29,10 @@ const mf_node *mf_get(const mf_node *obj, const char *key);
 const mf_node *mf_get_str(const mf_node *obj, const char *key);
 bool mf_str_eq(const mf_node *n, const char *s);
 bool mf_is(const mf_node *n, mf_kind kind);
+/* A copy of object `obj` whose member `key` is `value` (replacing the one mf_get reads, or
+ * added after the others, as a JS assignment adds a key): the items are copied into
+ * `arena`, their values borrowed; `key` must outlive the copy. NULL on OOM. */
+mf_node *mf_with_member(mf_arena *arena, const mf_node *obj, const char *key, mf_node value);
 
 /* ---- tool-call id map (idset.c) --------------------------------------------------- */
 typedef struct mf_idslot {

@@ -12,7 +12,7 @@
  * out; the maps live in `arena`); check_item then checks item m. */
 typedef void (*mf_report_fn)(void *ctx, mf_problem_code code, size_t message, size_t part, const char *fmt,
                              const char *arg, size_t arg_len);
-typedef struct mf_responses_pairs { mf_idmap calls, outputs, seen; } mf_responses_pairs;
+typedef struct mf_responses_pairs { mf_idmap calls, outputs, seen, answered; } mf_responses_pairs;
 bool mf_responses_pairs_init(mf_responses_pairs *pairs, const mf_view *view, mf_arena *arena);
 void mf_responses_check_item(mf_responses_pairs *pairs, const mf_view *view, size_t m, mf_report_fn report,
                              void *ctx);

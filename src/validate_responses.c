@@ -65,7 +65,7 @@ bool mf_responses_pairs_init(mf_responses_pairs *pairs, const mf_view *v, mf_are
     size_t n = 1;
     for (size_t m = 0; m < v->count; m++) n += v->msgs[m].count;
     if (!mf_idmap_init(&pairs->calls, arena, n) || !mf_idmap_init(&pairs->outputs, arena, n) ||
-        !mf_idmap_init(&pairs->seen, arena, n))
+        !mf_idmap_init(&pairs->seen, arena, n) || !mf_idmap_init(&pairs->answered, arena, n))
         return false;
     /* Each id's first call and last output, with the rule it belongs to. */
     for (size_t m = 0; m < v->count; m++) {
@@ -109,8 +109,15 @@ void mf_responses_check_item(mf_responses_pairs *pairs, const mf_view *v, size_t
                    part->id, part->id_len);
     } else {
         const mf_idslot *c = mf_idmap_slot(&pairs->calls, part->id, part->id_len);
-        if (!(c->id && c->value == r && c->message < m))
+        if (!(c->id && c->value == r && c->message < m)) {
             report(ctx, MF_PROBLEM_RESULT_WITHOUT_CALL, m, SIZE_MAX, "output \"%s\" answers no call before it",
                    part->id, part->id_len);
+            return;
+        }
+        /* One output per call: the API refuses a second one for the same call_id. */
+        mf_idslot *a = mf_idmap_slot(&pairs->answered, part->id, part->id_len);
+        if (a->id) report(ctx, MF_PROBLEM_DUPLICATE_ID, m, SIZE_MAX, "call \"%s\" is answered twice", part->id, part->id_len);
+        a->id = part->id;
+        a->len = part->id_len;
     }
 }

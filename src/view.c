@@ -83,6 +83,7 @@ mf_status mf_view_build(const mf_doc *doc, mf_format format, mf_view *view, mf_e
                : mf_adapt_aisdk(&view->arena, msg);
         }
         if (st) goto nomem;
+        msg->signed_details = mf_signed_details(mf_get(msg->node, "reasoning_details"));
     }
     if (mf_view_link_results(view)) goto nomem;
     if (format == MF_FORMAT_AISDK && mf_aisdk_link_approvals(view)) goto nomem;

@@ -17,6 +17,20 @@ typedef enum mf_part_kind {
     MF_PART_APPROVAL         /* AI SDK tool-approval-request / -response: id is the approvalId */
 } mf_part_kind;
 
+/* Whether a block carries a provider's signature over the model's thinking (signed.c): what
+ * makes a tool loop in flight wait for its turn boundary and what a changed prefix makes the
+ * provider refuse. */
+typedef enum mf_signing {
+    MF_SIGNING_NONE = 0,
+    MF_SIGNING_THINKING,     /* signed thinking: Anthropic thinking / redacted_thinking, an AI SDK
+                                reasoning part signed by Anthropic, Bedrock or OpenRouter, a
+                                redacted-reasoning part; goes from a turn whose prefix changed */
+    MF_SIGNING_DETAILS,      /* a call part carrying OpenRouter's signed reasoning_details (sent as
+                                the step's thinking): the details go, the call stays */
+    MF_SIGNING_ENCRYPTED     /* OpenAI's encrypted reasoning (a Responses reasoning item, an AI SDK
+                                reasoningEncryptedContent part): edits wait, it is never removed */
+} mf_signing;
+
 /* What a block gives the model and the summarizer, told to a reader by a reader function
  * (an adapter's; read.c for blocks none knows), whose sinks are the estimate, the transcript
  * and the marker's count (result.h): `text` is read by the model (priced, written, counted),
@@ -56,6 +70,8 @@ typedef struct mf_part {
     bool same_message;       /* TOOL_CALL, TOOL_RESULT run by the provider (Anthropic server tools,
                                 the MCP connector): call and result sit in one assistant message */
     mf_read_fn read;         /* when set, how the block reads (estimate, transcript) beyond its kind */
+    mf_signing signing;      /* set by adapt_add from the block's own shape (mf_block_signing); a
+                                Responses reasoning item's parts by its adapter */
 } mf_part;
 
 typedef struct mf_msg {
@@ -70,6 +86,8 @@ typedef struct mf_msg {
                                 one role are one turn */
     bool joined;             /* no cut may fall right before this message: it belongs with the one
                                 before (the item after a reasoning item, items inside a call pair) */
+    bool signed_details;     /* its reasoning_details (beside the content) hold signed or encrypted
+                                entries (OpenRouter's Chat Completions: Claude's, Gemini's thinking) */
 } mf_msg;
 
 typedef struct mf_view {
@@ -140,6 +158,41 @@ bool mf_msg_has_results(const mf_msg *msg);
  * call with the same id (view.c); results that match no call keep name NULL. */
 mf_status mf_view_link_results(mf_view *view);
 
+/* ---- which blocks are signed (signing.c: a leaf the adapters call) ----------------- */
+/* How `block` (of `type`, its "type" string or NULL) is signed, in any format. */
+mf_signing mf_block_signing(const mf_node *block, const mf_node *type);
+/* True for an Anthropic tool_use, AI SDK tool-call, UIMessage tool-NAME or dynamic-tool type. */
+bool mf_block_is_call(const mf_node *type);
+/* True for an OpenRouter reasoning_details list with a signed or an encrypted entry. */
+bool mf_signed_details(const mf_node *details);
+/* Which metadata of a call part carry OpenRouter's signed details (MF_META_*; 0: none). */
+unsigned mf_details_keys(const mf_node *block);
+/* True for a Responses reasoning item with its encrypted_content. */
+bool mf_responses_reasoning_encrypted(const mf_node *item);
+/* True for a value JavaScript takes as true (a non-empty string, a number other than 0, true,
+ * a list, an object, binary data): the wire rules are written against the SDKs' JS checks. */
+bool mf_truthy(const mf_node *n);
+
+/* ---- what signed thinking means for an edit (signed.c) --------------------------- */
+/* True when a block of the message's content (or parts), or its reasoning_details, is signed. */
+bool mf_msg_signed(const mf_msg *msg);
+/* The index of the message holding a tool loop in flight whose thinking is signed, or SIZE_MAX.
+ * In flight: that assistant message made tool calls and the conversation ends with it (its calls
+ * wait) or with their results, nothing the user wrote after; a Responses list, with a trailing
+ * run of reasoning, call and output items whose reasoning is encrypted (the run's first such
+ * item). *open: messages before the list could change the answer (it read back to the first). */
+size_t mf_view_in_flight(const mf_view *v, bool *open);
+/* The signed parts of the assistant messages from `from` on that a fold drops from the kept
+ * turns (their prefix changed): built in `arena`, *out NULL when there are none. MF_ERR_NOMEM. */
+mf_status mf_view_fold_drops(const mf_view *v, size_t from, mf_profile profile, mf_arena *arena,
+                             mf_signed_drop **out, size_t *count);
+/* The signed parts an edit at message `message`, part `part` (SIZE_MAX: the message itself)
+ * makes go: those of every later assistant message that holds something else (an edit keeps
+ * the list's length), and, when that message is a UIMessage (a whole tool loop), its own from
+ * the edited part on. Built in `arena`. MF_ERR_NOMEM. */
+mf_status mf_view_edit_drops(const mf_view *v, size_t message, size_t part, mf_profile profile, mf_arena *arena,
+                             mf_signed_drop **out, size_t *count);
+
 /* ---- blocks read by their readable text (read.c, adapt_anthropic.c) -------------- */
 /* The Anthropic blocks beyond text/image/tool_use/tool_result (server-tool results and
  * their content objects, search results, documents, MCP calls, container uploads): true
@@ -158,5 +211,15 @@ const mf_node *mf_anthropic_marker_node(const mf_node *content);
  * prices the result it leaves exactly. NULL on OOM or when the target does not apply. */
 const mf_node *mf_anthropic_cleared(mf_arena *arena, const mf_node *content, mf_edit_target target, const char *text,
                                     size_t len);
+
+/* ---- a document with micro-compaction's edits applied (edited.c) ----------------------- */
+/* `doc` as the edits leave it, as js/core/apply.js applies them to a copy: *out shares doc's
+ * nodes except the list of messages and, for each edited message, the message, its list and
+ * the edited block, copied into `arena` with the replacement in place (its text borrowed from
+ * the edit). *out is a view of doc and of `arena`: read it while both live, never free it.
+ * An edit that points at nothing it could apply to is MF_ERR_INVALID_ARG (its message as the
+ * position); count 0 gives doc itself. */
+mf_status mf_doc_edited(const mf_doc *doc, const mf_micro_edit *edits, size_t count, mf_arena *arena, mf_doc *out,
+                        mf_error *err);
 
 #endif /* MIDFOLD_VIEW_H */

@@ -28,8 +28,61 @@ static void put_f64(mf_buf *b, double v)
     mf_buf_append(b, raw, 8);
 }
 
+static uint32_t put_index(size_t i) { return i == SIZE_MAX ? UINT32_MAX : (uint32_t)i; }
+
+/* The signed thinking answers (mf_signed_drop), packed: u32 in_flight (0xFFFFFFFF: none), u32
+ * 1 when the answer is open (mf_view_in_flight), f64 milli of the drops, u32 drop count, and per drop u32 message, u32 part
+ * (0xFFFFFFFF: beside the content), u32 kind, u32 count, u32 alone, u32 keys, f64 milli. */
+static void put_signed(mf_buf *b, size_t in_flight, bool open, uint64_t milli, const mf_signed_drop *drops,
+                       size_t count)
+{
+    put_u32(b, put_index(in_flight));
+    put_u32(b, open ? 1u : 0u);
+    put_f64(b, (double)milli);
+    put_u32(b, (uint32_t)count);
+    for (size_t d = 0; d < count; d++) {
+        put_u32(b, (uint32_t)drops[d].message);
+        put_u32(b, put_index(drops[d].part));
+        put_u32(b, (uint32_t)drops[d].kind);
+        put_u32(b, (uint32_t)drops[d].count);
+        put_u32(b, (uint32_t)drops[d].alone);
+        put_u32(b, drops[d].keys);
+        put_f64(b, (double)drops[d].milli);
+    }
+}
+
+/* A list's signed thinking: the loop in flight and the signed parts a fold drops from message
+ * `from` on (the kept turns of a list that grew while a fold was planned), packed as put_signed
+ * writes them. */
+EXPORT int mfw_doc_signed(const mf_doc *doc, int format, uint32_t from, int profile, char **out_ptr, size_t *out_len,
+                          mfw_error *e)
+{
+    mf_error err;
+    if ((unsigned)profile >= MF_PROFILE_COUNT)
+        return report(e, &err, mf_fail(&err, MF_ERR_INVALID_ARG, SIZE_MAX, "unknown profile"));
+    mf_view view;
+    mf_status st = mf_view_build(doc, (mf_format)format, &view, &err);
+    if (st) return report(e, &err, st);
+    size_t count = 0;
+    bool open;
+    size_t in_flight = mf_view_in_flight(&view, &open);
+    mf_signed_drop *drops = NULL;
+    uint64_t milli = 0;
+    st = mf_view_fold_drops(&view, from, (mf_profile)profile, &view.arena, &drops, &count);
+    if (st) {
+        mf_view_free(&view);
+        return report(e, &err, mf_fail(&err, st, SIZE_MAX, "out of memory"));
+    }
+    for (size_t d = 0; d < count; d++) milli += drops[d].milli;
+    mf_buf b;
+    mf_buf_init(&b);
+    put_signed(&b, in_flight, open, milli, drops, count);
+    mf_view_free(&view);
+    return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
+}
+
 /* Plans micro-compaction. `excludes` holds `exclude_count` NUL-terminated names back to
- * back. The plan is written packed (little-endian):
+ * back. `flags`: bit 0 per_message, bit 1 clear_tool_inputs (mf_micro_options). The plan is written packed (little-endian):
  *   u32 count, u32 skipped, f64 milli_before, f64 milli_after, f64 chars_cleared,
  *   then per edit: u32 message, u32 part (0xFFFFFFFF: none), u32 target, f64 chars,
  *   u32 len + replacement bytes, u32 len + tool name bytes, u32 len + recall id bytes (0
@@ -37,10 +90,12 @@ static void put_f64(mf_buf *b, double v)
  *   then u32 figure count (0 unless `per_message`) and per message f64 milli, f64 results,
  *   u32 flags (mf_msg_figures);
  *   then u32 thinking count and per thinking part u32 message, u32 part (0xFFFFFFFF: beside
- *   the content), f64 milli (mf_thinking_cost). */
+ *   the content), f64 milli (mf_thinking_cost);
+ *   then u32 format (mf_format: the one the conversation was read in);
+ *   then the signed loop in flight and the drops the edits make (put_signed). */
 EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, const char *excludes,
                          uint32_t exclude_count, double clear_at_least, double trigger, int profile,
-                         int per_message, const uint8_t *recall_key, uint32_t recall_key_len, char **out_ptr,
+                         int flags, const uint8_t *recall_key, uint32_t recall_key_len, char **out_ptr,
                          size_t *out_len, mfw_error *e)
 {
     mf_error err;
@@ -50,7 +105,8 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
     o.clear_at_least = (uint64_t)clear_at_least;
     o.trigger = (uint64_t)trigger;
     o.profile = (mf_profile)profile;
-    o.per_message = per_message != 0;
+    o.per_message = (flags & 1) != 0;
+    o.clear_tool_inputs = (flags & 2) != 0;
     o.recall_key = recall_key;
     o.recall_key_len = recall_key_len;
     const char **names = NULL;
@@ -98,6 +154,8 @@ EXPORT int mfw_doc_micro(const mf_doc *doc, int format, uint32_t keep_recent, co
         put_u32(&b, plan->thinking[t].part == SIZE_MAX ? UINT32_MAX : (uint32_t)plan->thinking[t].part);
         put_f64(&b, (double)plan->thinking[t].milli);
     }
+    put_u32(&b, (uint32_t)plan->format);
+    put_signed(&b, plan->in_flight, plan->in_flight_open, plan->milli_drops, plan->drops, plan->drop_count);
     mf_micro_plan_free(plan);
     return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
 }
@@ -127,19 +185,70 @@ static void put_field(mf_buf *b, const char *name, uint64_t v)
     mf_buf_put_uint(b, v);
 }
 
+/* The `count` edits packed at `p` (per edit: u32 message, u32 part (0xFFFFFFFF: none),
+ * u32 target, u32 len + replacement bytes) read into `edits`, their replacements borrowed
+ * from `p`; false when the bytes end before the last edit does. */
+static bool read_edits(const uint8_t *p, size_t size, uint32_t count, mf_micro_edit *edits)
+{
+    size_t at = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t f[4];
+        if (size - at < sizeof f) return false;
+        memcpy(f, p + at, sizeof f); /* wasm is little-endian */
+        at += sizeof f;
+        if (size - at < f[3]) return false;
+        memset(&edits[i], 0, sizeof edits[i]);
+        edits[i].message = f[0];
+        edits[i].part = f[1] == UINT32_MAX ? SIZE_MAX : f[1];
+        edits[i].target = (mf_edit_target)f[2];
+        edits[i].replacement = (const char *)p + at;
+        edits[i].replacement_len = f[3];
+        at += f[3];
+    }
+    return true;
+}
+
 /* Plans a compaction (keep_tail_messages: mf_compact_options). `language_code` (NUL-terminated) and `instructions` may be 0.
+ * `edits` (`edits_size` bytes, read_edits' layout) holds the `edit_count` micro-compaction
+ * edits the plan reads the conversation with (mf_compact_options.edits); 0 for none.
+ * `message_milli` holds `message_count` per-message estimates (f64, whole milli-tokens) read in
+ * `message_format` (mf_compact_options.message_milli); 0 and 0 for none.
  * The plan is JSON text: {"tailStart", "head": [...], "middle": [...], "language",
  * "system", "prompt", "acknowledgement", "transcriptChars", "shrunkResults",
- * "omittedMessages", "milliMiddle", "milliTail", "onlyPreviousSummary"}. */
+ * "omittedMessages", "milliMiddle", "milliTail", "onlyPreviousSummary", "inFlight", "drops"}. */
 EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_tokens, double keep_tail_messages,
                            double max_transcript_tokens,
                            uint32_t max_summary_tokens, int language, const char *language_code,
-                           const char *instructions, size_t instructions_len, int profile, char **out_ptr,
-                           size_t *out_len, mfw_error *e)
+                           const char *instructions, size_t instructions_len, int profile, const uint8_t *edits,
+                           size_t edits_size, uint32_t edit_count, const double *message_milli, uint32_t message_count,
+                           int message_format, char **out_ptr, size_t *out_len, mfw_error *e)
 {
     mf_error err;
     mf_compact_options o;
     mf_compact_options_init(&o);
+    mf_micro_edit *list = NULL;
+    if (edit_count) {
+        list = mf_alloc(edit_count * sizeof *list);
+        if (!list) return report(e, &err, mf_fail(&err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"));
+        if (!edits || !read_edits(edits, edits_size, edit_count, list)) {
+            mf_dealloc(list);
+            return report(e, &err, mf_fail(&err, MF_ERR_INVALID_ARG, SIZE_MAX, "the edits end before their count does"));
+        }
+        o.edits = list;
+        o.edit_count = edit_count;
+    }
+    uint64_t *milli = NULL;
+    if (message_count && message_milli) {
+        milli = mf_alloc(message_count * sizeof *milli);
+        if (!milli) {
+            mf_dealloc(list);
+            return report(e, &err, mf_fail(&err, MF_ERR_NOMEM, SIZE_MAX, "out of memory"));
+        }
+        for (uint32_t m = 0; m < message_count; m++) milli[m] = (uint64_t)message_milli[m];
+        o.message_milli = milli;
+        o.message_count = message_count;
+        o.message_format = (mf_format)message_format;
+    }
     o.keep_tail_tokens = (uint64_t)keep_tail_tokens;
     o.keep_tail_messages = (uint64_t)keep_tail_messages;
     o.max_transcript_tokens = (uint64_t)max_transcript_tokens;
@@ -151,6 +260,8 @@ EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_token
     o.profile = (mf_profile)profile;
     mf_compact_plan *plan = NULL;
     mf_status st = mf_doc_compact_plan(doc, (mf_format)format, &o, &plan, &err);
+    mf_dealloc(list);
+    mf_dealloc(milli);
     if (st) return report(e, &err, st);
     mf_buf b;
     mf_buf_init(&b);
@@ -172,7 +283,31 @@ EXPORT int mfw_doc_compact(const mf_doc *doc, int format, double keep_tail_token
     put_field(&b, "omittedMessages", plan->omitted_messages);
     put_field(&b, "milliMiddle", plan->milli_middle);
     put_field(&b, "milliTail", plan->milli_tail);
-    mf_buf_puts(&b, plan->only_previous_summary ? ",\"onlyPreviousSummary\":true}" : ",\"onlyPreviousSummary\":false}");
+    mf_buf_puts(&b, plan->only_previous_summary ? ",\"onlyPreviousSummary\":true" : ",\"onlyPreviousSummary\":false");
+    /* the signed loop in flight (-1: none) and the tail's drops, [message, part (-1: beside the
+     * content), kind, count, alone, keys, milli] each */
+    mf_buf_puts(&b, ",\"inFlight\":");
+    if (plan->in_flight == SIZE_MAX) mf_buf_puts(&b, "-1");
+    else mf_buf_put_uint(&b, plan->in_flight);
+    mf_buf_puts(&b, ",\"drops\":[");
+    for (size_t d = 0; d < plan->drop_count; d++) {
+        const mf_signed_drop *x = &plan->drops[d];
+        mf_buf_puts(&b, d ? ",[" : "[");
+        mf_buf_put_uint(&b, x->message);
+        mf_buf_puts(&b, ",");
+        if (x->part == SIZE_MAX) mf_buf_puts(&b, "-1");
+        else mf_buf_put_uint(&b, x->part);
+        mf_buf_puts(&b, ",");
+        mf_buf_put_uint(&b, (uint64_t)x->kind);
+        mf_buf_puts(&b, ",");
+        mf_buf_put_uint(&b, x->count);
+        mf_buf_puts(&b, x->alone ? ",1," : ",0,");
+        mf_buf_put_uint(&b, x->keys);
+        mf_buf_puts(&b, ",");
+        mf_buf_put_uint(&b, x->milli);
+        mf_buf_puts(&b, "]");
+    }
+    mf_buf_puts(&b, "]}");
     mf_compact_plan_free(plan);
     return report(e, &err, mf_buf_finish(&b, out_ptr, out_len, &err));
 }

@@ -46,9 +46,9 @@ const OPTION_HELP = {
   progress: ['--progress', 'show progress on stderr even when it is not a terminal (on a terminal it shows by itself once the work takes over a second)'],
   pricing: ['--pricing P', 'anthropic | openai | deepseek: whose prompt cache the requests use (simulate: default anthropic; compact: sets the default threshold)'],
   ttl: ['--ttl T', 'cache lifetime: 5m | 1h (anthropic), in_memory | 24h (openai)'],
-  policy: ['--policy SPEC', 'a policy to compare; repeat for several. Names: none, every-turn, context-editing, micro-every-turn, micro-batched, defaults; or parts joined with +:\n'
+  policy: ['--policy SPEC', 'a policy to compare; repeat for several. Names: none, every-turn, context-editing, micro-every-turn, micro-batched, defaults, recall; or parts joined with +:\n'
     + 'micro:trigger=60k,clearAtLeast=30k,keepRecent=3\ncompactor:threshold=50k,microTrigger=40k,clearAtLeast=20k,keepTailMessages=20\n'
-    + 'context-editing:trigger=100k,keep=3\n(default: none, every-turn, context-editing, micro-batched, defaults; "seed" is a deprecated name of every-turn)'],
+    + 'context-editing:trigger=100k,keep=3, server-compaction:trigger=150k,maxSummaryTokens=2000\nrecall:page=4000 (with another part: re-reads of what it cleared are recalled)\n(default: none, every-turn, context-editing, micro-batched, defaults; "seed" is a deprecated name of every-turn)'],
   window: ['--window N', 'the context window in tokens (default 200000)'],
   'turn-seconds': ['--turn-seconds S', 'seconds between turns (default: the session\'s timestamps, else every turn inside the cache lifetime)'],
   'cache-match': ['--cache-match M', 'breakpoints (default: Anthropic\'s breakpoint on the last message) | prefix (every earlier prefix cached)'],

@@ -4,18 +4,20 @@
  * summarizer, keep system messages and the live tail verbatim, and change nothing at
  * all when the summary fails.
  */
+import { holdsCompaction } from './server-context.js';
 import { MidfoldError } from '../core/errors.js';
-import { applyEditsCopyingReadOnly, applyEditsToCopy, editedValue } from '../core/apply.js';
+import { applyEditsCopyingReadOnly, applyEditsToCopy, editedValue, isInputEdit } from '../core/apply.js';
 import {
-  COMPACT, FULL, compactionOptions, detectFormat, digest, ensureTier, estimateTokens, microReport, planCompaction, planMicroCompact,
-  planMicroCompactWithFigures, tierLoaded,
+  COMPACT, FULL, compactionOptions, detectFormat, digest, ensureTier, estimateTokens, holdHistory, microReport, planMicroCompact, signedThinking,
+  tierLoaded,
 } from '../core/api.js';
 import { summaryMessages } from './summary-messages.js';
 import { recallSetup } from '../recall/options.js';
 import { resultEntries } from '../recall/micro.js';
 import { foldEntry, foldHeader, markerIds } from '../recall/fold.js';
 import { collapseConfigurationUpdates } from './config-updates.js';
-import { dropKeptThinking, dropThinkingAfterEdits, inFlightThinking, thinkingPolicy } from '../core/thinking.js';
+import { applyDrops, dropThinkingAfterEdits } from '../core/thinking.js';
+import { applyMicroRules, checkRulesCanLand, hasRules, microKnobs } from '../core/micro-rules.js';
 import { EstimateCache } from '../core/estimate-cache.js';
 import { matches, record } from '../core/snapshot.js';
 import { checkMessageCount, optionsObject, stringList } from '../core/options.js';
@@ -61,7 +63,7 @@ function optionError(message) { return new MidfoldError('invalid-option', messag
 /** The Compactor's options (index.d.ts CompactorOptions): any other name is a misspelling. */
 const OPTION_NAMES = ['summarize', 'pricing', 'threshold', 'contextWindow', 'keepRecent', 'excludeTools', 'policy', 'microTrigger', 'clearAtLeast',
   'keepTail', 'maxSummaryTokens', 'maxTranscriptTokens', 'language', 'instructions', 'profile', 'format', 'timeoutMs',
-  'fallback', 'thinking', 'onWarn', 'onArchive', 'recall'];
+  'fallback', 'thinking', 'clearToolInputs', 'dropToolCalls', 'reasoning', 'onWarn', 'onArchive', 'recall'];
 /** What one compact() call takes. */
 const COMPACT_OPTIONS = ['force', 'signal', 'instructions', 'usage'];
 
@@ -181,11 +183,20 @@ export class Compactor {
    * @param {number} [options.timeoutMs] give up on the summarizer after this many ms (120,000;
    *   0: wait for ever); the report then says 'timeout' and nothing changes
    * @param {'digest'} [options.fallback] on summarizer failure, use the model-free digest
-   * @param {'prefix-bound'|'unbound'} [options.thinking] the thinking policy (js/core/thinking.js):
+   * @param {'prefix-bound'|'unbound'|{keep: number, binding?: 'prefix-bound'|'unbound'}} [options.thinking]
+   *   the thinking policy (js/core/thinking.js); {keep: N} also drops the signed thinking of
+   *   finished turns except the last N thinking turns, on the client where the binding allows
+   *   it, else through the provider's clear_thinking edit (js/core/thinking-keep.js):
    *   'prefix-bound' (default) defers every edit while a signed tool loop is in flight and
    *   drops signed thinking from the kept turns after a fold, except with a summarizer that
    *   preservesThinking (anthropicCompaction's preservedThinking), whose folds need neither;
    *   'unbound' does neither
+   * @param {boolean} [options.clearToolInputs] the calls of cleared results lose their large
+   *   input strings too (each becomes "[truncated: NAME input, N chars]"; the call keeps its shape)
+   * @param {{tools: string[], beforeLast: number}} [options.dropToolCalls] micro-compaction also
+   *   removes the calls of these tools, with their results, before the last `beforeLast` messages
+   * @param {'before-last-message'} [options.reasoning] micro-compaction also removes the thinking
+   *   and reasoning of the assistant messages before the pending turn
    * @param {(message: string, error?: unknown) => void} [options.onWarn]
    * @param {(removed: unknown[], summary: string) => void} [options.onArchive] gets the
    *   original messages that were folded, after a successful rebuild (and the configuration
@@ -232,7 +243,13 @@ export class Compactor {
     this.language = options.language;
     this.profile = options.profile === undefined ? 'safe' : options.profile;
     this.format = options.format;
-    this.thinking = thinkingPolicy(options.thinking);
+    // The micro-compaction knobs (js/core/knobs.js): the thinking binding and keep, clearToolInputs,
+    // dropToolCalls, reasoning.
+    this.knobs = microKnobs(options);
+    this.thinking = this.knobs.policy;
+    /** thinking {keep: N}: the thinking turns kept, or undefined. */
+    this.thinkingKeep = this.knobs.keep;
+    this.clearToolInputs = this.knobs.clearToolInputs;
     /** The summarizer is the provider's compaction that keeps the kept turns' thinking valid. */
     this.preservesThinking = this.summarize.preservesThinking === true;
     this.estimates = new EstimateCache({ profile: this.profile, format: this.format });
@@ -269,6 +286,8 @@ export class Compactor {
     const u = this.usage;
     if (u && u.messages === messages && u.count > 0 && messages.length >= u.count && messages[u.count - 1] === u.last) {
       const rest = messages.slice(u.count);
+      // (the provider reads from its last compaction on: after one it wrote since, the count is of what it no longer reads)
+      if (holdsCompaction(rest)) return Math.ceil(milli / 1000);
       return u.inputTokens + (rest.length ? estimateTokens(rest, { profile: this.profile, format: this.format }) : 0);
     }
     return Math.ceil(milli / 1000);
@@ -324,10 +343,12 @@ export class Compactor {
   }
 
   /**
-   * The micro-compaction plan of a call that has the history's figures already: planMicroCompact's.
+   * The micro-compaction plan of a call that has the history's figures already: planMicroCompact's,
+   * made on `history()` (holdHistory: the one encoding of `messages` this call's plans read), with
+   * each message's figures, which price the compaction plan's messages.
    * (simulate's replay plans the same from what is new: js/simulate/clearing.js.)
    */
-  planMicro(messages, options) { return planMicroCompact(messages, options); }
+  planMicro(messages, options, history) { return history ? history().micro(options, true) : planMicroCompact(messages, options); }
 
   /**
    * compact() on LangChain messages: the run works on their plain views (js/core/langchain.js),
@@ -443,14 +464,34 @@ export class Compactor {
     // Past the threshold micro-compaction runs whatever microTrigger says, still only when it
     // frees clearAtLeast: a clearing that buys a turn or two costs more cache than a summary.
     const gate = options.force ? {} : { trigger: Math.min(this.microTrigger, this.threshold), clearAtLeast: this.clearAtLeast };
-    const planMicro = cold ? planMicroCompactWithFigures : (list, o) => this.planMicro(list, o);
-    // (the first call records each message's snapshot for the cache as it encodes the history)
+    // The history is encoded once for both plans (holdHistory), when the first needs it; the
+    // first call records each message's snapshot for the cache as it encodes it.
     const recorder = cold ? this.estimates.recorder() : undefined;
     // With recall the markers name ids made of the conversation's secret, kept in its archive.
     let keyError = null;
     const recallKey = this.recall ? await this.recall.archive.key().catch((e) => { keyError = e; }) : undefined;
-    const micro = planMicro(messages, { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking, ...gate, ...(recallKey ? { recallKey } : {}) }, recorder);
-    if (micro.figures) this.estimates.fill(messages, micro.figures, recorder);
+    let held = null;
+    const history = () => held || (held = holdHistory(messages, recorder));
+    try {
+      // (awaited here: the history is released only once the plans, and the archive writes between them, are done)
+      return await this.planFold(messages, options, common, cold, gate, history, recorder, { key: recallKey, error: keyError });
+    } finally {
+      if (held) held.release();
+    }
+  }
+
+  /**
+   * decide()'s plans, on `history()` (the one encoding of `messages` they read, released by
+   * decide): micro-compaction's, then, when the call may fold, the compaction's of the
+   * conversation micro-compaction leaves; `recall`: the recall key ({key}, or the archive's {error}).
+   * Returns decide()'s answer.
+   */
+  async planFold(messages, options, common, cold, gate, history, recorder, recall = {}) {
+    const microOptions = { ...common, keepRecent: this.keepRecent, excludeTools: this.excludeTools, thinking: this.thinking,
+      ...(this.clearToolInputs ? { clearToolInputs: true } : {}), ...gate, ...(recall.key ? { recallKey: recall.key } : {}) };
+    const micro = cold ? history().micro(microOptions, true) : this.planMicro(messages, microOptions, history);
+    // (a first call fills the cache from the figures; a later one has checked its entries already)
+    if (cold && micro.figures) this.estimates.fill(messages, micro.figures, recorder);
     const tokensBefore = this.tokens(messages, micro.milliBefore);
     // What the clearing leaves, in the measure of tokensBefore: with the provider's count as the
     // anchor, the estimator's savings are scaled by how the two compare (as the tail budget is
@@ -464,13 +505,29 @@ export class Compactor {
     // Nothing is cleared or folded that the archive does not hold first.
     const archiveFailed = (error) => ({ report: { ...base, micro: microReport({ ...micro, edits: [], charsCleared: 0, milliAfter: micro.milliBefore }),
       compacted: false, reason: 'archive-failed', error, tokensAfter: tokensBefore } });
-    if (keyError) return archiveFailed(keyError);
+    if (recall.error) return archiveFailed(recall.error);
     // (applied at a turn boundary: the later turns' signed thinking follows a changed prefix and goes)
     // (a message the caller froze gets its edit in a copy: the array is the Compactor's to rebuild)
+    // dropToolCalls, reasoning and thinking {keep} follow the clearing (micro-rules.js); their
+    // figures go into the report (ruleFields).
+    let rules = { changed: false };
     const applyMicro = () => {
+      checkRulesCanLand(messages, this.knobs);
       applyEditsCopyingReadOnly(messages, micro.edits);
       if (micro.edits.length) this.usage = null;
-      return dropThinkingAfterEdits(messages, micro.edits, this.thinking);
+      const removed = dropThinkingAfterEdits(messages, micro, this.thinking);
+      rules = applyMicroRules(messages, this.knobs);
+      if (rules.changed) this.usage = null;
+      return removed + (rules.thinkingRemoved || 0);
+    };
+    const ruleFields = () => {
+      if (!hasRules(this.knobs)) return {};
+      const out = {};
+      if (rules.pruned) out.pruned = rules.pruned;
+      if (rules.thinkingKeep) out.thinkingKeep = rules.thinkingKeep;
+      if (rules.deferred) out.deferred = rules.deferred;
+      if (rules.changed) out.tokensAfter = this.tokens(messages, this.estimates.milli(messages));
+      return out;
     };
 
     // A signed tool loop in flight binds its thinking to everything before it: any fold or
@@ -478,7 +535,8 @@ export class Compactor {
     // the provider writes itself keeps that binding (anthropicCompaction with preservedThinking):
     // over the threshold, it goes ahead, without the clearing, and the loop goes on after it.
     const deferred = { ...base, compacted: false, reason: 'deferred-thinking', deferred: 'in-flight-thinking', tokensAfter: tokensBefore };
-    const inFlight = this.thinking === 'prefix-bound' && (micro.deferred || inFlightThinking(messages) >= 0);
+    // (the core's answer, src/signed.c: the message of a signed loop in flight, or -1)
+    const inFlight = this.thinking === 'prefix-bound' && (!!micro.deferred || micro.inFlight >= 0);
     if (inFlight && (options.force || tokensAfterMicro > this.threshold || micro.deferred)
         && !(this.preservesThinking && (options.force || tokensBefore > this.threshold))) return { report: deferred };
     // Folding with the provider's thinking-preserving compaction, the kept turns go as they are.
@@ -487,9 +545,8 @@ export class Compactor {
       const failed = await this.archiveCleared(messages, micro.edits);
       if (failed) return archiveFailed(failed);
       const thinkingRemoved = applyMicro();
-      return { report: { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
+      return { report: { ...base, compacted: false, reason: 'below-threshold', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}), ...ruleFields() } };
     }
-    const view = edits.length ? applyEditsToCopy(messages, edits) : messages;
     const focus = [this.instructions, options.instructions].filter(Boolean).join('\n');
     // The tail budget is in the provider's tokens when its count is known: the plan
     // measures with the estimator, so scale the budget by how the two compare.
@@ -503,16 +560,20 @@ export class Compactor {
     const tailShrunk = options.force === true && keepTailTokens >= afterMicro;
     if (tailShrunk) keepTailTokens = Math.floor(afterMicro / 2);
     if (tailShrunk) base.tailShrunk = true;
-    const plan = planCompaction(view, {
+    // (read as the clearing leaves the conversation: the edits are applied in the plan, not to a copy)
+    const plan = history().compaction({
       ...common, keepTailTokens, keepTailMessages: this.keepTailMessages, maxTranscriptTokens: this.maxTranscriptTokens,
       maxSummaryTokens: this.maxSummaryTokens, language: this.language, instructions: focus || undefined,
-    });
+    // (clearToolInputs' edits of the calls are left out of the plan's reading: a call's new input is JSON
+    // the core reads back only through cJSON, which the lite module does not link; the plan measures those
+    // calls whole, a little over what the rebuild leaves, which applies every edit)
+    }, edits.filter((e) => !isInputEdit(e)));
     if (plan.middle.length === 0 || plan.onlyPreviousSummary) {
       if (inFlight) return { report: deferred };
       const failed = await this.archiveCleared(messages, micro.edits);
       if (failed) return archiveFailed(failed);
       const thinkingRemoved = applyMicro();
-      return { report: { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}) } };
+      return { report: { ...base, compacted: false, reason: 'nothing-to-summarize', tokensAfter: tokensAfterMicro, ...(thinkingRemoved ? { thinkingRemoved } : {}), ...ruleFields() } };
     }
     // The kept turns' thinking stays valid after the provider's block only when they follow the
     // summarized messages at once, the first in another role than the last summarized one
@@ -520,7 +581,8 @@ export class Compactor {
     const keepsThinking = this.preservesThinking && plan.head.length === 0
       && messages[plan.tailStart] && messages[plan.middle[plan.middle.length - 1]].role !== messages[plan.tailStart].role;
     if (inFlight && !keepsThinking) return { report: deferred };
-    return { fold: { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore } };
+    // (the format the plans read the conversation in: the rebuild writes the summary pair in it)
+    return { fold: { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore, planned: messages.length, format: history().format } };
   }
 
   /**
@@ -529,7 +591,7 @@ export class Compactor {
    * Resolves to the call's report; on any failure the array is left exactly as it was.
    * `originals` as in run().
    */
-  async rebuild(messages, options, { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore }, originals) {
+  async rebuild(messages, options, { plan, inFlight, common, base, tokensBefore, edits, keepsThinking, estimatedBefore, planned, format }, originals) {
     // The rebuild writes into the caller's array: find out now, before paying for a summary.
     if (!Object.isExtensible(messages) || Object.isSealed(messages))
       throw new MidfoldError('read-only-input', 'compact: the messages array is frozen or sealed; it is rebuilt in place, nothing was changed');
@@ -604,13 +666,21 @@ export class Compactor {
       // The kept turns now follow a new prefix: their signed thinking would no longer verify, unless
       // the provider wrote the block that stands for it (and the tail follows it as required).
       dropThinking: this.thinking === 'prefix-bound' && !(keepsThinking && provided),
-      pair: { format: this.format && this.format !== 'auto' ? this.format : detectFormat(messages), summary, acknowledgement: plan.acknowledgement },
+      // (as the plans read it, unless messages were appended meanwhile: then as they now read)
+      pair: { format: this.format && this.format !== 'auto' ? this.format
+        : format && messages.length === snapshot.length ? format : detectFormat(messages), summary, acknowledgement: plan.acknowledgement },
     };
+    // Which of the kept turns' signed parts go is the plan's answer (src/signed.c); messages
+    // appended meanwhile are asked about on their own.
+    fold.drops = !fold.dropThinking ? [] : messages.length <= planned ? plan.drops
+      : [...plan.drops, ...appendedDrops(messages.slice(planned), planned, fold.pair.format, common.profile)];
     // A fold that leaves as much as there was is no fold: first built of copies, and measured
-    // against the conversation as it is now (with what was appended meanwhile).
+    // against the conversation as it is now (with what was appended meanwhile). Both are priced
+    // from the estimates the plans' pass filled (the per-message figures): only the messages the
+    // fold makes (the summary pair, the edited and stripped copies) and those appended are read.
+    const tokensNow = messages.length === snapshot.length ? estimatedBefore : Math.ceil(this.estimates.milli(messages) / 1000);
     const trial = foldedList(messages, fold, true);
-    const tokensAfter = estimateTokens(trial.list, common);
-    const tokensNow = messages.length === snapshot.length ? estimatedBefore : estimateTokens(messages, common);
+    const tokensAfter = Math.ceil(this.estimates.milli(trial.list) / 1000);
     if (tokensAfter >= tokensNow) {
       this.warn(`midfold: compaction skipped, the conversation is unchanged: no-gain (the fold would leave ${tokensAfter} of its ${tokensNow} tokens)`);
       return { ...base, compacted: false, reason: 'no-gain', tokensAfter: tokensBefore };
@@ -715,11 +785,19 @@ function sameRole(a, b) {
   return !!a && !!b && (a.role === 'user' || a.role === 'assistant') && a.role === b.role;
 }
 
+/** A message's content as blocks (a string is one text block). */
+const turnBlocks = (m) => (Array.isArray(m.content) ? m.content : typeof m.content === 'string' && m.content ? [{ type: 'text', text: m.content }] : []);
+
 /** `message` with the blocks of `lead` (the provider's compaction message) before its own: a new object, the
  * blocks themselves shared (a signed block goes back byte for byte). */
 function joinedTurn(lead, message) {
-  const blocks = (m) => (Array.isArray(m.content) ? m.content : typeof m.content === 'string' && m.content ? [{ type: 'text', text: m.content }] : []);
-  return { ...message, content: [...blocks(lead), ...blocks(message)] };
+  return { ...message, content: [...turnBlocks(lead), ...turnBlocks(message)] };
+}
+
+/** The signed parts a fold drops from messages appended while its summary was written (`list`, from index `at` on). */
+function appendedDrops(list, at, format, profile) {
+  const { drops } = signedThinking(list, { format: format === 'unknown' ? undefined : format, profile });
+  return drops.map((d) => ({ ...d, message: d.message + at }));
 }
 
 /**
@@ -785,7 +863,9 @@ function foldedList(messages, fold, trial) {
   // (a joined turn holds the tail's first message: its thinking is the kept turns')
   const tailAt = list.length - (kept === tail ? 0 : 1);
   for (const m of kept) list.push(m);
-  const thinkingRemoved = fold.dropThinking ? dropKeptThinking(list, tailAt, -1, false, trial) : 0;
+  // (the joined turn's own blocks follow the block message's: its drops' parts move on by as many)
+  const offsets = kept === tail ? undefined : new Map([[fold.tailStart, list[tailAt].content.length - turnBlocks(tail[0]).length]]);
+  const thinkingRemoved = applyDrops(list, fold.drops, { shift: tailAt - fold.tailStart, copies: trial, offsets });
   const format = pair.format;
   const carry = trial ? !provided && format !== 'openai' && format !== 'unknown' && detectFormat(list) !== format : fold.carry;
   if (carry) list.splice(head.length, tailAt - head.length, ...summaryMessages({ ...pair, carry: true }));

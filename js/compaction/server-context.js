@@ -10,8 +10,14 @@
  * - From that minimum on it is compact_20260112 at the threshold, with the Compactor's
  *   instructions (they replace the server's prompt), alone: a clearing below the threshold
  *   would keep the conversation under the compaction trigger for ever.
+ * - With thinking {keep: N} under the 'prefix-bound' binding, clear_thinking_20251015 keeping N
+ *   thinking turns goes first (js/core/thinking-keep.js: the client cannot drop thinking that a
+ *   kept signature binds); with clearToolInputs, the clearing clears the calls' inputs too.
  * - A `compaction` block the provider returned is where it reads from: the request is sent from
  *   the last one on (the API drops what precedes it, and the SDK's own check wants it first).
+ * - On Amazon Bedrock the same edits go through InvokeModel (the Messages API body, `anthropic_beta`
+ *   in it); threshold compaction only for the models Bedrock lists for it (bedrockCompacts), tool
+ *   clearing for the others. Converse takes neither.
  */
 
 /** The beta header of context management (every edit). */
@@ -21,6 +27,17 @@ export const COMPACT_BETA = 'compact-2026-01-12';
 /** compact_20260112's smallest trigger, in input tokens. */
 export const COMPACT_MIN_TRIGGER = 50000;
 
+/**
+ * The Bedrock model ids that take compact_20260112 through InvokeModel: Claude Sonnet 4.6 and Opus 4.6,
+ * as Bedrock's compaction page lists them, bare or behind a cross-region prefix (us., eu., global., …).
+ */
+const BEDROCK_COMPACTION_MODELS = /^(?:[a-z]{2,6}\.)?anthropic\.claude-(?:sonnet-4-6|opus-4-6-v1)(?::\d+)?$/;
+
+/** True when Bedrock compacts on its side for `modelId` (a string; anything else is false). */
+export function bedrockCompacts(modelId) {
+  return typeof modelId === 'string' && BEDROCK_COMPACTION_MODELS.test(modelId);
+}
+
 const isObject = (v) => v !== null && typeof v === 'object';
 
 /**
@@ -28,18 +45,35 @@ const isObject = (v) => v !== null && typeof v === 'object';
  * of @ai-sdk/anthropic 3.x and 4.x): `{edits: [...]}`. Returns a new object each call.
  * @param {{threshold: number, microTrigger: number, keepRecent: number, clearAtLeast: number,
  *   excludeTools?: string[], instructions?: string}} compactor
+ * @param {{compaction?: boolean}} [provider] `compaction: false` where the provider cannot compact (a
+ *   Bedrock model it does not list): tool clearing then, at any threshold.
  */
-export function contextEdits(compactor) {
+export function contextEdits(compactor, provider = {}) {
   const { threshold } = compactor;
-  if (threshold >= COMPACT_MIN_TRIGGER) {
-    return { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: threshold },
+  const thinking = thinkingEdits(compactor).edits;
+  if (threshold >= COMPACT_MIN_TRIGGER && provider.compaction !== false) {
+    return { edits: [...thinking, { type: 'compact_20260112', trigger: { type: 'input_tokens', value: threshold },
       ...(compactor.instructions && compactor.instructions.trim() ? { instructions: compactor.instructions } : {}) }] };
   }
   const trigger = Math.min(compactor.microTrigger || threshold, threshold);
-  return { edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: trigger },
+  return { edits: [...thinking, { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: trigger },
     keep: { type: 'tool_uses', value: compactor.keepRecent },
     ...(compactor.clearAtLeast > 0 ? { clearAtLeast: { type: 'input_tokens', value: compactor.clearAtLeast } } : {}),
+    ...(compactor.clearToolInputs ? { clearToolInputs: true } : {}),
     ...(compactor.excludeTools && compactor.excludeTools.length ? { excludeTools: [...compactor.excludeTools] } : {}) }] };
+}
+
+/** True when the Compactor leaves thinking {keep} to the provider: its binding is 'prefix-bound'. */
+export const keepsThinkingOnServer = (compactor) => compactor.thinkingKeep !== undefined && compactor.thinking === 'prefix-bound';
+
+/**
+ * The clear_thinking_20251015 edit alone (`{edits: []}` when the Compactor leaves no thinking
+ * rule to the provider), in the AI SDK's spelling: keep {type: 'thinking_turns', value: N}.
+ * @param {{thinkingKeep?: number, thinking?: string}} compactor
+ */
+export function thinkingEdits(compactor) {
+  if (!keepsThinkingOnServer(compactor)) return { edits: [] };
+  return { edits: [{ type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: compactor.thinkingKeep } }] };
 }
 
 /** `contextEdits`' value in the Messages API's own spelling (`context_management`), as @ai-sdk/anthropic maps it. */
@@ -61,10 +95,14 @@ export function betasFor(contextManagement) {
   return contextManagement.edits.some((e) => e.type === 'compact_20260112') ? [CONTEXT_MANAGEMENT_BETA, COMPACT_BETA] : [CONTEXT_MANAGEMENT_BETA];
 }
 
-/** True for a `compaction` block: Anthropic's own, or the AI SDK's text part that carries one. */
+/**
+ * True for a `compaction` block: Anthropic's own, the AI SDK's text part that carries one, or the custom
+ * part @ai-sdk/openai 4 writes for a Responses compaction item (kind 'openai.compaction').
+ */
 function isCompactionPart(part) {
   if (!isObject(part)) return false;
   if (part.type === 'compaction') return true;
+  if (part.type === 'custom' && part.kind === 'openai.compaction') return true;
   const meta = part.type === 'text' && (part.providerOptions || part.providerMetadata);
   return isObject(meta) && isObject(meta.anthropic) && meta.anthropic.type === 'compaction';
 }
@@ -91,9 +129,9 @@ export function fromLastCompaction(messages) {
   return messages;
 }
 
-/** True when `messages` hold a compaction block (read as `fromLastCompaction` reads them). */
+/** True when `messages` hold a compaction block (read as `fromLastCompaction` reads them) or a Responses compaction item. */
 export function holdsCompaction(messages) {
-  return messages.some((m) => isObject(m) && Array.isArray(m.content) && m.content.some(isCompactionPart));
+  return messages.some((m) => isObject(m) && (m.type === 'compaction' || (Array.isArray(m.content) && m.content.some(isCompactionPart))));
 }
 
 /**
@@ -122,9 +160,71 @@ export function anthropicServerContext(compactor, messages, report) {
   const out = { messages: fromLastCompaction(messages), betas: [] };
   // (a conversation led by a threshold compaction's block goes on with compaction on: the block needs its beta)
   const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(out.messages);
-  if (!compacting && (!report || report.reason !== 'deferred-thinking')) return out;
-  const cm = contextEdits(compactor);
+  const deferred = report && report.reason === 'deferred-thinking';
+  // (thinking {keep} under prefix binding: the provider's clear_thinking edit on every request with signed thinking)
+  const keepThinking = keepsThinkingOnServer(compactor) && out.messages.some((m) => isObject(m) && Array.isArray(m.content)
+    && m.role === 'assistant' && m.content.some((b) => isObject(b) && (b.type === 'thinking' || b.type === 'redacted_thinking')));
+  if (!compacting && !deferred && !keepThinking) return out;
+  const cm = compacting || deferred ? contextEdits(compactor) : thinkingEdits(compactor);
   out.context_management = wireContextManagement(cm);
   out.betas = betasFor(cm);
+  return out;
+}
+
+// ---- OpenAI Responses ----------------------------------------------------------------------------------
+// Server-side compaction: `context_management: [{type: 'compaction', compact_threshold}]` on a create request;
+// once the rendered input crosses the threshold the server compacts, and the output carries the encrypted
+// `compaction` item, which carries the context forward; items before the most recent one may be dropped
+// (OpenAI's compaction guide; docs/provider-rules.md, "OpenAI Responses: server-side compaction").
+
+/**
+ * The Responses API's `context_management` for a Compactor (or a threshold): one compaction entry at its
+ * threshold, `[{type: 'compaction', compact_threshold}]`. The openai SDK takes it as it is on
+ * `responses.create`; the Agents SDK's `modelSettings.contextManagement` takes it too (it reads either
+ * spelling). Returns a new array each call.
+ * @param {{threshold: number} | number} compactor
+ */
+export function responsesContextManagement(compactor) {
+  const threshold = typeof compactor === 'number' ? compactor : compactor && compactor.threshold;
+  if (!Number.isInteger(threshold) || threshold <= 0) throw new TypeError('responsesContextManagement: a Compactor or a positive whole threshold is required');
+  return [{ type: 'compaction', compact_threshold: threshold }];
+}
+
+const isInstruction = (item) => isObject(item) && (item.role === 'system' || item.role === 'developer') && (item.type === undefined || item.type === 'message');
+
+/** The index of the last `compaction` item of Responses `items` after their leading system and developer messages, or -1. */
+export function lastCompactionItem(items) {
+  let head = 0;
+  while (head < items.length && isInstruction(items[head])) head++;
+  for (let i = items.length - 1; i >= head; i--) if (isObject(items[i]) && items[i].type === 'compaction') return i;
+  return -1;
+}
+
+/**
+ * Responses `items` from the last compaction item on, their leading system and developer messages kept: the
+ * same array when there is none (or nothing precedes it), else a new one of the same objects.
+ * @param {unknown[]} items
+ */
+export function fromLastCompactionItem(items) {
+  const at = lastCompactionItem(items);
+  let head = 0;
+  while (head < items.length && isInstruction(items[head])) head++;
+  return at <= head ? items : [...items.slice(0, head), ...items.slice(at)];
+}
+
+/**
+ * What to put on a Responses create request after `compactor.compact(items)` (an openai SDK loop): `input`
+ * (from the last compaction item on) and, when the report says a loop with encrypted reasoning waited
+ * (`reason: 'deferred-thinking'`), `context_management` at the Compactor's threshold, so that the server
+ * compacts inside the loop instead of the request growing. Spread it into `client.responses.create({...})`
+ * and append the response's output items (a compaction item among them) to `items` as usual.
+ * Ownership: never changes `items`; `input` is new when it was cut, else `items` itself.
+ * @param {import('./compactor.js').Compactor} compactor
+ * @param {unknown[]} items
+ * @param {{reason?: string}} report
+ */
+export function responsesServerContext(compactor, items, report) {
+  const out = { input: fromLastCompactionItem(items) };
+  if (report && report.reason === 'deferred-thinking') out.context_management = responsesContextManagement(compactor);
   return out;
 }

@@ -10,11 +10,12 @@
  * tier in its place, is tier-loader.js's.
  */
 import { MidfoldError } from './errors.js';
-import { encodeValue, encodeTextChunk } from './encode.js';
+import { Scratch, encodeValue, encodeTextChunk } from './encode.js';
 import { COMPACT, FULL, TierLoader } from './tier-loader.js';
-import { applyEdits, applyEditsCopyingReadOnly } from './apply.js';
+import { applyEdits, applyEditsCopyingReadOnly, isInputEdit } from './apply.js';
 import { messagesFromViews, plainInput, viewList } from './langchain.js';
-import { dropThinkingAfterEdits, inFlightThinking, thinkingMilliAfterEdits, thinkingPolicy } from './thinking.js';
+import { DROP_KINDS, dropThinkingAfterEdits, dropsMilli } from './thinking.js';
+import { applyMicroRules, checkRulesCanLand, microKnobs } from './micro-rules.js';
 import { FORMAT_NAMES, checkConversationSize, count, formatIndex, isArray, messagesArray, optionsObject, profileIndex, stringList } from './options.js';
 
 export { MidfoldError } from './errors.js';
@@ -34,11 +35,13 @@ const TEXT_CHUNK = 1 << 20; // UTF-16 units per crossing for long strings: bound
 /**
  * An entry's init function (TierLoader.init): loads the module of `tier` from `source`, or
  * the entry's default of `sources`, unless one of that tier or a higher one is in use.
+ * `options.releaseMemoryAbove` (bytes) is the bound past which a call's memory is given back.
  * @param {number} tier ESTIMATE (initEstimator), COMPACT (init) or FULL (initFull)
  * @param {unknown} source
  * @param {((source: unknown) => Promise<unknown>)[]} sources
+ * @param {{releaseMemoryAbove?: number}} [options]
  */
-export function initTier(tier, source, sources) { return tiers.init(tier, source, sources); }
+export function initTier(tier, source, sources, options) { return tiers.init(tier, source, sources, options); }
 
 /**
  * For midfold's own async paths that need a tier the entry's init may not have loaded
@@ -51,8 +54,36 @@ export function ensureTier(tier) { return tiers.ensure(tier); }
 /** True once a module of at least `tier` is the one in use. */
 export function tierLoaded(tier) { return tiers.loaded(tier); }
 
+/**
+ * The module in use, for midfold's own modules that call an export of `tier` (recall/search.js):
+ * throws MidfoldError('not-initialized') for `fn` unless a module with that tier's exports is
+ * loaded (TierLoader.require). The instance is valid until the next init of a higher tier.
+ * @param {string} fn
+ * @param {number} tier
+ * @returns {import('./wasm.js').Wasm}
+ */
+export function moduleFor(fn, tier) {
+  tiers.require(fn, tier);
+  return tiers.ready();
+}
+
 /** True once init(), initFull() or initEstimator() has finished. */
 export function isReady() { return tiers.wasm !== null; }
+
+/**
+ * An entry's own default for init's `releaseMemoryAbove`, set when the entry is evaluated
+ * (an init option given later still wins): workerd.js keeps its instance (Infinity).
+ * @param {number} bytes
+ */
+export function defaultReleaseMemoryAbove(bytes) { tiers.releaseAbove = bytes; }
+
+/**
+ * The wasm memory midfold's module holds (TierLoader.usage): `wasmBytes` now, `peakWasmBytes`
+ * the most it held at the end of any call, `releases` how many times a call that left it above
+ * `releaseMemoryAbove` was followed by a fresh instance. All 0 before init.
+ * @returns {{wasmBytes: number, peakWasmBytes: number, releases: number, releaseMemoryAbove: number}}
+ */
+export function memoryUsage() { return tiers.usage(); }
 
 /**
  * Encodes a value (recording each message's snapshot with `recorder`), parses it in wasm,
@@ -60,16 +91,79 @@ export function isReady() { return tiers.wasm !== null; }
  */
 function withDoc(value, fn, recorder) {
   const w = tiers.ready();
-  const scratch = tiers.scratch;
-  // LangChain messages cross as their plain views, index for index (langchain.js).
-  const len = encodeValue(scratch, plainInput(value), recorder);
-  w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
-  const doc = w.u32(w.slots);
   try {
-    return fn(w, doc);
+    const scratch = /** @type {import('./encode.js').Scratch} */ (tiers.scratch);
+    // LangChain messages cross as their plain views, index for index (langchain.js).
+    const len = encodeValue(scratch, plainInput(value), recorder);
+    w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
+    const doc = w.u32(w.slots);
+    try {
+      return fn(w, doc);
+    } finally {
+      w.x.mfw_doc_free(doc);
+    }
   } finally {
-    w.x.mfw_doc_free(doc);
+    tiers.settle(); // a call that grew the memory past the bound leaves a fresh instance
   }
+}
+
+/** fn(w, doc) on the document `held` holds (holdHistory), or else as withDoc. */
+function onDoc(held, value, fn, recorder) {
+  if (!held) return withDoc(value, fn, recorder);
+  if (held.doc === 0) throw new MidfoldError('internal', 'the held history was released');
+  return fn(held.w, held.doc);
+}
+
+/**
+ * The history of a fold, encoded once and parsed once for the plans made of it:
+ * `micro(options, withFigures)` is planMicroCompact's plan (with each message's figures, as
+ * planMicroCompactWithFigures', when `withFigures`; `format`, the format it read the history
+ * in, is set then), `compaction(options, edits)` planCompaction's plan of the conversation those edits of
+ * the micro plan leave, both read from the one document (no edited copy is encoded). Other
+ * calls into midfold may come between (the document keeps the buffer it was encoded into; the
+ * next encoding gets another). With `recorder`, each message's snapshot is recorded as the
+ * history is encoded. Not in the public entries.
+ * Ownership: reads `messages` once, here; release() (in a finally) frees the document and its
+ * buffer, after which neither plan can be made.
+ * @param {unknown[]} messages
+ * @param {import('./encode.js').SnapshotRecorder} [recorder]
+ */
+export function holdHistory(messages, recorder) {
+  messagesArray(messages, 'compact');
+  tiers.require('compact', COMPACT);
+  const w = tiers.ready();
+  const scratch = tiers.scratch;
+  const len = encodeValue(scratch, plainInput(messages), recorder);
+  w.check(w.x.mfw_doc_parse(scratch.ptr, len, w.slots, w.err));
+  // The document borrows the buffer's bytes: until it is freed, other encodings use another.
+  const own = new Scratch(w);
+  tiers.scratch = own;
+  const held = {
+    w, doc: w.u32(w.slots), format: undefined, formatIndex: 0, figures: undefined,
+    micro(options, withFigures) {
+      const read = {};
+      const plan = planMicro(messages, options, withFigures, undefined, 'planMicroCompact', held, read);
+      held.profile = profileIndex(options && options.profile);
+      held.formatIndex = read.format;
+      held.format = FORMAT_NAMES[read.format];
+      held.figures = plan.figures;
+      return plan;
+    },
+    compaction(options, edits) { return compactionPlan(messages, options, held, edits); },
+    release() {
+      if (held.doc === 0) return;
+      w.x.mfw_doc_free(held.doc);
+      held.doc = 0;
+      // (the buffer the history was written into is the larger: it goes back into use)
+      if (tiers.scratch === own && tiers.wasm === w) {
+        own.dispose();
+        tiers.scratch = scratch;
+      } else {
+        scratch.dispose();
+      }
+    },
+  };
+  return held;
 }
 
 function textMilli(w, text, profile) {
@@ -121,7 +215,13 @@ export function estimateMilli(input, o) {
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
   const w = tiers.ready();
-  if (typeof input === 'string') return textMilli(w, input, profile);
+  if (typeof input === 'string') {
+    try {
+      return textMilli(w, input, profile);
+    } finally {
+      tiers.settle();
+    }
+  }
   return withDoc(input, (w2, doc) => {
     w2.check(w2.x.mfw_doc_estimate(doc, format, profile, w2.slots + 8, w2.err));
     return w2.f64(w2.slots + 8);
@@ -188,7 +288,9 @@ export function serialize(messages, options) {
     w.result((outPtr, outLen) => w.x.mfw_doc_serialize(doc, format, outPtr, outLen, w.err), (p, n) => w.text(p, n)));
 }
 
-function readPlan(w, p) {
+/** The micro-compaction plan at `p` (wasm/bridge_compact.c's layout); `read.format`, when
+ * `read` is given, receives the format the conversation was read in. */
+function readPlan(w, p, read) {
   const dv = new DataView(w.memory.buffer);
   const edits = [];
   const countEdits = dv.getUint32(p, true);
@@ -231,7 +333,49 @@ function readPlan(w, p) {
     const part = dv.getUint32(at + 4, true);
     plan.thinking[i] = { message: dv.getUint32(at, true), part: part === 0xffffffff ? -1 : part, milli: dv.getFloat64(at + 8, true) };
   }
+  if (read) read.format = dv.getUint32(at, true);
+  Object.assign(plan, readSigned(dv, at + 4));
   return plan;
+}
+
+/** The core's signed-thinking answers at `at` (put_signed in wasm/bridge_compact.c): {inFlight, inFlightOpen, drops}. */
+function readSigned(dv, at) {
+  const index = (v) => (v === 0xffffffff ? -1 : v);
+  const inFlight = index(dv.getUint32(at, true));
+  const inFlightOpen = dv.getUint32(at + 4, true) === 1;
+  const countDrops = dv.getUint32(at + 16, true);
+  at += 20;
+  const drops = new Array(countDrops);
+  for (let i = 0; i < countDrops; i++, at += 32) {
+    drops[i] = signedDrop(dv.getUint32(at, true), index(dv.getUint32(at + 4, true)), dv.getUint32(at + 8, true),
+      dv.getUint32(at + 12, true), dv.getUint32(at + 16, true), dv.getUint32(at + 20, true), dv.getFloat64(at + 24, true));
+  }
+  return { inFlight, inFlightOpen, drops };
+}
+
+/** One of the core's drops (mf_signed_drop) as thinking.js applies it. */
+function signedDrop(message, part, kind, count, alone, keys, milli) {
+  return { message, part, kind: DROP_KINDS[kind], count, alone: alone === 1, keys, milli };
+}
+
+/**
+ * What the core says of a list's signed thinking (src/signed.c): `inFlight`, the message of a
+ * signed tool loop in flight (-1: none); `inFlightOpen`, true when messages before the list could
+ * change that answer (it read back to the first one); `drops`, the signed parts a fold drops from
+ * messages[from..] (their prefix changed). Reads `messages`, never keeps it. Not in the public
+ * entries.
+ * @param {unknown[]} messages
+ * @param {{format?: string, profile?: string, from?: number}} [options]
+ * @returns {{inFlight: number, inFlightOpen: boolean, drops: import('./thinking.js').SignedDrop[]}}
+ */
+export function signedThinking(messages, options = {}) {
+  const format = formatIndex(options.format);
+  const profile = profileIndex(options.profile);
+  messagesArray(messages, 'signedThinking');
+  tiers.require('signedThinking', COMPACT);
+  return withDoc(messages, (w, doc) => w.result(
+    (outPtr, outLen) => w.x.mfw_doc_signed(doc, format, options.from || 0, profile, outPtr, outLen, w.err),
+    (p) => readSigned(new DataView(w.memory.buffer), p)));
 }
 
 /** One message's figures as the core gives them (mf_msg_figures). */
@@ -258,9 +402,24 @@ export function planMicroCompact(messages, options) { return planMicro(messages,
  */
 export function planMicroCompactWithFigures(messages, options, recorder) { return planMicro(messages, options, true, recorder, 'planMicroCompact'); }
 
-const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking', 'recallKey'];
+/**
+ * planMicroCompact's plan plus `inFlightOpen` (signedThinking's): for a plan of the end of a
+ * longer list, whether its `inFlight` holds for the whole. Not in the public entries.
+ * @param {unknown[]} messages
+ * @param {object} [options] as for microCompact
+ */
+export function planMicroCompactOfEnd(messages, options) { return planMicro(messages, options, false, undefined, 'planMicroCompact', undefined, undefined, true); }
 
-function planMicro(messages, options, withFigures, recorder, fn) {
+const MICRO_OPTIONS = ['keepRecent', 'excludeTools', 'clearAtLeast', 'trigger', 'profile', 'format', 'thinking',
+  'clearToolInputs', 'dropToolCalls', 'reasoning', 'recallKey'];
+
+/**
+ * The micro-compaction plan of `messages` (options as planMicroCompact's), on the document
+ * `held` holds when given (holdHistory: `messages` are the ones it encoded), else on an
+ * encoding of its own; `read.format`, when `read` is given, receives the format it was read in;
+ * `ofEnd` keeps the plan's `inFlightOpen` (messages are the end of a longer list).
+ */
+function planMicro(messages, options, withFigures, recorder, fn, held, read, ofEnd = false) {
   const o = optionsObject(options, fn, MICRO_OPTIONS);
   const keepRecent = count(o.keepRecent, 'keepRecent', 3);
   const exclude = stringList(o.excludeTools, 'excludeTools');
@@ -268,12 +427,12 @@ function planMicro(messages, options, withFigures, recorder, fn) {
   const trigger = count(o.trigger, 'trigger', 0);
   const profile = profileIndex(o.profile);
   const format = formatIndex(o.format);
-  const thinking = thinkingPolicy(o.thinking);
+  const knobs = microKnobs(o);
+  const thinking = knobs.policy;
   const recallKey = recallKeyOption(o.recallKey, fn);
   messagesArray(messages, fn);
   tiers.require(fn, COMPACT);
-  messages = viewList(messages); // (LangChain messages: the thinking checks below read the views too)
-  const plan = withDoc(messages, (w, doc) => {
+  const plan = onDoc(held, messages, (w, doc) => {
     let names = 0;
     let key = 0;
     if (exclude.length) {
@@ -288,20 +447,22 @@ function planMicro(messages, options, withFigures, recorder, fn) {
       }
       return w.result(
         (outPtr, outLen) => w.x.mfw_doc_micro(doc, format, keepRecent, names, exclude.length, clearAtLeast, trigger,
-          profile, withFigures ? 1 : 0, key, recallKey ? recallKey.length : 0, outPtr, outLen, w.err),
-        (p) => readPlan(w, p));
+          profile, (withFigures ? 1 : 0) | (knobs.clearToolInputs ? 2 : 0), key, recallKey ? recallKey.length : 0, outPtr, outLen, w.err),
+        (p) => readPlan(w, p, read));
     } finally {
       w.free(names);
       w.free(key);
     }
   }, recorder);
+  // (the core's answers: `inFlight`, the signed loop in flight; `drops`, the signed parts the edits make go)
+  if (!ofEnd) delete plan.inFlightOpen;
   // Every edit lies before the pending turn: with a signed tool loop in flight, it waits.
-  if (thinking === 'prefix-bound' && plan.edits.length && inFlightThinking(messages) >= 0) {
-    return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, milliThinking: 0, deferred: 'in-flight-thinking' };
+  if (thinking === 'prefix-bound' && plan.edits.length && plan.inFlight >= 0) {
+    return { ...plan, edits: [], charsCleared: 0, milliAfter: plan.milliBefore, milliThinking: 0, drops: [], deferred: 'in-flight-thinking' };
   }
   // The later turns' signed thinking goes with the edits (dropThinkingAfterEdits): the figure
   // after is what is left once it has, in the plan's own prices.
-  plan.milliThinking = thinkingMilliAfterEdits(messages, plan.edits, plan.thinking, thinking);
+  plan.milliThinking = dropsMilli(plan.drops, thinking);
   plan.milliAfter -= plan.milliThinking;
   return plan;
 }
@@ -345,25 +506,45 @@ export function microCompact(messages, options) {
  * between the two). Not in the public entries.
  * @param {unknown[]} messages
  * @param {ReturnType<typeof planMicroCompact>} plan
- * @param {{thinking?: 'prefix-bound' | 'unbound'}} [options]
+ * @param {object} [options] as for microCompact
  */
 export function applyMicroPlan(messages, plan, options) {
+  const knobs = microKnobs(options || {});
   const views = viewList(messages);
+  // (the rules that remove messages need an array that takes it: checked before anything changes)
+  if (!plan.deferred) checkRulesCanLand(messages, knobs);
   let thinkingRemoved;
   if (views === messages) {
     applyEdits(messages, plan.edits);
     // The turns after the first edit now follow a changed prefix: their signed thinking goes.
-    thinkingRemoved = dropThinkingAfterEdits(messages, plan.edits, thinkingPolicy(options && options.thinking));
+    thinkingRemoved = dropThinkingAfterEdits(messages, plan, knobs.policy);
   } else {
     // LangChain messages are immutable: each changed one is replaced in the array by a new
     // message of its class (its id kept); the others stay the caller's own.
     thinkingRemoved = replaceLangChainMessages(messages, views, (edited) => {
       applyEditsCopyingReadOnly(edited, plan.edits);
-      return dropThinkingAfterEdits(edited, plan.edits, thinkingPolicy(options && options.thinking));
+      return dropThinkingAfterEdits(edited, plan, knobs.policy);
     });
   }
   const report = microReport(plan);
-  return thinkingRemoved ? { ...report, thinkingRemoved } : report;
+  if (thinkingRemoved) report.thinkingRemoved = thinkingRemoved;
+  // dropToolCalls, reasoning and thinking {keep}: after the clearing, and waiting as it waits
+  const rules = plan.deferred ? { changed: false, deferred: plan.deferred } : applyMicroRules(messages, knobs);
+  return withRules(report, rules, messages, options);
+}
+
+/**
+ * A micro report with what the rules after the plan did (micro-rules.js): their figures, and
+ * the estimate after them when they changed the conversation (what the plan's figure cannot know).
+ */
+function withRules(report, rules, messages, options) {
+  const out = { ...report };
+  if (rules.pruned) out.pruned = rules.pruned;
+  if (rules.thinkingRemoved) out.thinkingRemoved = (out.thinkingRemoved || 0) + rules.thinkingRemoved;
+  if (rules.thinkingKeep) out.thinkingKeep = rules.thinkingKeep;
+  if (rules.deferred && !out.deferred) out.deferred = rules.deferred;
+  if (rules.changed) out.tokensAfter = estimateTokens(messages, { profile: options && options.profile, format: options && options.format });
+  return out;
 }
 
 /**
@@ -418,14 +599,18 @@ export function recallId(key, text) {
 
 /** The report of an applied micro-compaction plan. */
 export function microReport(plan) {
+  const inputs = plan.edits.filter(isInputEdit);
   return {
-    cleared: plan.edits.length,
+    cleared: plan.edits.length - inputs.length,
+    ...(inputs.length ? { inputsCleared: inputs.length } : {}),
     charsCleared: plan.charsCleared,
     tokensBefore: Math.ceil(plan.milliBefore / 1000),
     tokensAfter: Math.ceil(plan.milliAfter / 1000),
     skipped: plan.skipped,
     ...(plan.deferred ? { deferred: plan.deferred } : {}),
-    edits: plan.edits.map(({ message, part, tool, chars, recall }) => (recall ? { message, part, tool, chars, recall } : { message, part, tool, chars })),
+    edits: plan.edits.map((e) => (isInputEdit(e) ? { message: e.message, part: e.part, tool: e.tool, chars: e.chars, input: true }
+      : e.recall ? { message: e.message, part: e.part, tool: e.tool, chars: e.chars, recall: e.recall }
+        : { message: e.message, part: e.part, tool: e.tool, chars: e.chars })),
   };
 }
 
@@ -483,13 +668,69 @@ export function compactionOptions(options) {
  * @param {{keepTailTokens?: number, keepTailMessages?: number, maxTranscriptTokens?: number, maxSummaryTokens?: number,
  *   language?: string, instructions?: string, profile?: string, format?: string}} [options]
  */
-export function planCompaction(messages, options) {
+export function planCompaction(messages, options) { return compactionPlan(messages, options); }
+
+/**
+ * planCompaction's plan, on the document `held` holds when given (holdHistory), read with the
+ * micro-compaction `edits` applied (as applyEditsToCopy would leave the messages), else on an
+ * encoding of its own.
+ */
+function compactionPlan(messages, options, held, edits = []) {
   const { keepTail, keepTailMessages, maxTranscript, maxSummary, language, code, instructions, profile, format } = compactionOptions(options);
   messagesArray(messages, 'planCompaction');
   tiers.require('planCompaction', COMPACT);
-  return withDoc(messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, instructions, (insPtr, insLen) =>
-    w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, keepTailMessages, maxTranscript, maxSummary, language, codePtr,
-      insPtr, insLen, profile, outPtr, outLen, w.err), (p, n) => JSON.parse(w.text(p, n))))));
+  // (the micro plan's figures were made in its profile: with another, the plan estimates each message)
+  const figures = held && held.figures && held.profile === profile ? held.figures : [];
+  return onDoc(held, messages, (w, doc) => withCString(w, code, (codePtr) => withCString(w, instructions, (insPtr, insLen) =>
+    withEdits(w, edits, (editsPtr, editsSize) => withFigures(w, figures, (milliPtr) =>
+      w.result((outPtr, outLen) => w.x.mfw_doc_compact(doc, format, keepTail, keepTailMessages, maxTranscript, maxSummary, language, codePtr,
+        insPtr, insLen, profile, editsPtr, editsSize, edits.length, milliPtr, figures.length, held ? held.formatIndex : 0,
+        outPtr, outLen, w.err), (p, n) => readCompactionPlan(JSON.parse(w.text(p, n)))))))));
+}
+
+/** fn(pointer) with each message's estimate of `figures` (a micro plan's) as f64s in wasm memory, 0 for none. */
+function withFigures(w, figures, fn) {
+  if (!figures.length) return fn(0);
+  const p = w.alloc(8 * figures.length);
+  try {
+    const milli = new Float64Array(w.memory.buffer, p, figures.length);
+    for (let i = 0; i < figures.length; i++) milli[i] = figures[i].milli;
+    return fn(p);
+  } finally {
+    w.free(p);
+  }
+}
+
+/** fn(pointer, size) with micro-compaction `edits` packed in wasm memory as mfw_doc_compact reads them
+ * (per edit: u32 message, u32 part, u32 target, u32 length and the replacement's UTF-8). */
+function withEdits(w, edits, fn) {
+  if (!edits.length) return fn(0, 0);
+  const encoder = new TextEncoder();
+  const texts = edits.map((e) => encoder.encode(e.replacement));
+  const size = texts.reduce((sum, t) => sum + 16 + t.length, 0);
+  const p = w.alloc(size);
+  try {
+    const view = new DataView(w.memory.buffer);
+    const bytes = w.bytes();
+    let at = p;
+    edits.forEach((e, i) => {
+      view.setUint32(at, e.message, true);
+      view.setUint32(at + 4, e.part < 0 ? 0xffffffff : e.part, true);
+      view.setUint32(at + 8, e.target, true);
+      view.setUint32(at + 12, texts[i].length, true);
+      bytes.set(texts[i], at + 16);
+      at += 16 + texts[i].length;
+    });
+    return fn(p, size);
+  } finally {
+    w.free(p);
+  }
+}
+
+/** The core's compaction plan, its drops ([message, part, kind, count, alone, keys, milli]) as thinking.js applies them. */
+function readCompactionPlan(plan) {
+  plan.drops = plan.drops.map((d) => signedDrop(...d));
+  return plan;
 }
 
 /**

@@ -11,9 +11,15 @@ const UI_OUTPUT = 16, UI_ERROR_TEXT = 17; // AI SDK UIMessage tool parts: messag
 // Anthropic server-tool results: the block's content object is replaced by a copy whose
 // output field holds the marker (the caller's nested objects are never mutated).
 const RESULT_STDOUT = 20, RESULT_VIEW = 21, RESULT_FETCHED = 22;
+// A cleared call's input (clearToolInputs): the replacement is the new input as JSON text, set
+// as a value where the format holds one, as the string itself where it holds a string of JSON.
+const CALL_INPUT = 30, CALL_ARGS = 31, UI_INPUT = 32, CALL_ARGUMENTS = 33, MESSAGE_CALL_ARGS = 34, ITEM_ARGUMENTS = 35;
 // The two lookups below are functions, not a top-level object or Set: a bundler keeps
 // top-level computed keys and constructor calls, which put this module into every page,
 // even one that only estimates.
+
+/** True for an edit of a call's input (clearToolInputs), not of a result. */
+export const isInputEdit = (edit) => edit.target >= CALL_INPUT;
 
 /** The field of the holder an edit replaces (what must be writable). */
 function fieldOf(target) {
@@ -22,15 +28,24 @@ function fieldOf(target) {
     case PART_OUTPUT: case PART_OUTPUT_ERROR: case ITEM_OUTPUT: case UI_OUTPUT: return 'output';
     case PART_RESULT: return 'result';
     case UI_ERROR_TEXT: return 'errorText';
+    case CALL_INPUT: case UI_INPUT: return 'input';
+    case CALL_ARGS: case MESSAGE_CALL_ARGS: return 'args';
+    case CALL_ARGUMENTS: case ITEM_ARGUMENTS: return 'arguments';
     default: return undefined;
   }
 }
 
 /** Whether the target edits the message (an OpenAI Responses item) itself, not a block of its content. */
-function onMessage(target) { return target === MESSAGE_CONTENT || target === ITEM_OUTPUT; }
+function onMessage(target) { return target === MESSAGE_CONTENT || target === ITEM_OUTPUT || target === ITEM_ARGUMENTS; }
 
-/** The list an edit's part index points into: a UIMessage's `parts`, else `content`. */
-function listKey(edit) { return edit.target === UI_OUTPUT || edit.target === UI_ERROR_TEXT ? 'parts' : 'content'; }
+/** Whether the target edits an entry of the message's tool_calls (OpenAI Chat, LangChain). */
+function onToolCall(target) { return target === CALL_ARGUMENTS || target === MESSAGE_CALL_ARGS; }
+
+/** The list an edit's part index points into: a UIMessage's `parts`, the message's `tool_calls`, else `content`. */
+function listKey(edit) {
+  if (onToolCall(edit.target)) return 'tool_calls';
+  return edit.target === UI_OUTPUT || edit.target === UI_ERROR_TEXT || edit.target === UI_INPUT ? 'parts' : 'content';
+}
 
 /** The server-tool result content `c` with its output replaced by `text` (docs/anthropic-blocks.md). */
 function serverResult(target, c, text) {
@@ -43,7 +58,9 @@ function holder(messages, edit) {
   const msg = messages[edit.message];
   if (onMessage(edit.target)) return msg;
   const list = msg && msg[listKey(edit)];
-  return Array.isArray(list) ? list[edit.part] : undefined;
+  const entry = Array.isArray(list) ? list[edit.part] : undefined;
+  // (a Chat call's arguments live in its `function`)
+  return edit.target === CALL_ARGUMENTS ? entry && entry.function : entry;
 }
 
 /**
@@ -88,6 +105,9 @@ export function applyEdits(messages, edits) {
       case ITEM_OUTPUT: obj.output = e.replacement; break;
       case RESULT_STDOUT: case RESULT_VIEW: case RESULT_FETCHED:
         obj.content = serverResult(e.target, obj.content, e.replacement); break;
+      case CALL_INPUT: case UI_INPUT: obj.input = JSON.parse(e.replacement); break;
+      case CALL_ARGS: case MESSAGE_CALL_ARGS: obj.args = JSON.parse(e.replacement); break;
+      case CALL_ARGUMENTS: case ITEM_ARGUMENTS: obj.arguments = e.replacement; break;
       default: throw new MidfoldError('internal', `unknown edit target ${e.target}`);
     }
   }
@@ -118,12 +138,14 @@ function copyAlong(messages, edits) {
       const msg = { ...messages[e.message] };
       if (Array.isArray(msg.content)) msg.content = msg.content.slice();
       if (Array.isArray(msg.parts)) msg.parts = msg.parts.slice();
+      if (Array.isArray(msg.tool_calls)) msg.tool_calls = msg.tool_calls.slice();
       messages[e.message] = msg;
       copied.add(e.message);
     }
     if (!onMessage(e.target)) {
       const list = messages[e.message][listKey(e)];
       list[e.part] = { ...list[e.part] };
+      if (e.target === CALL_ARGUMENTS) list[e.part].function = { ...list[e.part].function };
     }
   }
 }

@@ -19,10 +19,19 @@ import { MAX_DEPTH, MAX_INPUT_BYTES } from './limits.js';
 
 const SHORT = 64; // strings shorter than this are copied by hand when they are ASCII
 const encoder = new TextEncoder();
+const SPARE = 1 << 20; // the most a growing scratch asks for beyond what it needs
 
 /**
  * A growable region of wasm memory that the encoder writes into. It owns one
  * allocation (released by `dispose`) and re-reads the memory view after any growth.
+ *
+ * It grows in place (mfw_realloc, wasm/bridge_alloc.c: into the memory after it, which
+ * grows by half at a time), never holding the written bytes twice, and by at most an eighth
+ * or SPARE more than asked: growing in place is cheap, so a large conversation's buffer ends
+ * at most 1 MiB past its encoded size (about its JSON's) rather than up to twice it (a
+ * doubling buffer copied at each step kept every earlier size below it: 537 MB of wasm
+ * memory for a 142 MB conversation). `fit` gives the spare room back once the value is
+ * written.
  */
 export class Scratch {
   /** @param {import('./wasm.js').Wasm} wasm */
@@ -38,13 +47,20 @@ export class Scratch {
   ensure(extra) {
     const need = this.pos + extra;
     if (need <= this.cap) return;
-    let cap = Math.max(this.cap * 2, 1 << 16);
-    while (cap < need) cap *= 2;
-    const ptr = this.wasm.alloc(cap); // may grow memory: views are re-read below
+    const cap = Math.max(need + Math.min(Math.floor(need / 8), SPARE), 1 << 16);
+    this.ptr = this.wasm.realloc(this.ptr, cap); // may grow memory: views are re-read below
+    this.cap = cap;
     this.u8 = this.wasm.bytes();
-    if (this.pos) this.u8.copyWithin(ptr, this.ptr, this.ptr + this.pos);
-    if (this.ptr) this.wasm.free(this.ptr);
-    this.ptr = ptr;
+  }
+
+  /**
+   * Gives back the room past what is written (at least 64 KiB stays): the document parsed
+   * from the bytes allocates there. Shrinking is always in place.
+   */
+  fit() {
+    const cap = Math.max(this.pos, 1 << 16);
+    if (!this.ptr || cap >= this.cap) return;
+    this.ptr = this.wasm.realloc(this.ptr, cap);
     this.cap = cap;
   }
 
@@ -55,12 +71,16 @@ export class Scratch {
   }
 }
 
-/** Writes a UTF-8 string with a u32 length prefix at s.pos. */
+/**
+ * Writes a UTF-8 string with a u32 length prefix at s.pos. Room is made for one byte per
+ * UTF-16 unit first (what ASCII takes) and, when the text does not fit, for three per unit
+ * left (the most one takes): a long text is never given three times its size.
+ */
 function putText(s, text) {
   const n = text.length;
-  s.ensure(4 + n * 3);
-  const u8 = s.u8;
-  const at = s.ptr + s.pos + 4;
+  s.ensure(4 + n);
+  let u8 = s.u8;
+  let at = s.ptr + s.pos + 4;
   let written = 0;
   if (n < SHORT) {
     // A hand loop beats encodeInto's call overhead for keys and short values.
@@ -70,7 +90,19 @@ function putText(s, text) {
       u8[at + written] = c;
     }
   }
-  if (written < n) written = encoder.encodeInto(text, u8.subarray(at, at + n * 3)).written;
+  if (written < n) {
+    written = 0;
+    for (let read = 0; ;) {
+      const room = s.cap - s.pos - 4 - written;
+      const r = encoder.encodeInto(read === 0 ? text : text.slice(read), u8.subarray(at + written, at + written + room));
+      read += r.read;
+      written += r.written;
+      if (read >= n) break;
+      s.ensure(4 + written + 3 * (n - read)); // may move the region: re-read where it is
+      u8 = s.u8;
+      at = s.ptr + s.pos + 4;
+    }
+  }
   const p = s.ptr + s.pos;
   u8[p] = written & 255;
   u8[p + 1] = (written >>> 8) & 255;
@@ -151,7 +183,8 @@ export function pathOf(keys) {
  */
 
 /**
- * Encodes `value` into `scratch` from offset 0; returns the number of bytes written.
+ * Encodes `value` into `scratch` from offset 0; returns the number of bytes written, and
+ * leaves the scratch no larger than they need (Scratch.fit).
  * With `recorder` and a list, each item's snapshot (snapshot.js) is recorded right after
  * the item is encoded.
  * @param {Scratch} scratch
@@ -280,6 +313,7 @@ export function encodeValue(scratch, value, recorder) {
     if (e instanceof MidfoldError) throw e;
     fail('invalid-input', `reading the value threw (${e && e.message ? e.message : e})`, e);
   }
+  scratch.fit();
   return scratch.pos;
 }
 

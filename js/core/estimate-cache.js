@@ -285,11 +285,15 @@ export class EstimateCache {
     const values = new Array(n);
     this.settled = this.unindexed.length;
     this.frozenChecks = frozenChecks(n);
-    for (let i = 0; i < n; i++) {
+    // (the messages the last list holds at their index, the same objects: compared in a loop of their own, as unchangedPrefix)
+    let i = this.derivedPrefix(messages, list, compute, values);
+    for (; i < n; i++) {
       const m = messages[i];
       if (m === null || typeof m !== 'object') { values[i] = compute(m); list[i] = undefined; continue; }
       let entry = list[i];
-      if (entry !== undefined && (entry.message !== m || !this.holds(entry, m))) entry = undefined;
+      // A host that rebuilds its messages every call (from JSON: a proxy, the AI SDK's prompt) sends
+      // new objects holding the values of the last call's at the same index: that entry is compared first.
+      if (entry !== undefined && !(entry.message === m ? this.holds(entry, m) : this.adopt(entry, m))) entry = undefined;
       if (entry === undefined) entry = this.known(m);
       if (entry === undefined) entry = this.entryOf(m, null);
       // (one function in use, the usual case, is read from the entry's own slot: no map lookup)
@@ -309,6 +313,44 @@ export class EstimateCache {
     list.length = n;
     this.compactStore();
     return values;
+  }
+
+  /**
+   * How many messages at the start of `messages` are, each at its index, the message of the
+   * entry `list` has there (the last derivedEach list), still hold it, and carry `compute`'s
+   * value, which is written to `values`. derivedEach's loop goes on after them.
+   * @param {unknown[]} messages
+   * @param {(Entry | undefined)[]} list
+   * @param {Function} compute
+   * @param {unknown[]} values
+   */
+  derivedPrefix(messages, list, compute, values) {
+    const end = Math.min(messages.length, list.length);
+    for (let i = 0; i < end; i++) {
+      const entry = list[i];
+      const m = messages[i];
+      if (entry === undefined || entry.message !== m || entry.derivedBy !== compute || !this.holds(entry, m)) return i;
+      values[i] = entry.derived;
+    }
+    return end;
+  }
+
+  /**
+   * Whether the object `message`, another than `entry`'s own, holds what `entry` recorded;
+   * if so, the entry is `message`'s from now on (its earlier message may be gone: a rebuilt
+   * history's last call), and whether it is deep-frozen is asked again (of `message`).
+   */
+  adopt(entry, message) {
+    if (entry.generation !== this.generation) return false;
+    try {
+      if (matches(message, this.store, entry.from, 0) !== entry.to) return false;
+    } catch {
+      return false;
+    }
+    entry.message = message;
+    entry.frozen = UNKNOWN;
+    this.entries.set(message, entry);
+    return true;
   }
 
   /**
@@ -350,6 +392,18 @@ export class EstimateCache {
     if (copy === null || typeof copy !== 'object' || original === null || typeof original !== 'object') return;
     const entry = this.entries.get(original);
     if (entry !== undefined && entry.generation === this.generation) this.entries.set(copy, entry);
+  }
+
+  /**
+   * The entry filed for `object` (its own, or one shared with it), when it is priced and of
+   * the current store, without comparing `object` with its snapshot; else undefined. Only for
+   * an object its caller knows cannot have changed since that entry was filed (data of its own
+   * that nobody else can reach): any other is to be compared (share, known).
+   * @param {object} object
+   */
+  trustedEntry(object) {
+    const entry = this.entries.get(object);
+    return entry !== undefined && entry.priced && entry.generation === this.generation ? entry : undefined;
   }
 
   /**
@@ -430,7 +484,13 @@ export class EstimateCache {
       const m = messages[i];
       if (vouched !== null) {
         const e = vouched[i];
-        if (e !== undefined && e.priced && e.generation === this.generation) { out[i] = e; continue; }
+        if (e !== undefined && e.generation === this.generation) {
+          if (e.priced) { out[i] = e; continue; }
+          // (one not priced yet, a message new this call, is priced by this call's estimate: the next call's copy is vouched for by it)
+          if (fresh.length === maxFresh) { this.lastEstimated = 0; return null; }
+          fresh.push(m); at.push(i); known.push(e);
+          continue;
+        }
       }
       let entry = i < before ? out[i] : undefined;
       if (entry !== undefined && (entry.message !== m || !this.holds(entry, m))) entry = undefined;

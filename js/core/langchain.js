@@ -121,7 +121,7 @@ export function viewOf(v) {
   const role = type === 'generic' ? fields.role : ROLES[type];
   const view = { type, role, content: fields.content };
   for (const k of FIELDS) if (fields[k] !== undefined && fields[k] !== null) view[k] = fields[k];
-  view[SOURCE] = { message: v, shape, content: fields.content };
+  view[SOURCE] = { message: v, shape, content: fields.content, tool_calls: view.tool_calls };
   // Frozen: every midfold edit then goes to a copy (apply.js and thinking.js copy what they cannot
   // write), so a view shared by calls (the cache below) never changes.
   Object.freeze(view);
@@ -176,17 +176,22 @@ function listShape(list) {
   return 'dict';
 }
 
-/** A copy of message `m` (shape `shape`) with `content`: same class, id and fields. */
-function withContent(m, shape, content) {
-  if (shape === 'constructor') return { ...m, kwargs: { ...m.kwargs, content } };
-  if (shape === 'stored') return { ...m, data: { ...m.data, content } };
-  if (shape === 'dict') return { ...m, content };
+/**
+ * A copy of message `m` (shape `shape`) with `content`, and with `toolCalls` as its tool_calls
+ * when given (micro-compaction cleared a call's input): same class, id and other fields.
+ */
+function withContent(m, shape, content, toolCalls) {
+  const calls = toolCalls === undefined ? {} : { tool_calls: toolCalls };
+  if (shape === 'constructor') return { ...m, kwargs: { ...m.kwargs, content, ...calls } };
+  if (shape === 'stored') return { ...m, data: { ...m.data, content, ...calls } };
+  if (shape === 'dict') return { ...m, content, ...calls };
   const fields = {};
   for (const k of Object.keys(m)) {
     if (k === 'type' || k === 'content' || k.startsWith('lc_')) continue;
     fields[k] = m[k];
   }
   fields.content = content;
+  if (toolCalls !== undefined) fields.tool_calls = toolCalls;
   const Ctor = /** @type {any} */ (m.constructor);
   return new Ctor(fields);
 }
@@ -221,7 +226,10 @@ export function messagesFromViews(views, originals) {
   return views.map((v) => {
     if (!isObject(v)) return v;
     const src = v[SOURCE];
-    if (src) return v.content === src.content ? src.message : withContent(src.message, src.shape, v.content);
+    if (src) {
+      if (v.content === src.content && v.tool_calls === src.tool_calls) return src.message;
+      return withContent(src.message, src.shape, v.content, v.tool_calls === src.tool_calls ? undefined : v.tool_calls);
+    }
     if (TYPES.includes(v.type) && 'content' in v) return newMessage(v.type, v.content, originals, shape);
     return v;
   });

@@ -7,8 +7,9 @@
  * (a test may import it twice, once per module) has a module of its own.
  */
 import { MidfoldError } from './errors.js';
-import { Wasm, instantiate } from './wasm.js';
+import { IMPORTS, Wasm, instantiateModule } from './wasm.js';
 import { Scratch } from './encode.js';
+import { optionsObject } from './options.js';
 
 /** What a module can do: each tier has every export of the one before it (wasm/bridge*.c). */
 export const ESTIMATE = 0, COMPACT = 1, FULL = 2;
@@ -17,13 +18,30 @@ const TIER_MODULES = ['the estimator alone (midfold-estimate.wasm)', 'the lite o
 /** The entry function that loads each tier (what to await, what an error names). */
 const TIER_INITS = ['initEstimator', 'init', 'initFull'];
 
+/**
+ * init's `releaseMemoryAbove` when it is not given (workerd's entry sets Infinity): 64 MiB. A
+ * module at rest holds 4 MiB (its initial memory); a conversation of up to 35–50 MB of JSON (by its
+ * shape) keeps its instance and pays nothing, a larger one is followed by a fresh instance, and the
+ * next large call grows the memory again, which costs V8 a full garbage collection at each
+ * growth past about 64 MB (docs/performance.md#memory): a bound below that would make
+ * middle-sized conversations pay for regrowing on every call.
+ */
+export const RELEASE_MEMORY_ABOVE = 64 * 1024 * 1024;
+
 function loadFailure(e) {
   return e instanceof MidfoldError ? e : new MidfoldError('init-failed', `midfold could not load its wasm module: ${e && e.message}`, { cause: e });
 }
 
 /**
  * The module in use and the loads in progress. Ownership: keeps the instance it installed
- * (and its scratch buffer) until a higher tier replaces it; keeps the entry's resolvers.
+ * (and its scratch buffer) until a higher tier replaces it or a call leaves its memory above
+ * `releaseAbove` (settle); keeps the compiled module of that instance and the entry's
+ * resolvers.
+ *
+ * Why instances are replaced: wasm memory only grows, so one large conversation would leave
+ * its size with the page or Worker for good. A fresh instance of the compiled module costs
+ * about 2 ms; growing the memory again costs more (docs/performance.md#memory); the old one, its memory included, is
+ * garbage once dropped.
  */
 export class TierLoader {
   constructor() {
@@ -31,6 +49,16 @@ export class TierLoader {
     this.wasm = null;
     /** @type {Scratch | null} */
     this.scratch = null;
+    /**
+     * The compiled module of the instance in use, from which settle() makes a fresh one.
+     * @type {WebAssembly.Module | null}
+     */
+    this.module = null;
+    /** After a call that leaves the memory above this many bytes, the instance is replaced. */
+    this.releaseAbove = RELEASE_MEMORY_ABOVE;
+    /** The largest memory an instance reached at the end of a call, and the instances replaced so. */
+    this.peak = 0;
+    this.releases = 0;
     /**
      * The load in progress for each tier (ESTIMATE, COMPACT, FULL), if any: a caller asking for a
      * tier waits for a load of that tier or a higher one.
@@ -81,13 +109,14 @@ export class TierLoader {
     if (this.wasm && this.wasm.tier >= tier) return Promise.resolve();
     for (let t = FULL; t >= tier; t--) if (this.pending[t]) return this.pending[t];
     const load = (async () => {
-      const w = new Wasm(await instantiate(await resolve(source), fn));
+      const { module, instance } = await instantiateModule(await resolve(source), fn);
+      const w = new Wasm(instance);
       if (w.tier < 0) // another module's exports (midfold-memory.wasm's): it cannot even estimate
         throw new MidfoldError('invalid-option', `${fn}(source): the module given is no midfold core module (it lacks the estimator's exports, core/tiers.js)`);
       if (w.tier < tier)
         throw new MidfoldError('invalid-option', `${fn}(source): the module given is ${TIER_MODULES[w.tier]}, which cannot ${tier === FULL ? 'validate or digest' : 'compact'}`);
       // A load of a higher tier may have finished first: the higher module stays.
-      if (!this.wasm || w.tier > this.wasm.tier) this.install(w);
+      if (!this.wasm || w.tier > this.wasm.tier) this.install(w, module);
     })().catch((e) => {
       throw loadFailure(e);
     }).finally(() => {
@@ -105,15 +134,69 @@ export class TierLoader {
    * @param {number} tier ESTIMATE (initEstimator), COMPACT (init) or FULL (initFull)
    * @param {unknown} source
    * @param {((source: unknown) => Promise<unknown>)[]} sources
+   * @param {{releaseMemoryAbove?: number}} [options] checked at once (a bad one rejects, nothing
+   *   loaded); set for the module in use and every later one
    */
-  init(tier, source, sources) {
+  init(tier, source, sources, options) {
+    try {
+      this.configure(options, TIER_INITS[tier]);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     this.sources = sources;
     return this.load(tier, source, sources[tier], TIER_INITS[tier]);
   }
 
-  install(w) {
+  /** Reads an init function's options (MidfoldError 'invalid-option' for a bad one). */
+  configure(options, fn) {
+    const o = optionsObject(options, fn, ['releaseMemoryAbove']);
+    if (o.releaseMemoryAbove === undefined) return;
+    const bytes = o.releaseMemoryAbove;
+    if (typeof bytes !== 'number' || Number.isNaN(bytes) || bytes < 0)
+      throw new MidfoldError('invalid-option', `${fn}: releaseMemoryAbove must be a number of bytes >= 0 (Infinity: never), got ${String(bytes)}`);
+    this.releaseAbove = bytes;
+  }
+
+  /** Puts instance `w` of `module` in use, with a scratch buffer of its own. */
+  install(w, module) {
     this.wasm = w;
+    this.module = module;
     this.scratch = new Scratch(w);
+  }
+
+  /**
+   * Run after every call into the module, once nothing of it is read any more (errors too):
+   * when the call left the memory above `releaseAbove` bytes, the next call runs on a fresh
+   * instance of the same compiled module, back at the module's initial size, and the old
+   * instance is dropped. Nothing of an instance outlives a call (documents, plans, results and
+   * the error record are read within it; EstimateCache keeps figures in JavaScript, no
+   * pointers), so callers cannot tell. Should instantiating fail (no memory for even the
+   * initial size), the instance in use stays.
+   */
+  settle() {
+    const w = this.wasm;
+    if (!w || !this.module) return;
+    const bytes = w.memory.buffer.byteLength;
+    if (bytes > this.peak) this.peak = bytes;
+    if (bytes <= this.releaseAbove) return;
+    let fresh;
+    try {
+      fresh = new Wasm(new WebAssembly.Instance(this.module, IMPORTS));
+    } catch {
+      return;
+    }
+    this.install(fresh, this.module);
+    this.releases++;
+  }
+
+  /**
+   * The wasm memory of the module in use: its bytes now, the most any instance held at the end
+   * of a call, how many instances settle() replaced, and the bound it replaces them above.
+   * @returns {{wasmBytes: number, peakWasmBytes: number, releases: number, releaseMemoryAbove: number}}
+   */
+  usage() {
+    const bytes = this.wasm ? this.wasm.memory.buffer.byteLength : 0;
+    return { wasmBytes: bytes, peakWasmBytes: Math.max(this.peak, bytes), releases: this.releases, releaseMemoryAbove: this.releaseAbove };
   }
 
   /**

@@ -22,24 +22,32 @@ export const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
  * @returns {Promise<WebAssembly.Instance>}
  */
 export async function instantiate(source, fn = 'init') {
-  let instance;
+  return (await instantiateModule(source, fn)).instance;
+}
+
+/**
+ * instantiate's instance with its compiled module, from which more instances are made
+ * synchronously (core/tier-loader.js replaces an instance whose memory grew so).
+ * @param {unknown} source
+ * @param {string} [fn] the caller's name, for the error
+ * @returns {Promise<{module: WebAssembly.Module, instance: WebAssembly.Instance}>}
+ */
+export async function instantiateModule(source, fn = 'init') {
   if (source instanceof WebAssembly.Module) {
-    instance = await WebAssembly.instantiate(source, IMPORTS);
-  } else if (typeof Response !== 'undefined' && source instanceof Response) {
+    return { module: source, instance: await WebAssembly.instantiate(source, IMPORTS) };
+  }
+  if (typeof Response !== 'undefined' && source instanceof Response) {
     const fallback = source.clone();
     try {
-      ({ instance } = await WebAssembly.instantiateStreaming(source, IMPORTS));
+      return await WebAssembly.instantiateStreaming(source, IMPORTS);
     } catch (e) {
       // A server that sends the wrong MIME type breaks streaming; the bytes still work.
       if (!(e instanceof TypeError)) throw e;
-      ({ instance } = await WebAssembly.instantiate(await fallback.arrayBuffer(), IMPORTS));
+      return WebAssembly.instantiate(await fallback.arrayBuffer(), IMPORTS);
     }
-  } else if (binaryLength(source) >= 0) { // bytes of any realm
-    ({ instance } = await WebAssembly.instantiate(source, IMPORTS));
-  } else {
-    throw new MidfoldError('invalid-option', `${fn}(source): expected a WebAssembly.Module, bytes, a Response or a URL`);
   }
-  return instance;
+  if (binaryLength(source) >= 0) return WebAssembly.instantiate(/** @type {BufferSource} */ (source), IMPORTS); // bytes of any realm
+  throw new MidfoldError('invalid-option', `${fn}(source): expected a WebAssembly.Module, bytes, a Response or a URL`);
 }
 
 /**
@@ -75,6 +83,17 @@ export class Wasm {
     const p = n <= 0xffffffff ? this.x.mfw_alloc(n) : 0;
     if (!p) throw new MidfoldError('out-of-memory', `cannot allocate ${n} bytes in wasm memory`);
     return p;
+  }
+
+  /**
+   * Resizes the block at p (0: a new one) to n bytes, in place whenever it can (mfw_realloc);
+   * returns where it now is. Throws MidfoldError('out-of-memory') on failure, the block then
+   * unchanged and still the caller's.
+   */
+  realloc(p, n) {
+    const q = n <= 0xffffffff ? this.x.mfw_realloc(p, n) : 0;
+    if (!q) throw new MidfoldError('out-of-memory', `cannot allocate ${n} bytes in wasm memory`);
+    return q;
   }
 
   free(p) { if (p) this.x.mfw_free(p); }

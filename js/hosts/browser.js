@@ -26,26 +26,32 @@ const SOURCES = [resolveEstimator, resolveSource, resolveFull];
  * initFull(). digestSummarizer() and the Compactor's `fallback: 'digest'` load the full
  * module themselves. After initEstimator(), it loads the lite module in its place; it
  * refuses midfold-estimate.wasm as `source` (that module cannot compact).
- * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
- * are read once and not kept.
+ * Ownership: the compiled module lives as long as the process (or isolate), its instance until a
+ * call leaves its memory above `releaseMemoryAbove`; bytes or a Response given are read once and
+ * not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @param {{releaseMemoryAbove?: number}} [options] after a call that leaves the module's memory
+ *   above this many bytes (default 64 MiB), the next runs on a fresh instance (docs/api.md)
  * @returns {Promise<void>}
  */
-export function init(source) {
-  return initTier(COMPACT, source, SOURCES);
+export function init(source, options) {
+  return initTier(COMPACT, source, SOURCES, options);
 }
 
 /**
  * Loads midfold.wasm, the full module (validate() and digest() too), in place of init()'s
  * lite one, or first; resolves at once when it is loaded. `source` as for init(), by
  * default midfold.wasm beside the package.
- * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
- * are read once and not kept.
+ * Ownership: the compiled module lives as long as the process (or isolate), its instance until a
+ * call leaves its memory above `releaseMemoryAbove`; bytes or a Response given are read once and
+ * not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @param {{releaseMemoryAbove?: number}} [options] after a call that leaves the module's memory
+ *   above this many bytes (default 64 MiB), the next runs on a fresh instance (docs/api.md)
  * @returns {Promise<void>}
  */
-export function initFull(source) {
-  return initTier(FULL, source, SOURCES);
+export function initFull(source, options) {
+  return initTier(FULL, source, SOURCES, options);
 }
 
 /**
@@ -58,13 +64,16 @@ export function initFull(source) {
  * (its checks below the triggers need none); simulate() fetches it for a policy that
  * clears. Resolves at once when a module is loaded already. `source` as for init() (any of midfold's modules), by default
  * midfold-estimate.wasm beside the package.
- * Ownership: the instance lives as long as the process (or isolate); bytes or a Response given
- * are read once and not kept.
+ * Ownership: the compiled module lives as long as the process (or isolate), its instance until a
+ * call leaves its memory above `releaseMemoryAbove`; bytes or a Response given are read once and
+ * not kept.
  * @param {WebAssembly.Module | BufferSource | Response | URL | string} [source]
+ * @param {{releaseMemoryAbove?: number}} [options] after a call that leaves the module's memory
+ *   above this many bytes (default 64 MiB), the next runs on a fresh instance (docs/api.md)
  * @returns {Promise<void>}
  */
-export function initEstimator(source) {
-  return initTier(ESTIMATE, source, SOURCES);
+export function initEstimator(source, options) {
+  return initTier(ESTIMATE, source, SOURCES, options);
 }
 // The memory tool is midfold/memory's: its own wasm module, fetched at its first command
 // (a page that never runs one never downloads it; one that never imports it bundles none of it).

@@ -1,20 +1,20 @@
 /**
  * public.js — what every host entry (node.js, browser.js, workerd.js) exports alike: each
  * entry re-exports this list and adds its own init functions and its memory tool (which
- * finds its own module the host's way). tests/types.test.mjs checks that the entries' names
+ * finds its own module the host's way). tests/package/types.test.mjs checks that the entries' names
  * are exactly the values index.d.ts declares.
  */
 
 // The public part of core/api.js, by name: its other exports (initTier, microReport, …) are
 // for midfold's own modules.
 export {
-  MidfoldError, isReady, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
+  MidfoldError, isReady, memoryUsage, estimateTokens, serialize, microCompact, planMicroCompact, planCompaction, digest, validate,
   detectFormat,
 } from '../core/api.js';
 export { Compactor, digestSummarizer } from '../compaction/compactor.js';
 export { EstimateCache } from '../core/estimate-cache.js';
 export { openAISummarizer, anthropicSummarizer, anthropicCompaction, openAIResponsesCompaction, SummarizerError } from '../compaction/summarizers.js';
-export { anthropicServerContext } from '../compaction/server-context.js';
+export { anthropicServerContext, responsesServerContext, responsesContextManagement } from '../compaction/server-context.js';
 export { SessionState, compactHistory, memoryStateStore, conversationKey, canonicalJSON } from '../state/index.js';
 export { simulate } from '../simulate/simulate.js';
 export { pricingOfURL } from '../pricing/hosts.js';

@@ -15,7 +15,8 @@ import { SessionState, compactHistory, canonicalJSON } from '../state/index.js';
 import { hex, sha256 } from '../state/hash.js';
 import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
-import { COMPACT_MIN_TRIGGER, contextEdits, editsApplied, fromLastCompaction, holdsCompaction } from '../compaction/server-context.js';
+import { COMPACT_MIN_TRIGGER, bedrockCompacts, contextEdits, editsApplied, fromLastCompaction, holdsCompaction, keepsThinkingOnServer, thinkingEdits } from '../compaction/server-context.js';
+import { signedMessages } from '../core/signed-parts.js';
 import { fractionWindows } from './model-window.js';
 import { recallSetup } from '../recall/options.js';
 import { withRecall } from './ai-sdk-recall.js';
@@ -38,7 +39,7 @@ function inputUsage(usage) {
  * The URL a first-party provider model sends its requests to, or undefined when it does not
  * say. Not part of the LanguageModel specification: @ai-sdk/anthropic keeps its base URL in
  * `config.baseURL`, @ai-sdk/openai builds each URL with `config.url()` (both read in their
- * dist code, ai 6 and 7 majors; tests/ai-sdk-deepseek.test.mjs fails if that changes).
+ * dist code, ai 6 and 7 majors; tests/integrations/ai-sdk-deepseek.test.mjs fails if that changes).
  * DeepSeek serves the Anthropic Messages API too (api.deepseek.com/anthropic, where it maps
  * Claude model names onto its own models), so the provider id alone can name the wrong bill.
  */
@@ -114,15 +115,42 @@ function setUp(options, format, fnName) {
 }
 
 /**
- * The provider options that ask `model`'s provider for `contextManagement` (contextEdits), or null
- * where it takes none: @ai-sdk/anthropic 3.x and 4.x pass `providerOptions.anthropic.contextManagement`
- * through as the request's `context_management`, with its beta headers (their dist code; the
- * contextManagement schema in their index.d.ts). Not for DeepSeek's Anthropic-compatible endpoint,
- * for which midfold has no source that it takes them; not for OpenRouter or the OpenAI providers.
+ * The context management `model`'s provider takes for `compactor`: `{key, edits, extra}` (the provider
+ * options key it is read under, the edits for the report's `serverEdits`, and the provider options that ask
+ * for them), or null where it takes none; with `thinkingOnly` (thinking {keep} alone), the
+ * clear_thinking edit, asked of Anthropic's own API only. @ai-sdk/anthropic 3.x and 4.x pass
+ * `providerOptions.anthropic.contextManagement` through as the request's `context_management`, with its
+ * beta headers (their dist code; the contextManagement schema in their index.d.ts). So does the Bedrock
+ * provider's InvokeModel model (`@ai-sdk/amazon-bedrock/anthropic`, provider 'bedrock.anthropic.messages':
+ * it is @ai-sdk/anthropic's model, the betas moved into the body's `anthropic_beta`), where Bedrock
+ * compacts only for the models it lists (bedrockCompacts) and clears tool results for the others. Not
+ * the Bedrock Converse model ('amazon-bedrock', 'amazonBedrock': Converse supports no compaction, and
+ * Bedrock documents tool clearing for InvokeModel only); not DeepSeek's Anthropic-compatible endpoint,
+ * for which midfold has no source that it takes them; not OpenRouter. @ai-sdk/openai 4's Responses model
+ * (provider 'openai.responses', specification v4) takes `providerOptions.openai.contextManagement`,
+ * `[{type: 'compaction', compactThreshold}]`, as the request's `context_management` (its index.d.ts and
+ * dist code); 3.x has no such option (its schema would drop it silently), nor have the Chat models.
  */
-function serverOptionsFor(model, contextManagement) {
+function serverOptionsFor(model, compactor, thinkingOnly = false) {
   const provider = model && typeof model === 'object' && typeof model.provider === 'string' ? model.provider : '';
-  if (provider.startsWith('anthropic.') && pricingOf(model) !== 'deepseek') return { anthropic: { contextManagement } };
+  if (thinkingOnly) {
+    // thinking {keep} alone: clear_thinking_20251015, which midfold asks of Anthropic's own API only
+    if (!provider.startsWith('anthropic.') || pricingOf(model) === 'deepseek') return null;
+    const contextManagement = thinkingEdits(compactor);
+    return { key: 'anthropic', edits: contextManagement.edits, extra: { anthropic: { contextManagement } } };
+  }
+  if (provider === 'openai.responses' && model.specificationVersion === 'v4') {
+    const contextManagement = [{ type: 'compaction', compactThreshold: compactor.threshold }];
+    return { key: 'openai', edits: contextManagement, extra: { openai: { contextManagement } } };
+  }
+  if (provider === 'bedrock.anthropic.messages') {
+    const contextManagement = contextEdits(compactor, { compaction: bedrockCompacts(model.modelId) });
+    return { key: 'anthropic', edits: contextManagement.edits, extra: { anthropic: { contextManagement } } };
+  }
+  if (provider.startsWith('anthropic.') && pricingOf(model) !== 'deepseek') {
+    const contextManagement = contextEdits(compactor);
+    return { key: 'anthropic', edits: contextManagement.edits, extra: { anthropic: { contextManagement } } };
+  }
   return null;
 }
 
@@ -145,19 +173,35 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
   // A conversation led by the block a threshold compaction wrote goes on with compaction on: the block
   // needs its beta header, which the SDKs add for their own edits only.
   const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(messages);
-  if (report.reason !== 'deferred-thinking' && !compacting) return providerOptions;
-  if (providerOptions && providerOptions.anthropic && providerOptions.anthropic.contextManagement) {
+  // thinking {keep: N} under prefix binding is the provider's clear_thinking edit, on every request
+  // that carries signed thinking (js/core/thinking-keep.js)
+  const keepThinking = keepsThinkingOnServer(compactor) && Array.isArray(messages) && signedMessages(messages).size > 0;
+  if (report.reason !== 'deferred-thinking' && !compacting && !keepThinking) return providerOptions;
+  const thinkingOnly = report.reason !== 'deferred-thinking' && !compacting;
+  const server = serverOptionsFor(model, compactor, thinkingOnly);
+  const key = server ? server.key : 'anthropic';
+  if (providerOptions && providerOptions[key] && providerOptions[key].contextManagement) {
     report.serverContext = 'host';
     return providerOptions;
   }
-  const contextManagement = contextEdits(compactor);
-  const extra = serverOptionsFor(model, contextManagement);
-  if (!extra) {
+  if (!server) {
+    if (thinkingOnly) {
+      // thinking {keep} under prefix binding needs the provider's edit, which this provider cannot be asked for
+      report.serverContext = 'unsupported';
+      // (once per Compactor, that is per model: the provider is the host's choice, not the conversation's)
+      if (!warned.has(compactor)) {
+        warned.add(compactor);
+        const provider = model && typeof model === 'object' && model.provider ? model.provider : 'this provider';
+        compactor.warn(`midfold: thinking {keep: ${compactor.thinkingKeep}} needs the provider to clear thinking on its side (clear_thinking_20251015) and ${provider} `
+          + "cannot be asked for it; under prefix binding the client cannot drop it, so every turn's signed thinking stays (binding: 'unbound' drops it on the client where the provider allows)");
+      }
+      return providerOptions;
+    }
     if (report.reason !== 'deferred-thinking') return providerOptions;
     report.serverContext = 'unsupported';
-    const key = state || warned;
-    if (report.tokensBefore > compactor.threshold && !warned.has(key)) {
-      warned.add(key);
+    const once = state || warned;
+    if (report.tokensBefore > compactor.threshold && !warned.has(once)) {
+      warned.add(once);
       const provider = model && typeof model === 'object' && model.provider ? model.provider : 'this provider';
       compactor.warn(`midfold: a tool loop with signed thinking is in flight at ${report.tokensBefore} tokens, over the threshold of ${compactor.threshold}; `
         + `nothing can be folded until the turn ends and ${provider} has no server-side context management, so each request of the loop grows with it`);
@@ -165,8 +209,8 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
     return providerOptions;
   }
   report.serverContext = 'requested';
-  report.serverEdits = contextManagement.edits;
-  return withProviderOptions(providerOptions, extra);
+  report.serverEdits = server.edits;
+  return withProviderOptions(providerOptions, server.extra);
 }
 
 /** The context management a model call's provider metadata reports (@ai-sdk/anthropic: anthropic.contextManagement). */
@@ -301,6 +345,25 @@ async function textContext(value) {
   }
 }
 
+/**
+ * Usage anchors (one, a list, or undefined) for the positions of `history` moved to those of `read`,
+ * `fromLastCompaction(history)`: a count is of the first `count` messages, and the cut dropped the ones
+ * between the leading system messages and the compaction block. An anchor that ends before the block's
+ * message, or at it (the cut message is a new one), counted what the provider no longer reads: it is left
+ * out. `carried` (the step's messages are an override, not `history`): positions are of another list, none
+ * is kept. Undefined when none is left.
+ */
+function cutAnchors(usage, history, read, carried) {
+  if (usage === undefined || carried) return undefined;
+  const removed = history.length - read.length;
+  let head = 0;
+  while (head < read.length && read[head] && read[head].role === 'system') head++;
+  const kept = (Array.isArray(usage) ? usage : [usage])
+    .map((u) => ({ ...u, count: u.count === undefined ? history.length - removed : u.count - removed }))
+    .filter((u) => u.count > head + 1);
+  return kept.length ? kept : undefined;
+}
+
 function report(onReport, value) {
   if (!onReport) return;
   try { onReport(value); } catch { /* a failing hook must not fail the step */ }
@@ -362,9 +425,11 @@ export function compactStep(options) {
       counts.remember(step.messages, count, counted, context);
     }
     const compactor = compactorFor(step.model);
-    const { messages: compacted, report: r } = await compactHistory(compactor, history,
-      { state, signal: eitherSignal(signal, step.abortSignal), usage: usage ?? counts.list(context), context });
-    // The provider reads from its last compaction block on: the step is sent from there.
+    // The provider reads from its last compaction block on: the step is counted, folded and sent from there.
+    const read = fromLastCompaction(history);
+    const anchors = usage ?? counts.list(context);
+    const { messages: compacted, report: r } = await compactHistory(compactor, read,
+      { state, signal: eitherSignal(signal, step.abortSignal), usage: read === history ? anchors : cutAnchors(anchors, history, read, !!carried), context });
     const messages = fromLastCompaction(compacted);
     // (prepareStep's providerOptions are merged into the call's by both majors, which prepareStep does not
     // see: only midfold's part is returned, and its contextManagement replaces one the call has)
@@ -372,7 +437,7 @@ export function compactStep(options) {
     report(onReport, r);
     const extra = providerOptions ? { providerOptions } : {};
     // (a carried override is replaced even by the history itself: what is sent is what was decided)
-    if (!(r.session && r.session.changed) && !carried && messages === compacted) return extra;
+    if (!(r.session && r.session.changed) && !carried && read === history && messages === compacted) return extra;
     if (messages.length) overrides.set(messages[messages.length - 1], { sent: messages, history });
     return { messages, ...extra };
   }, recall);
@@ -429,13 +494,15 @@ export function midfoldMiddleware(options) {
       const state = await stateOf(params.prompt, model);
       const usage = context === undefined ? undefined : (await countsOf(model)).list(context);
       const compactor = compactorFor(model);
-      const { messages: compacted, report: r } = await compactHistory(compactor, params.prompt,
+      // The provider reads from its last compaction block on: the call is counted, folded and sent from there
+      // (the counts kept are of prompts sent so, each naming its last message).
+      const read = fromLastCompaction(params.prompt);
+      const { messages: compacted, report: r } = await compactHistory(compactor, read,
         { state, signal: eitherSignal(signal, params.abortSignal), usage, context });
-      // The provider reads from its last compaction block on: the call is sent from there.
       const messages = fromLastCompaction(compacted);
       const providerOptions = askServer(model, compactor, r, params.providerOptions, warned, state, messages);
       report(onReport, r);
-      const changed = (r.session && r.session.changed) || messages !== compacted;
+      const changed = (r.session && r.session.changed) || read !== params.prompt || messages !== compacted;
       let out = changed ? { ...params, prompt: messages } : params;
       if (providerOptions !== params.providerOptions) out = { ...out, providerOptions };
       contexts.set(out, context); // (compaction keeps the leading system messages, tools untouched)

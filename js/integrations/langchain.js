@@ -15,6 +15,7 @@ import { createMiddleware, tool } from 'langchain';
 import { AIMessage, AIMessageChunk, ChatMessage, HumanMessage, SystemMessage, ToolMessage, coerceMessageLikeToMessage } from '@langchain/core/messages';
 import { MidfoldError } from '../core/errors.js';
 import { checkMessageCount } from '../core/options.js';
+import { fractionWindows } from './model-window.js';
 import { Compactor } from '../compaction/compactor.js';
 import { compactHistory } from '../state/index.js';
 import { canonicalJSON, hex, sha256 } from '../state/hash.js';
@@ -92,7 +93,8 @@ async function requestContext(request) {
  * default the summary is written by the agent's own model (the request's `model`). Plus
  * `state` (a SessionState, to keep the carried state in a store; default: one in memory per
  * conversation, found by these options and the conversation's content), `maxConversations`
- * (256) and `onReport(report)`. The provider's input count on each answer
+ * (256) and `onReport(report)`. With `threshold: {fraction}` and no `contextWindow`, the window of
+ * the request's model (from its id, `contextWindowOf`) sets the threshold. The provider's input count on each answer
  * (`usage_metadata.input_tokens`) anchors the estimate of the next call that continues that
  * prompt, under the same system message and tools. Signed thinking: with a tool loop in flight
  * whose AI message carries signed thinking, nothing before it is edited (the default thinking
@@ -113,12 +115,21 @@ export function compactionMiddleware(options = {}) {
   const states = integrationStates(given, maxConversations, 'compactionMiddleware', options);
   // Built now, so a bad option fails here and not on the first call; without `summarize`, one per
   // agent model (the model writes its own summaries).
-  const fixed = new Compactor({ ...compactorOptions, summarize: summarize || (() => { throw new Error('no model'); }), format: 'langchain' });
+  // threshold {fraction} without contextWindow: a fraction of the window of the request's model (its id, as
+  // ChatAnthropic and ChatOpenAI keep it in `model`), so a Compactor per model.
+  const windows = fractionWindows(compactorOptions);
+  const fixed = new Compactor({ ...(windows ? windows.check : compactorOptions), summarize: summarize || (() => { throw new Error('no model'); }), format: 'langchain' });
   const byModel = new WeakMap();
   const compactorFor = (model) => {
-    if (summarize) return fixed;
-    if (!model || typeof model !== 'object') throw new MidfoldError('invalid-option', 'compactionMiddleware: the request has no model to write summaries with; pass summarize');
-    if (!byModel.has(model)) byModel.set(model, new Compactor({ ...compactorOptions, summarize: langchainSummarizer(model), format: 'langchain' }));
+    if (summarize && !windows) return fixed;
+    if (!model || typeof model !== 'object') {
+      if (summarize) return fixed; // (no model to read a window from: the default threshold, as for an unknown id)
+      throw new MidfoldError('invalid-option', 'compactionMiddleware: the request has no model to write summaries with; pass summarize');
+    }
+    if (!byModel.has(model)) {
+      byModel.set(model, new Compactor({ ...(windows ? windows.optionsFor(model) : compactorOptions),
+        summarize: summarize || langchainSummarizer(model), format: 'langchain' }));
+    }
     return byModel.get(model);
   };
   /** @type {{inputTokens: number, count: number, last: string, context: string}[]} */

@@ -21,6 +21,7 @@ import { toResponses, fromResponses } from './agents-items.js';
 import { recallSetup } from '../recall/options.js';
 import { RECALL_DESCRIPTION, RECALL_TOOL_NAME, recallInputSchema } from '../recall/definitions.js';
 import { withRecall } from './ai-sdk-recall.js';
+import { fromLastCompactionItem } from '../compaction/server-context.js';
 
 
 /**
@@ -32,6 +33,12 @@ import { withRecall } from './ai-sdk-recall.js';
  * `threshold: {fraction}` without `contextWindow` is a fraction of the window of the agent's
  * model, found from its id (`agent.model`; an agent on the Runner's default model names none:
  * the default threshold applies, with a warning through `onWarn`).
+ *
+ * With the server's compaction on (the agent's `modelSettings.contextManagement:
+ * responsesContextManagement(threshold)`), a loop with encrypted reasoning that midfold must leave
+ * alone is compacted by the server, and the output carries a `compaction` item: each model call is
+ * then sent from the last one on (the items before it are dropped, as OpenAI's compaction guide
+ * allows), and midfold compacts what follows it.
  *
  * Ownership: keeps the Compactor and the state; never changes the SDK's items (untouched
  * items are returned as they came, edited ones as copies).
@@ -61,14 +68,16 @@ export function compactionFilter(options) {
   };
   return withRecall(async function callModelInputFilter({ modelData, agent }) {
     if (!modelData || !Array.isArray(modelData.input)) return modelData;
-    const originals = modelData.input;
-    checkMessageCount(originals, 'compactionFilter');
+    // (the count first: a sparse list of a billion holes must be refused before anything walks it)
+    checkMessageCount(modelData.input, 'compactionFilter');
+    // The server reads from its last compaction item on: the call is sent from there.
+    const originals = fromLastCompactionItem(modelData.input);
     originals.forEach((item, i) => checkDepth(item, [i], 1)); // before JSON.stringify could overflow the stack
     const read = originals.map(toResponses);
     const state = given || await states.of(read);
     const { messages, report } = await compactHistory(compactorFor(agent), read, { state });
     if (onReport) { try { onReport(report); } catch { /* a failing hook must not fail the run */ } }
-    if (!report.session || !report.session.changed) return modelData;
+    if (!report.session || !report.session.changed) return originals === modelData.input ? modelData : { ...modelData, input: originals };
     return { ...modelData, input: fromResponses(messages, read, originals) };
   }, recall);
 }

@@ -8,7 +8,8 @@
  * says so, never content.
  */
 import { MidfoldError } from '../core/errors.js';
-import { serialize } from '../core/api.js';
+import { FULL, ensureTier, serialize } from '../core/api.js';
+import { rankArchive } from './search.js';
 import { fenced } from './fence.js';
 import { pagesOf } from './pages.js';
 import { resultText } from './content-text.js';
@@ -23,10 +24,13 @@ const MAX_QUERY = 500;
 
 /**
  * The keyword search a `{query}` recall runs when the host gives none (`search` left out; `null`
- * turns search off): none yet, so a query is an error answer that points to recall by id.
- * Where midfold's own ranked search is built in, it is this default.
+ * turns search off): midfold's own BM25 ranking in the core (search.js, the full module, which
+ * it loads first where a page started on a smaller one).
  */
-const DEFAULT_SEARCH = undefined;
+async function DEFAULT_SEARCH(entries, query, options) {
+  await ensureTier(FULL);
+  return rankArchive(entries, query, options);
+}
 const SEARCH_LIMIT = 5;
 
 /**

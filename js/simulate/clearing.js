@@ -21,9 +21,9 @@
  * planMicroCompact apply them. tests/simulate-clearing.test.mjs checks every turn of sessions
  * in each format against planMicroCompact of the whole conversation.
  */
-import { estimateEach, planMicroCompact } from '../core/api.js';
+import { estimateEach, planMicroCompact, planMicroCompactOfEnd, signedThinking } from '../core/api.js';
 import { applyEditsToCopy } from '../core/apply.js';
-import { inFlightThinking, thinkingMilliAfterEdits } from '../core/thinking.js';
+import { dropsMilli } from '../core/thinking.js';
 import { fromAssistant } from './turns.js';
 
 const tokensOf = (milli) => Math.ceil(milli / 1000);
@@ -131,14 +131,16 @@ function partStart(messages, settled) {
 /**
  * The results a plan of `messages[from..]` clears, with their indices in `messages`, the
  * milli-tokens and characters that frees, and the signed thinking from the first of them on
- * (as the core lists it); null when one of them has no tool name there (its call lies before
+ * (as the core lists and drops it); null when one of them has no tool name there (its call lies before
  * `from`).
  */
 function planPart(messages, from, options) {
-  const plan = planMicroCompact(from === 0 ? messages : messages.slice(from), options);
+  const plan = from === 0 ? planMicroCompact(messages, options) : planMicroCompactOfEnd(messages.slice(from), options);
   if (from > 0 && plan.edits.some((e) => e.tool === 'unknown')) return null;
   const shift = (list) => (from === 0 ? list : list.map((e) => ({ ...e, message: e.message + from })));
-  return { edits: shift(plan.edits), saved: plan.milliBefore - plan.milliAfter, charsCleared: plan.charsCleared, thinking: shift(plan.thinking) };
+  return { edits: shift(plan.edits), saved: plan.milliBefore - plan.milliAfter, charsCleared: plan.charsCleared, thinking: shift(plan.thinking), drops: shift(plan.drops),
+    // (the part's signed loop in flight is the whole's, unless the answer read back to the part's first message)
+    inFlight: from === 0 ? plan.inFlight : plan.inFlightOpen ? undefined : plan.inFlight < 0 ? -1 : plan.inFlight + from };
 }
 
 /** The options of planMicroCompact that the shortcut reads, with its defaults; throws its errors. */
@@ -161,7 +163,9 @@ class Clearing {
   constructor(options, format) {
     this.options = options;
     this.o = readOptions(options);
-    this.format = this.o.format ?? (format === 'unknown' ? undefined : format);
+    // (clearToolInputs edits the calls of results cleared on earlier turns too: a plan of the
+    // part would not find them, so every plan is of the whole conversation)
+    this.format = options && options.clearToolInputs ? undefined : this.o.format ?? (format === 'unknown' ? undefined : format);
     this.figures = new Figures(this.o.profile, this.format);
     this.partOptions = {
       keepRecent: this.o.keepRecent, profile: this.o.profile, format: this.format, thinking: 'unbound',
@@ -177,13 +181,28 @@ class Clearing {
   }
 
   /** Whether the whole plan, whose edits free `saved` of `before`, clears: the gates of src/micro.c and planMicroCompact. */
-  clears(messages, before, saved, count) {
+  clears(messages, before, saved, count, part) {
     const { trigger, clearAtLeast, thinking } = this.o;
     const tokensBefore = tokensOf(before);
     if (count === 0 || (trigger && tokensBefore <= trigger)) return false;
     const tokensAfter = tokensOf(before - saved);
     if (clearAtLeast && (tokensAfter >= tokensBefore || tokensBefore - tokensAfter < clearAtLeast)) return false;
-    return !(thinking === 'prefix-bound' && inFlightThinking(messages) >= 0);
+    return !(thinking === 'prefix-bound' && this.inFlight(messages, part) >= 0);
+  }
+
+  /**
+   * The core's signed loop in flight in `messages` (src/signed.c), or -1: the answer of the plan
+   * of a part of it (planPart) when it holds for the whole, else asked of the list from its last
+   * assistant turn on, and of twice as much while what comes before could change the answer.
+   */
+  inFlight(messages, part) {
+    if (part && part.inFlight !== undefined) return part.inFlight;
+    let from = partStart(messages, messages.length);
+    for (;;) {
+      const { inFlight, inFlightOpen } = signedThinking(from === 0 ? messages : messages.slice(from), { format: this.format, profile: this.o.profile });
+      if (!inFlightOpen || from === 0) return inFlight < 0 ? -1 : inFlight + from;
+      from = Math.max(0, from - Math.max(1, messages.length - from));
+    }
   }
 
   settle(edits) {
@@ -214,8 +233,9 @@ export class GrowingMicroCompaction extends Clearing {
     if (trigger && tokensOf(before) <= trigger) return none;
     const bound = this.figures.clearable(this.settled, keepRecent);
     if (bound === 0 || (clearAtLeast && tokensOf(before) - tokensOf(before - bound) < clearAtLeast)) return none;
-    const { edits, saved } = this.part(messages);
-    if (!this.clears(messages, before, saved, edits.length)) return none;
+    const part = this.part(messages);
+    const { edits, saved } = part;
+    if (!this.clears(messages, before, saved, edits.length, part)) return none;
     this.settle(edits);
     return { edits };
   }
@@ -241,22 +261,24 @@ export class GrowingMicroPlan extends Clearing {
     if (this.format === undefined || !sameOptions(options, this.given)) return planMicroCompact(messages, options);
     const before = this.figures.update(messages);
     const { trigger, clearAtLeast, keepRecent, thinking } = this.o;
-    const held = (skipped) => ({ skipped, milliBefore: before, milliAfter: before, charsCleared: 0, edits: [], thinking: [], milliThinking: 0 });
+    const held = (skipped, part) => ({ skipped, milliBefore: before, milliAfter: before, charsCleared: 0, edits: [], thinking: [],
+      inFlight: this.inFlight(messages, part), drops: [], milliThinking: 0 });
     // (no result left to clear: nothing the whole plan could find, nor would have found)
     if (this.figures.clearable(this.settled, keepRecent) === 0) return held(false);
     const part = this.part(messages);
-    if (part.edits.length === 0) return held(false);
+    if (part.edits.length === 0) return held(false, part);
     // The core's gates (src/micro.c): below the trigger, or freeing less than clearAtLeast,
     // nothing is cleared, and `skipped` says something would have been.
     const tokensBefore = tokensOf(before), after = before - part.saved;
-    if (trigger && tokensBefore <= trigger) return held(true);
-    if (clearAtLeast && (tokensOf(after) >= tokensBefore || tokensBefore - tokensOf(after) < clearAtLeast)) return held(true);
-    const plan = { skipped: false, milliBefore: before, milliAfter: after, charsCleared: part.charsCleared, edits: part.edits, thinking: part.thinking };
+    if (trigger && tokensBefore <= trigger) return held(true, part);
+    if (clearAtLeast && (tokensOf(after) >= tokensBefore || tokensBefore - tokensOf(after) < clearAtLeast)) return held(true, part);
+    const plan = { skipped: false, milliBefore: before, milliAfter: after, charsCleared: part.charsCleared, edits: part.edits, thinking: part.thinking,
+      inFlight: this.inFlight(messages, part), drops: part.drops };
     // planMicroCompact's own rules after the core's plan (js/core/api.js).
-    if (thinking === 'prefix-bound' && inFlightThinking(messages) >= 0) {
-      return { ...plan, edits: [], charsCleared: 0, milliAfter: before, milliThinking: 0, deferred: 'in-flight-thinking' };
+    if (thinking === 'prefix-bound' && plan.inFlight >= 0) {
+      return { ...plan, edits: [], charsCleared: 0, milliAfter: before, milliThinking: 0, drops: [], deferred: 'in-flight-thinking' };
     }
-    plan.milliThinking = thinkingMilliAfterEdits(messages, plan.edits, plan.thinking, thinking);
+    plan.milliThinking = dropsMilli(plan.drops, thinking);
     plan.milliAfter -= plan.milliThinking;
     return plan;
   }
@@ -316,13 +338,15 @@ export class GrowingServerClearing extends Clearing {
     for (let i = this.view.length; i < history.length; i++) this.view.push(history[i]);
     // What any plan from now on clears is cleared in the copy now; whether this request is
     // cleared is the whole plan's gates' call.
-    const { edits, saved } = this.part(this.view);
+    const part = this.part(this.view);
+    const { edits, saved } = part;
     if (edits.length) {
       this.view = applyEditsToCopy(this.view, edits);
       this.settle(edits);
       this.saved += saved;
       this.count += edits.length;
     }
-    return this.clears(history, before, this.saved, this.count) ? this.view : history;
+    // (the copy's signed loop in flight is the history's: clearings never touch thinking)
+    return this.clears(history, before, this.saved, this.count, part) ? this.view : history;
   }
 }

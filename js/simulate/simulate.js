@@ -18,6 +18,9 @@ import { Compactor, PRICING_NAMES, digestSummarizer } from '../compaction/compac
 import { PRICING } from '../pricing/index.js';
 import { GrowingMicroCompaction, GrowingMicroPlan, GrowingServerClearing } from './clearing.js';
 import { isSystem, sessionTurns } from './turns.js';
+import { serverKeptThinking } from '../core/thinking-keep.js';
+import { ServerCompaction } from './server-compaction.js';
+import { RecallModel } from './recall.js';
 
 export { sessionTurns };
 /** The provider caches and the pricing resolver, for pricing recorded requests (requests.js). */
@@ -41,6 +44,10 @@ export const POLICIES = {
   'context-editing': { label: 'Anthropic context editing defaults (100k, keep 3)', contextEditing: { trigger: 100000, keep: 3, clearAtLeast: 0 } },
   'micro-batched': { label: 'microCompact at 60k, clear >= 30k, keep 3', micro: { keepRecent: 3, trigger: 60000, clearAtLeast: 30000 } },
   defaults: { label: "midfold's defaults (Compactor)", compactor: {} },
+  // Clearing early and folding early, with what is cleared archived and recalled (recall.js;
+  // docs/recall.md, "What it costs"): not a default, since it needs the host to run the recall tool.
+  recall: { label: 'recall: fold at 20k, micro at 12k (clear >= 6k, keep 1), recall pages of 4k',
+    compactor: { threshold: 20000, microTrigger: 12000, clearAtLeast: 6000, keepRecent: 1 }, recall: { page: 4000 } },
 };
 
 /** What simulate() compares when no policies are given. */
@@ -51,20 +58,43 @@ const DEPRECATED_NAMES = { seed: { to: 'every-turn', deprecation: SEED_POLICY } 
 
 const NUMBER_KEYS = {
   micro: ['keepRecent', 'trigger', 'clearAtLeast'],
-  compactor: ['threshold', 'contextWindow', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail', 'keepTailMessages'],
+  compactor: ['threshold', 'contextWindow', 'keepRecent', 'microTrigger', 'clearAtLeast', 'maxSummaryTokens', 'keepTail', 'keepTailMessages',
+    'thinkingKeep', 'dropBeforeLast'],
   contextEditing: ['trigger', 'keep', 'clearAtLeast'],
+  serverCompaction: ['trigger', 'maxSummaryTokens'],
+  recall: ['page'],
 };
+/**
+ * The knobs the grammar spells as words (js/core/knobs.js): clearToolInputs=true|false
+ * (micro and compactor), and for the Compactor dropTools=a|b with dropBeforeLast=N
+ * (dropToolCalls), reasoning=before-last-message, thinkingKeep=N (thinking {keep: N}) and
+ * thinking=prefix-bound|unbound (its binding).
+ */
+const WORD_KEYS = { micro: ['clearToolInputs'], compactor: ['clearToolInputs', 'dropTools', 'reasoning', 'thinking'], contextEditing: [], serverCompaction: [], recall: [] };
 
-/** `kind:key=value,key=value` (kinds: micro, compactor, context-editing) to a policy part. */
+/**
+ * `kind:key=value,key=value` (kinds: micro, compactor, context-editing, and recall, which adds the
+ * recall model to the others: recall.js; `recall` alone is `recall:page=2000`) to a policy part.
+ */
 function parsePart(text) {
   const [kindText, args = ''] = text.split(':');
-  const kind = kindText === 'context-editing' ? 'contextEditing' : kindText;
-  if (!NUMBER_KEYS[kind]) throw optionError(`unknown policy ${JSON.stringify(text)}; known: ${Object.keys(POLICIES).join(', ')}, or micro:…, compactor:…, context-editing:…`);
+  const kind = kindText === 'context-editing' ? 'contextEditing' : kindText === 'server-compaction' ? 'serverCompaction' : kindText;
+  if (!NUMBER_KEYS[kind]) throw optionError(`unknown policy ${JSON.stringify(text)}; known: ${Object.keys(POLICIES).join(', ')}, or micro:…, compactor:…, context-editing:…, server-compaction:…, recall`);
   const part = {};
   for (const pair of args.split(',').filter(Boolean)) {
     const [key, value] = pair.split('=');
-    if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing')) { part[key] = value; continue; }
-    if (!NUMBER_KEYS[kind].includes(key)) throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${NUMBER_KEYS[kind].join(', ')}`);
+    if ((key === 'policy' && kind === 'compactor') || (key === 'profile' && kind !== 'contextEditing' && kind !== 'serverCompaction')) { part[key] = value; continue; }
+    if (kind === 'recall' && key === 'page' && Number(value) === 0) throw optionError('policy recall: page must be at least 1 token');
+    if ((WORD_KEYS[kind] || []).includes(key)) {
+      if (key === 'clearToolInputs') {
+        if (value !== 'true' && value !== 'false') throw optionError(`policy ${kind}: clearToolInputs must be true or false, got ${JSON.stringify(value)}`);
+        part.clearToolInputs = value === 'true';
+      } else if (key === 'dropTools') part.dropTools = String(value ?? '').split('|').filter(Boolean);
+      else part[key] = value;
+      continue;
+    }
+    if (!NUMBER_KEYS[kind].includes(key))
+      throw optionError(`policy ${kind}: unknown key ${JSON.stringify(key)}; known: ${[...NUMBER_KEYS[kind], ...(WORD_KEYS[kind] || [])].join(', ')}`);
     // threshold=80% is threshold {fraction: 0.8}: of contextWindow=N when the part names it, else of simulate's window
     if (kind === 'compactor' && key === 'threshold' && /^\d+(?:\.\d+)?%$/.test(String(value))) {
       part.threshold = { fraction: Number(value.slice(0, -1)) / 100 };
@@ -81,6 +111,18 @@ function parsePart(text) {
     if (part.keepTailMessages !== undefined) keepTail.messages = part.keepTailMessages;
     delete part.keepTailMessages;
     part.keepTail = keepTail;
+  }
+  // (thinkingKeep=N is thinking {keep: N}, beside thinking=BINDING; dropTools with dropBeforeLast is dropToolCalls)
+  if (kind === 'compactor' && part.thinkingKeep !== undefined) {
+    part.thinking = { keep: part.thinkingKeep, ...(part.thinking !== undefined ? { binding: part.thinking } : {}) };
+    delete part.thinkingKeep;
+  }
+  if (kind === 'compactor' && (part.dropTools !== undefined || part.dropBeforeLast !== undefined)) {
+    if (part.dropTools === undefined || part.dropBeforeLast === undefined)
+      throw optionError('policy compactor: dropTools=a|b and dropBeforeLast=N go together (dropToolCalls {tools, beforeLast})');
+    part.dropToolCalls = { tools: part.dropTools, beforeLast: part.dropBeforeLast };
+    delete part.dropTools;
+    delete part.dropBeforeLast;
   }
   return [kind, part];
 }
@@ -103,8 +145,14 @@ export function resolvePolicy(policy) {
   }
   if (!policy || typeof policy !== 'object') throw optionError('a policy is a name or an object {micro?, compactor?, contextEditing?}');
   // (a misspelt part would make a policy that manages nothing, priced as "no management")
-  optionsObject(policy, 'policy', ['name', 'label', 'micro', 'compactor', 'contextEditing']);
+  optionsObject(policy, 'policy', ['name', 'label', 'micro', 'compactor', 'contextEditing', 'serverCompaction', 'recall']);
   if (policy.contextEditing !== undefined) optionsObject(policy.contextEditing, 'policy contextEditing', NUMBER_KEYS.contextEditing);
+  if (policy.serverCompaction !== undefined) optionsObject(policy.serverCompaction, 'policy serverCompaction', NUMBER_KEYS.serverCompaction);
+  if (policy.recall !== undefined) {
+    optionsObject(policy.recall, 'policy recall', NUMBER_KEYS.recall);
+    const page = policy.recall.page;
+    if (page !== undefined && !(Number.isInteger(page) && page >= 1)) throw optionError('policy recall: page must be a whole number of tokens >= 1');
+  }
   const name = typeof policy.name === 'string' ? policy.name : 'custom';
   return { label: name, ...policy, name };
 }
@@ -382,6 +430,9 @@ class ReplayCompactor extends Compactor {
     const growing = this.growing;
     if (!growing) return;
     if (report.compacted) { growing.forget(); return; }
+    // (dropToolCalls, reasoning and thinking {keep} remove parts and messages: planned anew)
+    // (left to the provider's edit, thinking {keep} changed nothing here)
+    if (report.pruned || (report.thinkingKeep && report.thinkingKeep.by === 'client')) { growing.forget(); return; }
     const edits = report.micro.edits;
     if (!edits.length) return;
     // The edits are applied in place, and signed thinking dropped from the first edited message on,
@@ -421,7 +472,11 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
   const micro = spec.micro ? new GrowingMicroCompaction(spec.micro, format) : null;
   // The server clears what it is sent, anew on every request; the client keeps its copy.
   const ce = spec.contextEditing;
+  const serverKeep = compactor && compactor.thinkingKeep !== undefined && compactor.thinking === 'prefix-bound' ? compactor.thinkingKeep : undefined;
   const server = ce ? new GrowingServerClearing({ keepRecent: ce.keep ?? 3, trigger: ce.trigger ?? 100000, clearAtLeast: ce.clearAtLeast ?? 0, profile }, format) : null;
+  // The server compacts what it reads (from its last summary on) once it reaches the trigger (server-compaction.js).
+  const sc = spec.serverCompaction;
+  const compacting = sc ? new ServerCompaction({ trigger: sc.trigger ?? 150000, maxSummaryTokens: sc.maxSummaryTokens, profile, format, prices, summaries }) : null;
   return {
     /** The Compactor's settings as it resolved them (its defaults follow the pricing), or undefined. */
     compactor: compactor ? { threshold: compactor.threshold, ...(compactor.contextWindow ? { contextWindow: compactor.contextWindow } : {}), microTrigger: compactor.microTrigger, clearAtLeast: compactor.clearAtLeast,
@@ -439,14 +494,19 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
         // The Compactor edits results in place, and drops signed thinking in place from the turns
         // whose prefix changed (it says how many, not which): those messages must be read again.
         for (const e of report.micro.edits) build.forget(before[e.message]);
-        if (report.thinkingRemoved) for (const m of before) build.forget(m);
+        if (report.thinkingRemoved || report.pruned) for (const m of before) build.forget(m);
         compactor.noteReport(before, report);
-        if (report.micro.edits.length || report.compacted || report.thinkingRemoved) {
+        if (report.micro.edits.length || report.compacted || report.thinkingRemoved || report.pruned) {
           if (micro) micro.forget();
           if (server) server.forget();
+          if (compacting) compacting.forget();
         }
       }
-      return server ? server.request(ctx) : ctx;
+      const compacted = compacting ? await compacting.request(ctx) : ctx;
+      const sent = server ? server.request(compacted) : compacted;
+      // thinking {keep} left to the provider (prefix-bound): it reads the request with its clear_thinking edit
+      // applied, and its cache holds from the first thinking it cleared (thinking-keep.js)
+      return serverKeep !== undefined ? serverKeptThinking(sent, serverKeep) : sent;
     },
   };
 }
@@ -479,7 +539,7 @@ export async function simulate(session, options = {}) {
   const policies = (options.policies || DEFAULT_POLICIES).map(resolvePolicy);
   // A policy that clears plans with the compaction module, which the browser's initEstimator()
   // does not load: it is fetched here, as the Compactor fetches it (its digest, the full one).
-  if (policies.some((p) => p.micro || p.contextEditing || p.compactor)) await ensureTier(COMPACT);
+  if (policies.some((p) => p.micro || p.contextEditing || p.compactor || p.serverCompaction)) await ensureTier(COMPACT);
   const match = options.cacheMatch === undefined ? 'breakpoints' : options.cacheMatch;
   if (match !== 'breakpoints' && match !== 'prefix') throw optionError("cacheMatch must be 'breakpoints' or 'prefix'");
   const onProgress = options.onProgress;
@@ -487,7 +547,7 @@ export async function simulate(session, options = {}) {
   const prices = basePrices(pricing, model);
   const turns = sessionTurns(messages);
   // (the clearing shortcut reads every prefix in the format of the whole: clearing.js)
-  const format = policies.some((p) => p.micro || p.contextEditing || p.compactor) ? detectFormat(messages) : undefined;
+  const format = policies.some((p) => p.micro || p.contextEditing || p.compactor || p.serverCompaction || p.recall) ? detectFormat(messages) : undefined;
 
   // Turn times: the session's timestamps when every turn has one, else a fixed gap
   // (default 0: every turn inside the cache lifetime).
@@ -516,24 +576,43 @@ export async function simulate(session, options = {}) {
     const copy = (i) => copies[i] || (copies[i] = structuredClone(messages[i]));
     const range = (from, to) => { const out = []; for (let i = from; i < to; i++) out.push(copy(i)); return out; };
     let next = 0, cumulative = 0, read = 0, input = 0, peak = 0, sum = 0, over = 0, firstOver = -1;
+    const recall = spec.recall ? new RecallModel(spec.recall, format, profile) : null;
+    let recallUsd = 0;
     for (let t = 0; t < turns.length; t++) {
       const added = range(next, turns[t].start);
       next = turns[t].start;
       const before = summaries.length;
-      const request = await run.request(added);
-      const { items, sums } = build(request);
-      // The fixed part (tools, system prompt, leading system messages) gets its own breakpoint.
-      let fixedEnd = head ? 1 : 0;
-      while (fixedEnd < request.length + (head ? 1 : 0) && isSystem(request[fixedEnd - (head ? 1 : 0)])) fixedEnd++;
-      const bill = cache(items, sums, times[t], fixedEnd);
-      const tokens = sums.tokens[items.length];
+      const recallTokens = recall ? recall.recallOutputTokens : 0;
+      // A re-read of what was cleared is a recall; a page after the first, a request of its own (recall.js).
+      const steps = recall ? recall.steps(added) : [added];
+      // (it edits the calls and results it makes recalls of in place: priced again)
+      if (recall) for (const m of added) build.forget(m);
+      let usd = 0, items, tokens, bill;
+      for (const step of steps) {
+        const request = await run.request(step);
+        if (recall) recall.noteRequest(request);
+        let sums;
+        ({ items, sums } = build(request));
+        // The fixed part (tools, system prompt, leading system messages) gets its own breakpoint.
+        let fixedEnd = head ? 1 : 0;
+        while (fixedEnd < request.length + (head ? 1 : 0) && isSystem(request[fixedEnd - (head ? 1 : 0)])) fixedEnd++;
+        bill = cache(items, sums, times[t], fixedEnd);
+        tokens = sums.tokens[items.length];
+        usd += bill.usd;
+        read += bill.read; input += tokens;
+        if (tokens > peak) peak = tokens;
+      }
+      if (recall) {
+        const calls = ((recall.recallOutputTokens - recallTokens) * prices.output) / 1e6;
+        recallUsd += calls;
+        usd += calls;
+      }
       let summaryUsd = 0;
       for (let s = before; s < summaries.length; s++) summaryUsd += summaries[s].usd;
-      cumulative += bill.usd + summaryUsd;
-      read += bill.read; input += tokens; sum += tokens;
-      if (tokens > peak) peak = tokens;
+      cumulative += usd + summaryUsd;
+      sum += tokens;
       if (tokens > window) { over++; if (firstOver < 0) firstOver = t; }
-      perTurn.push({ context: tokens, read: bill.read, written: bill.written, usd: bill.usd + summaryUsd, cumulativeUsd: cumulative });
+      perTurn.push({ context: tokens, read: bill.read, written: bill.written, usd: usd + summaryUsd, cumulativeUsd: cumulative });
       if (cache.output) {
         // DeepSeek also caches the end of the model's output (these very copies join the
         // conversation next turn, so the unit matches when nothing before them changed).
@@ -543,7 +622,7 @@ export async function simulate(session, options = {}) {
       if (onProgress) onProgress({ policy: spec.name, label: spec.label, policyIndex: index, policies: policies.length, turn: t + 1, turns: turns.length });
     }
     const summaryUsd = summaries.reduce((a, s) => a + s.usd, 0);
-    const inputUsd = cumulative - summaryUsd;
+    const inputUsd = cumulative - summaryUsd - recallUsd;
     results.push({
       name: spec.name,
       label: spec.label,
@@ -561,6 +640,7 @@ export async function simulate(session, options = {}) {
       turnsOverWindow: over,
       firstTurnOverWindow: firstOver,
       ...(run.compactor ? { compactor: run.compactor } : {}),
+      ...(recall ? { recall: { ...recall.report(), outputUsd: recallUsd } } : {}),
       perTurn,
     });
   }

@@ -64,7 +64,40 @@ function untouched(copy, original) {
  * written as its base64 string, which every format that carries bytes also accepts
  * (DataContent is a string or bytes), rather than JSON.stringify's object of one key per byte.
  */
-const jsonCopy = (value) => JSON.parse(JSON.stringify(value, keepBytes));
+const jsonCopy = (value) => remembered(JSON.parse(JSON.stringify(value, keepBytes)));
+
+/**
+ * The messages this module wrote into a snapshot's items (jsonCopy): its own, which nothing
+ * else can reach (toJSON writes copies of them, and every call works on a clone), so they
+ * never change. A clone of one is priced from the entry the last clone of it had, without
+ * comparing it again (workingCopy). A state read from a store or from JSON is not in it: its
+ * messages are compared as any other.
+ */
+const own = new WeakSet();
+const remembered = (message) => { if (message !== null && typeof message === 'object') own.add(message); return message; };
+
+/**
+ * A deep copy of JSON data (what a snapshot's item holds: plain objects, arrays, primitives),
+ * sharing only its strings: what is sent for a remembered message, which the caller and the
+ * Compactor may then edit without reaching the state. (A walk, not a JSON round trip: the
+ * strings are not written out and read back, and being the same strings, a comparison with
+ * the last clone's snapshot does not read their text.)
+ */
+function cloneJSON(value) {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJSON(value[i]);
+    return out;
+  }
+  const out = {};
+  for (const k in value) {
+    // (JSON.parse makes "__proto__" an own key: an assignment would set the prototype instead)
+    if (k === '__proto__') Object.defineProperty(out, k, { value: cloneJSON(value[k]), enumerable: true, writable: true, configurable: true });
+    else out[k] = cloneJSON(value[k]);
+  }
+  return out;
+}
 function keepBytes(key, value) {
   const bytes = bytesOf(this[key]); // the value before toJSON (a Buffer's would list its bytes)
   return bytes ? base64(bytes) : value;
@@ -238,8 +271,13 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, d
       if (Array.isArray(item)) {
         for (let i = item[0]; i < item[1]; i++) copyOf(i);
       } else {
+        const copy = cloneJSON(item.message);
+        // (a message of this module's is priced from its last clone's entry; another is compared once)
+        const entry = cache && own.has(item.message) ? cache.trustedEntry(item.message) : undefined;
+        if (cache && entry === undefined) cache.share(copy, item.message);
+        if (vouched) vouched[working.length] = entry;
         origin.push(item);
-        working.push(jsonCopy(item.message));
+        working.push(copy);
       }
     }
   }
@@ -278,7 +316,11 @@ async function continueFrom(snapshot, { compactor, original, cache, canonical, d
     }
     identity = false;
     if (typeof from === 'number') items.push({ at: from, message: jsonCopy(m) });
-    else if (from) items.push(JSON.stringify(m) === JSON.stringify(from.message) ? from : { ...from, message: jsonCopy(m) });
+    else if (from && (asBuilt || JSON.stringify(m) === JSON.stringify(from.message))) {
+      // The clone's entry (priced as it was made, so what the item holds) serves the next call's clone.
+      if (cache && asBuilt) cache.share(from.message, m);
+      items.push(from);
+    } else if (from) items.push({ ...from, message: jsonCopy(m) });
     else items.push({ message: jsonCopy(m) }); // written by this compaction
   });
 

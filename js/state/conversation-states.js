@@ -26,6 +26,7 @@
 import { MidfoldError } from '../core/errors.js';
 import { SessionState } from './session-state.js';
 import { conversationKey, hex, sha256 } from './hash.js';
+import { stateBytes } from './state-codec.js';
 
 /** Conversations one scope (an integration's options) remembers by default: the most recently used. */
 const MAX_CONVERSATIONS = 256;
@@ -35,12 +36,8 @@ const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 /** What an entry costs besides its state's JSON (the key, the objects, the maps' slots). */
 const ENTRY_BYTES = 512;
 
-const encoder = /* @__PURE__ */ new TextEncoder();
-
 /** Bytes of a state's JSON (what it keeps of the conversation: hashes, summaries, edited messages). */
-function stateBytes(state) {
-  return encoder.encode(JSON.stringify(state.toJSON())).length;
-}
+const bytesOf = (state) => stateBytes(state.snapshots);
 
 function wholeNumber(value, name, fnName, min) {
   if (!Number.isInteger(value) || value < min) throw new MidfoldError('invalid-option', `${fnName}: ${name} must be a whole number >= ${min}`);
@@ -139,12 +136,12 @@ export class ConversationStates {
     info.held += held(state) - entry.held;
     entry.held = held(state);
     if (this.maxBytes) {
-      let bytes = stateBytes(state);
+      let bytes = bytesOf(state);
       // One conversation never takes the whole budget: past it, its own earlier snapshots go first.
       if (bytes > this.maxBytes - ENTRY_BYTES) {
         state.maxBytes = Math.max(1, this.maxBytes - ENTRY_BYTES);
         state.fitBytes();
-        bytes = stateBytes(state);
+        bytes = bytesOf(state);
       }
       this.bytes += ENTRY_BYTES + bytes - entry.bytes;
       entry.bytes = ENTRY_BYTES + bytes;

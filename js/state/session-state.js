@@ -22,7 +22,7 @@
  * them summarize afresh.
  */
 import { MidfoldError } from '../core/errors.js';
-import { isCount, isObject, parseState, stateBytes, writeState } from './state-codec.js';
+import { isCount, isObject, parseState, stateBytes, stateText, writeState } from './state-codec.js';
 import { prefixHash } from './hash.js';
 import { Sha256 } from './sha256.js';
 import { checkStore } from './stores.js';
@@ -133,7 +133,7 @@ export class SessionState {
   }
 
   /**
-   * A state restored from `toJSON()` output (the object or its JSON text). Throws
+   * A state restored from `toJSON()` output (the object, whose messages are copied, or its JSON text). Throws
    * MidfoldError('invalid-state') for anything else.
    */
   static from(json, options) {
@@ -276,7 +276,7 @@ export class SessionState {
       if (this.maxBytes) this.fitBytes();
     }
     try {
-      await this.store.put(this.key, JSON.stringify(this.toJSON()));
+      await this.store.put(this.key, stateText(this.snapshots));
       this.loaded = new Set(this.snapshots.map(identity));
       return true;
     } catch (e) {

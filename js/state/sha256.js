@@ -3,7 +3,7 @@
  * and a copy of it extended by more, so the hash of a history that grew by a turn costs the
  * turn. WebCrypto's digest takes the whole input every time (2.8 MB per call for a
  * 1,000-message history), which is why the session state hashes with this instead; it gives
- * the same digests (tests/sha256.test.mjs checks it against crypto.subtle).
+ * the same digests (tests/state/sha256.test.mjs checks it against crypto.subtle).
  */
 
 const K = /* @__PURE__ */ Uint32Array.of(

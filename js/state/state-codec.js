@@ -16,7 +16,8 @@ function stateError(message) { return new MidfoldError('invalid-state', message)
 export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** Whether `v` is a whole number >= 0. */
 export const isCount = (v) => Number.isInteger(v) && v >= 0;
-const utf8Length = (text) => new TextEncoder().encode(text).length;
+const encoder = /* @__PURE__ */ new TextEncoder();
+const utf8Length = (text) => encoder.encode(text).length;
 
 /** Checks one snapshot read from JSON and resolves its refs into `messages`; throws a
  * MidfoldError naming what is wrong. */
@@ -66,7 +67,7 @@ export function parseState(json) {
   if (!isObject(data)) throw stateError('the session state must be an object');
   if (data.version !== STATE_VERSION) throw stateError(`unknown session state version ${JSON.stringify(data.version)} (this midfold reads ${STATE_VERSION})`);
   if (!Array.isArray(data.snapshots)) throw stateError('the session state has no snapshots list');
-  const messages = data.messages === undefined ? [] : data.messages;
+  let messages = data.messages === undefined ? [] : data.messages;
   if (!Array.isArray(messages) || !messages.every(isObject)) throw stateError('the session state\'s messages must be a list of objects');
   // (what midfold wrote passed the estimator: a message nested past its limit is not one of them)
   try {
@@ -74,21 +75,42 @@ export function parseState(json) {
   } catch (e) {
     throw stateError(`the session state's messages cannot be read: ${e.message}`);
   }
+  // The state's messages are its own, never changed (textOf): data given as an object is the caller's, and copied.
+  if (typeof json !== 'string') messages = JSON.parse(JSON.stringify(messages));
   return data.snapshots.map((s, i) => readSnapshot(s, `snapshots[${i}]`, messages));
 }
 
-/** The JSON data of `snapshots`, each distinct message once (copies: nothing of `snapshots` is shared). */
-export function writeState(snapshots) {
-  const index = new Map();
-  const messages = [];
-  const ref = (message) => {
+/**
+ * Each message's JSON text and its UTF-8 length, by object, written once: a snapshot's messages
+ * never change (compactHistory writes new ones for what it remembers, and a state read from
+ * JSON holds copies of its own), so a state that grew by a snapshot is written from what is new
+ * in it (an integration measures its states after every call that records one).
+ * @type {WeakMap<object, {text: string, bytes: number}>}
+ */
+const texts = /* @__PURE__ */ new WeakMap();
+function textOf(message) {
+  let t = texts.get(message);
+  if (t === undefined) {
     const text = JSON.stringify(message);
-    if (!index.has(text)) { index.set(text, messages.length); messages.push(JSON.parse(text)); }
-    return index.get(text);
+    t = { text, bytes: utf8Length(text) };
+    texts.set(message, t);
+  }
+  return t;
+}
+
+/** A state's JSON data with its messages list left empty, and that list's texts (each distinct message once, by ref). */
+function layout(snapshots) {
+  const index = new Map();
+  const list = [];
+  const ref = (message) => {
+    const t = textOf(message);
+    let k = index.get(t.text);
+    if (k === undefined) { k = list.length; index.set(t.text, k); list.push(t); }
+    return k;
   };
-  return {
+  const data = {
     version: STATE_VERSION,
-    messages,
+    messages: [],
     snapshots: snapshots.map((s) => ({
       ...s,
       ...(s.anchor ? { anchor: { ...s.anchor } } : {}),
@@ -96,7 +118,27 @@ export function writeState(snapshots) {
         : item.at === undefined ? { ref: ref(item.message) } : { at: item.at, ref: ref(item.message) })),
     })),
   };
+  return { data, list };
 }
 
-/** The UTF-8 bytes of the JSON text a store is given for `snapshots` (what maxBytes caps). */
-export const stateBytes = (snapshots) => utf8Length(JSON.stringify(writeState(snapshots)));
+/** The JSON data of `snapshots`, each distinct message once (copies: nothing of `snapshots` is shared). */
+export function writeState(snapshots) {
+  const { data, list } = layout(snapshots);
+  data.messages = list.map((t) => JSON.parse(t.text));
+  return data;
+}
+
+/** JSON.stringify(writeState(snapshots)), without parsing each message's text back to write it again. */
+export function stateText(snapshots) {
+  const { data, list } = layout(snapshots);
+  const rest = JSON.stringify({ snapshots: data.snapshots });
+  return `{"version":${STATE_VERSION},"messages":[${list.map((t) => t.text).join(',')}],${rest.slice(1)}`;
+}
+
+/** The UTF-8 bytes of the JSON text a store is given for `snapshots` (what maxBytes caps): stateText's length. */
+export function stateBytes(snapshots) {
+  const { data, list } = layout(snapshots);
+  let bytes = utf8Length(JSON.stringify(data)); // (with "messages":[] )
+  for (const t of list) bytes += t.bytes;
+  return bytes + Math.max(0, list.length - 1); // (and a comma between two)
+}

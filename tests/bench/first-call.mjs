@@ -4,7 +4,7 @@
 // before" compares with the code before a change rather than with today's planMicroCompact.
 // Prints a table of medians and ratios. Not a test: nothing here asserts time.
 //
-//   node --expose-gc tests/bench/first-call.mjs [--rounds N] [--against DIR]
+//   node --expose-gc tests/bench/first-call.mjs [--rounds N] [--fold-rounds N] [--against DIR]
 //
 // With --expose-gc each copy is collected into the old generation before it is timed, as a conversation a
 // host has held for a while is; without it, the young copy's promotion is paid by whichever call runs first.
@@ -62,6 +62,46 @@ for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['C
   }
 }
 
+// A first call that folds (a conversation loaded past the threshold): the Compactor's whole compact(),
+// with a summarizer that answers at once, against one estimateTokens of the same messages. The fold
+// reads the history for its micro-compaction plan and its compaction plan (and, before it read the
+// history once, encoded it again for the compaction plan, to detect its format and for the estimate
+// after). Interleaved as above, on fresh copies.
+const FOLD_ROUNDS = Number(arg('--fold-rounds')) || 8;
+const SUMMARY = 'The user is fixing the report totals; the tests fail on rounding in two modules.';
+const foldImpls = {};
+for (const [name, b] of Object.entries(builds)) {
+  foldImpls[`estimateTokens (${name})`] = (msgs) => { b.estimateTokens(msgs, { profile: 'safe' }); };
+  foldImpls[`Compactor, first-call fold (${name})`] = async (msgs) => {
+    const report = await new b.Compactor({ summarize: () => SUMMARY }).compact(msgs);
+    if (report.reason !== 'compacted') throw new Error(`the first call did not fold: ${report.reason}`);
+  };
+}
+const foldNames = Object.keys(foldImpls);
+const foldRows = [];
+for (const [label, make] of [['English + code', (n) => conversation(n, 21)], ['Chinese', (n) => chineseConversation(n, 22)]]) {
+  for (const size of [1000, 10000]) {
+    const base = make(size);
+    const copy = () => base.map((x) => JSON.parse(JSON.stringify(x)));
+    const times = Object.fromEntries(foldNames.map((k) => [k, []]));
+    for (let r = 0; r < FOLD_ROUNDS + 1; r++) { // the first round warms every path up
+      for (const k of r % 2 ? foldNames : [...foldNames].reverse()) {
+        const messages = copy();
+        collect();
+        const t0 = now();
+        await foldImpls[k](messages);
+        if (r >= 1) times[k].push(now() - t0);
+      }
+    }
+    const med = Object.fromEntries(foldNames.map((k) => [k, median(times[k])]));
+    const ratio = (a, b) => `${fmt(med[a] / med[b], 3)}× (${fmt(median(times[a].map((t, i) => t / times[b][i])), 3)}×)`;
+    const row = [label, size.toLocaleString('en'), ...foldNames.map((k) => fmt(med[k])),
+      ratio('Compactor, first-call fold (here)', 'estimateTokens (here)')];
+    if (againstDir) row.push(ratio('Compactor, first-call fold (before)', 'estimateTokens (before)'));
+    foldRows.push(row);
+  }
+}
+
 const m = machine();
 console.log(`# The Compactor's first call (${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(1)}, ${ROUNDS} interleaved rounds, medians in ms${typeof globalThis.gc === 'function' ? ', each copy collected before it is timed' : ''}; ratios: of the medians, and (in brackets) the median of each round's own ratio)\n`);
 const head = ['conversation', 'messages', ...names, 'first call ÷ planMicroCompact'];
@@ -69,3 +109,10 @@ if (againstDir) head.push('first call ÷ planMicroCompact before', 'before: firs
 console.log(`| ${head.join(' | ')} |`);
 console.log(`|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+
+console.log(`\n# A first call that folds (${FOLD_ROUNDS} interleaved rounds, medians in ms; ratios as above)\n`);
+const foldHead = ['conversation', 'messages', ...foldNames, 'fold ÷ estimateTokens'];
+if (againstDir) foldHead.push('before: fold ÷ its estimateTokens');
+console.log(`| ${foldHead.join(' | ')} |`);
+console.log(`|${foldHead.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
+for (const r of foldRows) console.log(`| ${r.join(' | ')} |`);

@@ -2,14 +2,13 @@
 // most, with midfold's server-side context management (anthropicServerContext) and without it. Prints one line per
 // run; the figures are in docs/thinking.md ("While a loop is in flight").
 //   node tests/bench/server-context.mjs
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { init, Compactor, digestSummarizer, anthropicServerContext } from 'midfold';
 import { startStrictProvider } from '../helpers/strict-provider.mjs';
 import { tokensOf } from '../helpers/context-management.mjs';
-const src = new URL('../../src/', import.meta.url);
-const FILES = readdirSync(src).filter((f) => f.endsWith('.c') && statSync(new URL(f, src)).size > 3000 && statSync(new URL(f, src)).size < 13000).sort().map((f) => `src/${f}`);
-const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
+import { CORE_NAMES, coreFileSize, readWorkloadFile } from '../helpers/corpus.mjs';
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c') && coreFileSize(f) > 3000 && coreFileSize(f) < 13000).sort().map((f) => `src/${f}`);
+const read = readWorkloadFile;
 await init();
 const provider = await startStrictProvider();
 const client = new Anthropic({ baseURL: provider.url, apiKey: 'k', maxRetries: 0 });

@@ -9,7 +9,7 @@
 import { rng, pickFrom, intIn, randStr, proseSentence, zhSentence, codeLine, catOutput, grepOutput, testOutput,
   gitLogOutput, lsOutput } from './lib.mjs';
 
-const FILES = ['src/estimate.c', 'src/micro.c', 'src/serialize.c', 'js/core.js', 'js/compactor.js', 'tests/core-micro.test.mjs',
+const FILES = ['src/estimate.c', 'src/micro.c', 'src/serialize.c', 'js/core.js', 'js/compactor.js', 'tests/core/micro.test.mjs',
   'src/view.c', 'js/encode.js', 'README.md', 'src/compact.c'];
 const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -76,10 +76,11 @@ void fuzz_micro_options(const uint8_t *o, mf_micro_options *out, const char **na
         if (o[1] >> k & 1) names[n++] = EXCLUDABLE[k];
     out->exclude_tools = n ? names : NULL;
     out->exclude_count = n;
+    out->clear_tool_inputs = o[1] >> 5 & 1;
     out->clear_at_least = (uint64_t)o[2] * 8;
     out->trigger = (uint64_t)o[3] * 64;
     static const uint8_t RECALL_KEY[32] = "a conversation's recall secret..";
-    if (o[1] >> 5 & 1) { /* the markers name recall ids */
+    if (o[1] >> 6 & 1) { /* the markers name recall ids */
         out->recall_key = RECALL_KEY;
         out->recall_key_len = sizeof RECALL_KEY;
     }

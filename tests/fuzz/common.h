@@ -54,8 +54,8 @@ void fuzz_release(fuzz_input *in);
 
 /* Micro-compaction options from 4 bytes: keep_recent = b0 % 6 and the profile
  * b0 / 6 % MF_PROFILE_COUNT; b1 bit k excludes the
- * k-th of {"bash", "read_file", "unknown", "grep", ""} (k < 5) and bit 5 sets a recall key;
- * clear_at_least = b2 * 8 tokens; trigger = b3 * 64 tokens. */
+ * k-th of {"bash", "read_file", "unknown", "grep", ""} (k < 5), bit 5 sets clear_tool_inputs and bit 6 a
+ * recall key; clear_at_least = b2 * 8 tokens; trigger = b3 * 64 tokens. */
 void fuzz_micro_options(const uint8_t *o, mf_micro_options *out, const char **names_storage);
 
 /* Compaction options from 6 bytes: keep_tail = b0 * b0 * 2 tokens, max_transcript =

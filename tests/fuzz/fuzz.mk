@@ -7,7 +7,7 @@ CC_FUZZ ?= clang
 CJSON_DIR ?= third_party/cjson
 CJSON_FLAGS ?= -Dstrtod=mf_strtod -DCJSON_NESTING_LIMIT=1000
 OUT := build/fuzz
-TARGETS := json tree serialize micro compact validate text memory
+TARGETS := json tree serialize micro compact validate text memory search
 
 INSTR := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 LINK := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -25,6 +25,8 @@ FORMAT_NAMES := anthropic openai ai-sdk openai-responses ai-sdk-ui
 FIXTURES := $(sort $(foreach f,$(FORMAT_NAMES),$(wildcard tests/fixtures/*.$(f).json tests/fixtures/*/*.$(f).json)) \
   $(wildcard tests/fuzz/seeds/*.json))
 MEMORY_SEEDS := $(wildcard tests/fuzz/seeds/memory/*.json)
+# The search's seeds are written by hand (tests/fuzz/seeds/search/, README.md has the layout).
+SEARCH_SEEDS := $(wildcard tests/fuzz/seeds/search/*)
 HOSTILE_PATHS := tests/fixtures/memory/hostile-paths.json
 
 .PHONY: all
@@ -51,12 +53,14 @@ $(OUT)/seedgen: tests/fuzz/seedgen.c $(LIB_SRC) tests/fuzz/common.c $(HDR) $(CJS
 	$(CC_FUZZ) -std=c11 -g -O1 $(INC) $(CJSON_FLAGS) tests/fuzz/seedgen.c tests/fuzz/common.c $(LIB_SRC) \
 	  $(CJSON_DIR)/cJSON.c -o $@ -lm
 
-$(OUT)/seeds/.stamp: $(OUT)/seedgen $(FIXTURES) $(MEMORY_SEEDS) $(wildcard $(HOSTILE_PATHS))
+$(OUT)/seeds/.stamp: $(OUT)/seedgen $(FIXTURES) $(MEMORY_SEEDS) $(SEARCH_SEEDS) $(wildcard $(HOSTILE_PATHS))
 	rm -rf $(OUT)/seeds
 	$(OUT)/seedgen $(OUT)/seeds $(FIXTURES)
 	mkdir -p $(OUT)/seeds/memory
 	$(if $(MEMORY_SEEDS),cp $(MEMORY_SEEDS) $(OUT)/seeds/memory/)
 	$(if $(wildcard $(HOSTILE_PATHS)),$(OUT)/seedgen --memory $(OUT)/seeds $(HOSTILE_PATHS))
+	mkdir -p $(OUT)/seeds/search
+	$(if $(SEARCH_SEEDS),cp $(SEARCH_SEEDS) $(OUT)/seeds/search/)
 	@touch $@
 
 $(OUT)/doc.dict: tests/fuzz/json.dict tests/fuzz/tree.dict

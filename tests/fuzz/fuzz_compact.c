@@ -12,6 +12,8 @@
  *   the system prompt and acknowledgement are non-empty, transcript_chars fits in the
  *   prompt, omitted_messages < middle_count unless both are 0, the language is the one
  *   asked for (EN or ZH after AUTO), only_previous_summary only with 1-2 middle messages.
+ * Read with its own micro-compaction edits and figures (a fold's plan), the plan is always made
+ * and its parts still partition the messages before the tail.
  * Invariants of the digest: NUL-terminated valid UTF-8 whose estimate is within
  * max_tokens (2000 when 0). */
 #include <inttypes.h>
@@ -92,6 +94,49 @@ static void check_plan(const mf_doc *doc, mf_format fmt, const mf_compact_option
     mf_view_free(&view);
 }
 
+/* A fold's plan: the document read with its own micro-compaction edits (keep_recent 0) and
+ * priced with that plan's figures is always made, and is a plan: its parts partition the
+ * messages before the tail, its prompt is NUL-terminated UTF-8. */
+static void check_read_with_clearing(const mf_doc *doc, mf_format fmt, const mf_compact_options *base)
+{
+    mf_error err;
+    mf_micro_options mo;
+    mf_micro_options_init(&mo);
+    mo.keep_recent = 0;
+    mo.profile = base->profile;
+    mo.per_message = 1;
+    mf_micro_plan *micro = NULL;
+    if (mf_doc_micro_plan(doc, fmt, &mo, &micro, &err) != MF_OK) return;
+    uint64_t *milli = micro->figure_count ? malloc(micro->figure_count * sizeof *milli) : NULL;
+    if (micro->figure_count && !milli) abort();
+    for (size_t m = 0; m < micro->figure_count; m++) milli[m] = micro->figures[m].milli;
+    mf_compact_options o = *base;
+    o.edits = micro->edits;
+    o.edit_count = micro->count;
+    o.message_milli = milli;
+    o.message_count = micro->figure_count;
+    o.message_format = micro->format;
+    mf_compact_plan *plan = NULL;
+    mf_status st = mf_doc_compact_plan(doc, fmt, &o, &plan, &err);
+    /* (detected again as the edits leave it, a conversation may read as mixed formats: so would
+     * an edited copy) */
+    if (st == MF_ERR_FORMAT && fmt == MF_FORMAT_AUTO) {
+        free(milli);
+        mf_micro_plan_free(micro);
+        return;
+    }
+    CHECK(st == MF_OK, "the plan read with %zu edits failed: %d (%s)", micro->count, st, err.message);
+    CHECK(plan->head_count + plan->middle_count + plan->ignored_count == plan->tail_start &&
+              plan->tail_start <= micro->figure_count,
+          "read with its clearing: head %zu + middle %zu + ignored %zu, tail_start %zu of %zu", plan->head_count,
+          plan->middle_count, plan->ignored_count, plan->tail_start, micro->figure_count);
+    CHECK(plan->prompt && plan->prompt[plan->prompt_len] == 0 && fuzz_utf8_valid(plan->prompt, plan->prompt_len),
+          "read with its clearing: the prompt");
+    mf_compact_plan_free(plan);
+    free(milli);
+    mf_micro_plan_free(micro);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in;
@@ -113,6 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         check_plan(doc, fuzz_effective_format(doc, in.format), &o, plan);
         mf_compact_plan_free(plan);
+        check_read_with_clearing(doc, in.format, &o);
     }
 
     uint32_t max_tokens = fuzz_digest_tokens(in.options);

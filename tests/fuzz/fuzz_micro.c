@@ -13,6 +13,11 @@
  *   exactly in milli_after;
  * - no edit falls in the last keep_recent tool-result turns (consecutive tool messages
  *   are one turn) and no excluded tool is cleared;
+ * - with clear_tool_inputs, an edit of a call's input (MF_EDIT_CALL_*) lies before the
+ *   result it goes with, names a tool call of its message, and its replacement is JSON that
+ *   parses (an object);
+ * - the signed thinking answers name what exists: an in-flight message, drops (only with
+ *   edits, from the first edited message on) of signed parts, their estimates summed;
  * - after applying the edits: the estimate is exactly milli_after, a second plan has
  *   nothing left to clear, and a conversation that validated clean still does. */
 #include <inttypes.h>
@@ -60,9 +65,48 @@ static void set_result(mf_doc *doc, mf_node *node, const mf_micro_edit *e)
     }
 }
 
+/* The cJSON trees that parsed input edits borrow their strings from, freed after the doc. */
+static void *owners[4096];
+static size_t owner_count;
+
+/* A call's new input (clear_tool_inputs), as js/core/apply.js sets it: the parsed object where
+ * the format holds a value, the JSON text as a string where it holds a string of JSON. */
+static void apply_input(mf_doc *doc, mf_node *msg, const mf_micro_edit *e)
+{
+    char *text = mf_arena_strdup(&doc->arena, e->replacement, e->replacement_len);
+    if (!text) abort();
+    mf_node value = {.kind = MF_STRING, .str = text, .len = e->replacement_len};
+    bool as_text = e->target == MF_EDIT_CALL_ARGUMENTS || e->target == MF_EDIT_ITEM_ARGUMENTS;
+    if (!as_text) {
+        mf_node *tree = NULL;
+        void *owner = NULL;
+        CHECK(mf_json_to_tree(&doc->arena, text, e->replacement_len, &tree, &owner, NULL) == MF_OK && tree && tree->kind == MF_OBJECT,
+              "input edit of message %zu is no JSON object: %.*s", e->message, (int)e->replacement_len, e->replacement);
+        CHECK(owner_count < sizeof owners / sizeof *owners, "too many input edits");
+        owners[owner_count++] = owner;
+        value = *tree;
+    }
+    mf_node *holder = msg;
+    if (e->target != MF_EDIT_ITEM_ARGUMENTS) {
+        bool listed = e->target == MF_EDIT_CALL_ARGUMENTS || e->target == MF_EDIT_MESSAGE_CALL_ARGS;
+        const mf_node *list = mf_get(msg, listed ? "tool_calls" : e->target == MF_EDIT_UI_INPUT ? "parts" : "content");
+        CHECK(list && list->kind == MF_ARRAY && e->part < list->count, "input edit part %zu out of range", e->part);
+        holder = &list->items[e->part];
+        if (e->target == MF_EDIT_CALL_ARGUMENTS) holder = (mf_node *)mf_get(holder, "function");
+    }
+    const char *key = e->target == MF_EDIT_CALL_ARGUMENTS || e->target == MF_EDIT_ITEM_ARGUMENTS ? "arguments"
+                    : e->target == MF_EDIT_CALL_ARGS || e->target == MF_EDIT_MESSAGE_CALL_ARGS ? "args" : "input";
+    mf_node *field = (mf_node *)mf_get(holder, key);
+    CHECK(field != NULL, "input edit of message %zu part %zu: no %s there", e->message, e->part, key);
+    value.key = field->key;
+    value.key_len = field->key_len;
+    *field = value;
+}
+
 static void apply(mf_doc *doc, const mf_micro_edit *e)
 {
     mf_node *msg = (mf_node *)&doc->messages->items[e->message];
+    if (e->target >= MF_EDIT_CALL_INPUT) { apply_input(doc, msg, e); return; }
     if (e->target == MF_EDIT_MESSAGE_CONTENT) { set_result(doc, (mf_node *)mf_get(msg, "content"), e); return; }
     if (e->target == MF_EDIT_ITEM_OUTPUT) { set_result(doc, (mf_node *)mf_get(msg, "output"), e); return; }
     bool ui = e->target == MF_EDIT_UI_OUTPUT || e->target == MF_EDIT_UI_ERROR_TEXT; /* messages[m].parts[p] */
@@ -141,8 +185,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < plan->count; i++) {
         const mf_micro_edit *e = &plan->edits[i];
         CHECK(e->message < view.count, "edit message %zu of %zu", e->message, view.count);
+        bool input = e->target >= MF_EDIT_CALL_INPUT;
+        CHECK(!input || o.clear_tool_inputs, "an input edit without clear_tool_inputs");
+        /* (a UIMessage tool part gets two edits, its output's and its input's) */
         if (i) CHECK(e->message > plan->edits[i - 1].message ||
-                         (e->message == plan->edits[i - 1].message && e->part > plan->edits[i - 1].part),
+                         (e->message == plan->edits[i - 1].message && (e->part > plan->edits[i - 1].part ||
+                          (input && e->part == plan->edits[i - 1].part && plan->edits[i - 1].target < MF_EDIT_CALL_INPUT))),
                      "edits out of order at %zu", i);
         CHECK(turns_after[e->message + 1] >= o.keep_recent, "edit in message %zu inside the last %u turns",
               e->message, o.keep_recent);
@@ -151,6 +199,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t k = 0; k < o.exclude_count; k++)
             CHECK(!(strlen(o.exclude_tools[k]) == e->tool_name_len && memcmp(o.exclude_tools[k], e->tool_name, e->tool_name_len) == 0),
                   "excluded tool %s cleared", o.exclude_tools[k]);
+        if (input) {
+            const mf_msg *msg = &view.msgs[e->message];
+            bool call = false;
+            for (size_t p = 0; p < msg->count; p++)
+                call |= msg->parts[p].kind == MF_PART_TOOL_CALL && msg->parts[p].index == e->part;
+            CHECK(call, "input edit of message %zu part %zu names no tool call", e->message, e->part);
+            CHECK(fuzz_utf8_valid(e->replacement, e->replacement_len), "input replacement not UTF-8");
+            continue;
+        }
         mf_buf want;
         mf_buf_init(&want);
         mf_buf_puts(&want, "[truncated: ");
@@ -196,6 +253,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     CHECK(chars == plan->chars_cleared, "chars_cleared %zu, sum %zu", plan->chars_cleared, chars);
+    /* The signed thinking answers (src/signed.c): an existing message in flight; drops only with
+     * edits, in message order, from the first edited message on, each naming a signed part of an
+     * assistant message that holds something else, their estimates summed and within the plan's. */
+    CHECK(plan->in_flight == SIZE_MAX || plan->in_flight < view.count, "in_flight %zu of %zu", plan->in_flight, view.count);
+    CHECK(plan->count || plan->drop_count == 0, "drops without edits");
+    uint64_t dropped = 0;
+    for (size_t d = 0; d < plan->drop_count; d++) {
+        const mf_signed_drop *x = &plan->drops[d];
+        CHECK(x->message < view.count && x->message >= plan->edits[0].message && !x->alone, "drop %zu of message %zu", d, x->message);
+        if (d) CHECK(x->message >= plan->drops[d - 1].message, "drops out of order at %zu", d);
+        const mf_msg *msg = &view.msgs[x->message];
+        if (x->kind == MF_DROP_BESIDE) {
+            CHECK(x->part == SIZE_MAX && msg->signed_details, "a beside drop of message %zu without signed details", x->message);
+        } else {
+            mf_signing want = x->kind == MF_DROP_PART ? MF_SIGNING_THINKING : MF_SIGNING_DETAILS;
+            bool found = false;
+            for (size_t p = 0; p < msg->count; p++) found = found || (msg->parts[p].index == x->part && msg->parts[p].signing == want);
+            CHECK(found, "drop of message %zu part %zu names no part signed so", x->message, x->part);
+        }
+        dropped += x->milli;
+    }
+    CHECK(dropped == plan->milli_drops && dropped <= plan->milli_after, "drops %" PRIu64 ", plan %" PRIu64, dropped, plan->milli_drops);
     free(turns_after);
     mf_view_free(&view);
 
@@ -214,5 +293,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mf_micro_plan_free(plan);
 done:
     fuzz_release(&in);
+    for (size_t k = 0; k < owner_count; k++) mf_json_owner_free(owners[k]);
+    owner_count = 0;
     return 0;
 }

@@ -30,9 +30,9 @@ out=build/fuzz
 # cores under ASan+UBSan; -max_total_time below only bounds a very slow machine, which
 # then runs a prefix of the same inputs).
 declare -A SMOKE_SEED=([json]=2011 [tree]=2012 [serialize]=2013 [micro]=2014 [compact]=2015 [validate]=2016
-  [text]=2017 [memory]=2018)
+  [text]=2017 [memory]=2018 [search]=2019)
 declare -A SMOKE_RUNS=([json]=6000 [tree]=40000 [serialize]=20000 [micro]=8000 [compact]=8000 [validate]=20000
-  [text]=4000 [memory]=60000)
+  [text]=4000 [memory]=60000 [search]=8000)
 
 fixed=()
 [ "$mode" = smoke ] && setarch -R true 2>/dev/null && fixed=(setarch -R)

@@ -2,7 +2,7 @@
 # targets, their dictionaries and seeds, the per-input limits, the regression replay
 # and the figures read from a libFuzzer log.
 
-FUZZ_TARGETS=(json tree serialize micro compact validate text memory)
+FUZZ_TARGETS=(json tree serialize micro compact validate text memory search)
 FUZZ_OUT=${FUZZ_OUT:-build/fuzz}
 
 # -timeout: one input may take at most FUZZ_TIMEOUT s (a hang is a finding). Inputs run
@@ -14,7 +14,7 @@ FUZZ_LIMITS=(-timeout="${FUZZ_TIMEOUT:-25}" -rss_limit_mb=2048 -max_len=65536)
 
 fuzz_dict() {
   case $1 in
-    json | tree | text | memory) echo "tests/fuzz/$1.dict" ;;
+    json | tree | text | memory | search) echo "tests/fuzz/$1.dict" ;;
     *) echo "$FUZZ_OUT/doc.dict" ;; # the document targets: JSON and tree tokens together
   esac
 }

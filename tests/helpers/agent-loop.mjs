@@ -1,5 +1,5 @@
-// What the seeded agent loops of the property tests share (tests/agent-loop-properties.test.mjs,
-// tests/ai-sdk-loop-properties.test.mjs): requests in English and Chinese, tool outputs as real tools print
+// What the seeded agent loops of the property tests share (tests/properties/agent-loop.test.mjs,
+// tests/properties/ai-sdk-loop.test.mjs): requests in English and Chinese, tool outputs as real tools print
 // them, the Compactor's settings drawn from a seed, and a model summary written by a callback.
 import { digestSummarizer } from '../../js/hosts/node.js';
 

@@ -6,14 +6,14 @@
 //
 //   const w = agentsWorkload(provider);          // sets provider.reply
 //   for (const text of w.turns) await w.runner.run(w.agent, text, { session, maxTurns: 8 });
-import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, Runner, tool } from '@openai/agents';
 import { OpenAIProvider } from '@openai/agents-openai';
 import { z } from 'zod';
+import { CORE_NAMES, readWorkloadFile } from './corpus.mjs';
 
 const root = new URL('../../', import.meta.url);
-const FILES = readdirSync(new URL('src/', root)).filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
-const readRepo = (path) => readFileSync(new URL(path, root), 'utf8');
+const FILES = CORE_NAMES.filter((f) => f.endsWith('.c')).sort().map((f) => `src/${f}`);
+const readRepo = readWorkloadFile;
 const travel = JSON.parse(readRepo('tests/fixtures/chinese-travel.openai.json'));
 const travelOutput = (id) => travel.find((m) => m.role === 'tool' && m.tool_call_id === id).content;
 const WEATHER = { 杭州: travelOutput('call_wx_hz_01'), 苏州: travelOutput('call_wx_sz_02'), 乌镇: travelOutput('call_wx_wz_03') };

@@ -12,7 +12,11 @@
 //   back unmodified, and a request whose messages before it changed is refused (ReasoningTextBlock, Bedrock API
 //   reference). Here the signature is an HMAC over the text and a hash of the messages before it;
 // - with thinking on (additionalModelRequestFields.thinking), an assistant message whose tool loop is in flight
-//   (the request ends with its results) starts with its reasoning, as Anthropic requires of Claude.
+//   (the request ends with its results) starts with its reasoning, as Anthropic requires of Claude;
+// - "Compaction is currently not supported by the Converse API, however it is supported with InvokeModel"
+//   (Bedrock's compaction page): a compact_20260112 edit or the compact-2026-01-12 beta in
+//   additionalModelRequestFields is refused. (Nothing documents tool clearing through Converse either: midfold
+//   sends it none, and this mock applies none.)
 //
 //   const b = await startBedrockConverse();
 //   b.reply = (body) => [{ reasoningContent: … }, { toolUse: … }]   // the assistant content to answer
@@ -73,6 +77,10 @@ export function converseRejection(body, headers) {
       if (prefix !== prefixHash(messages, i)) return validation(`messages.${i}.content.${k}: the messages before this reasoning block were tampered with; its signature no longer matches the conversation.`);
     }
   }
+  const extra = body.additionalModelRequestFields || {};
+  const edits = extra.context_management && Array.isArray(extra.context_management.edits) ? extra.context_management.edits : [];
+  if ((Array.isArray(extra.anthropic_beta) && extra.anthropic_beta.includes('compact-2026-01-12')) || edits.some((e) => e && e.type === 'compact_20260112'))
+    return validation('Compaction is not supported by the Converse API; use InvokeModel.');
   const thinking = body.additionalModelRequestFields && body.additionalModelRequestFields.thinking;
   const last = messages[messages.length - 1];
   const loop = messages.length >= 2 && last.content.some((b) => b.toolResult) ? messages[messages.length - 2] : null;

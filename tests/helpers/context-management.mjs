@@ -11,7 +11,10 @@
 //   `clear_at_least` tokens can be removed";
 // - compact_20260112: past `trigger` (150,000 unless given, at least 50,000; input tokens only) the conversation
 //   is summarized (`instructions` replace the default prompt) into a `compaction` block that leads the answer,
-//   and the answer continues from it; on later requests the API reads from the last compaction block on.
+//   and the answer continues from it; on later requests the API reads from the last compaction block on;
+// - clear_thinking_20251015 (first in the list, thinking on): the thinking blocks of all but the last `keep`
+//   assistant turns that hold some ({type: 'thinking_turns', value}, 1 unless given; 'all' keeps every one)
+//   are removed from what the model reads.
 // The client keeps and resends its whole history: nothing here changes what was sent.
 
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
@@ -67,8 +70,14 @@ export function checkContextManagement(body, headers, invalid) {
       if (e.instructions != null && typeof e.instructions !== 'string') throw invalid(`${at}.instructions: Input should be a valid string`);
       return { type: e.type, trigger, instructions: e.instructions ?? null, pause: e.pause_after_compaction === true };
     }
-    // clear_thinking_20251015 is a real strategy that this mock does not implement: it refuses it rather than
-    // accept it and do nothing.
+    if (e.type === 'clear_thinking_20251015') {
+      // keep: 'all' or {type: 'thinking_turns', value: N} (1 when absent); listed before the other strategies
+      if (i !== 0) throw invalid(`${at}: clear_thinking_20251015 must be the first strategy in context_management.edits`);
+      if (!body.thinking || (body.thinking.type !== 'enabled' && body.thinking.type !== 'adaptive'))
+        throw invalid(`${at}: clear_thinking_20251015 requires thinking to be enabled`);
+      const keep = e.keep == null ? { type: 'thinking_turns', value: 1 } : e.keep === 'all' ? 'all' : tokens(e.keep, `${at}.keep`, ['thinking_turns']);
+      return { type: e.type, keep };
+    }
     throw invalid(`${at}.type: ${JSON.stringify(e.type)} is not a strategy this server applies`);
   });
 }
@@ -98,6 +107,26 @@ function toolUses(messages) {
     });
   });
   return uses;
+}
+
+/**
+ * clear_thinking_20251015: the thinking blocks of the assistant turns before the last `keep` turns that hold
+ * some are removed from what the model reads (a turn runs from a user message that is not only tool results to
+ * the next one).
+ */
+function clearThinking(messages, edit) {
+  if (edit.keep === 'all') return null;
+  const isThinking = (b) => b && (b.type === 'thinking' || b.type === 'redacted_thinking');
+  const starts = (m) => m.role === 'user' && !(blocksOf(m).length && blocksOf(m).every((b) => b && b.type === 'tool_result'));
+  const turns = [];
+  messages.forEach((m, i) => { if (i === 0 || starts(m)) turns.push([]); turns[turns.length - 1].push(i); });
+  const thinking = turns.filter((t) => t.some((i) => messages[i].role === 'assistant' && blocksOf(messages[i]).some(isThinking)));
+  const cleared = thinking.slice(0, Math.max(0, thinking.length - edit.keep.value));
+  if (!cleared.length) return null;
+  const out = messages.slice();
+  for (const t of cleared) for (const i of t) if (out[i].role === 'assistant') out[i] = { ...out[i], content: blocksOf(out[i]).filter((b) => !isThinking(b)) };
+  const freed = tokensOf(messages) - tokensOf(out);
+  return { messages: out, applied: { type: edit.type, cleared_thinking_turns: cleared.length, cleared_input_tokens: freed } };
 }
 
 function clearToolUses(messages, edit) {
@@ -134,7 +163,10 @@ export function applyContextManagement(messages, edits, summarize) {
   let compaction = null;
   let pause = false;
   for (const edit of edits) {
-    if (edit.type === 'clear_tool_uses_20250919') {
+    if (edit.type === 'clear_thinking_20251015') {
+      const done = clearThinking(view, edit);
+      if (done) { view = done.messages; appliedEdits.push(done.applied); }
+    } else if (edit.type === 'clear_tool_uses_20250919') {
       const done = clearToolUses(view, edit);
       if (done) { view = done.messages; appliedEdits.push(done.applied); }
     } else if (edit.type === 'compact_20260112' && tokensOf(view) >= edit.trigger.value) {

@@ -1,4 +1,4 @@
-// A Compactor for the state tests (tests/state.test.mjs, tests/state-branches.test.mjs) whose summaries are the
+// A Compactor for the state tests (tests/state/session-state.test.mjs, tests/state/branches.test.mjs) whose summaries are the
 // model-free digest, counted in its `summaries` field: how many a stateless host wrote against a stateful one.
 import { Compactor, digestSummarizer } from '../../js/hosts/node.js';
 

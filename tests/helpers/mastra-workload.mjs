@@ -1,4 +1,4 @@
-// One Mastra workload for tests/mastra.test.mjs and tests/bench/mastra.mjs: a real Mastra `Agent` (@mastra/core)
+// One Mastra workload for tests/integrations/mastra.test.mjs and tests/bench/mastra.mjs: a real Mastra `Agent` (@mastra/core)
 // whose model is @ai-sdk/anthropic pointed at the strict mock provider (tests/helpers/strict-provider.mjs), with
 // Mastra's own in-memory memory (MockMemory over InMemoryStore: the MastraMemory that ships in @mastra/core) and
 // a real tool that reads the repository's C sources. Each turn is a long tool loop of parallel calls (two reads a
@@ -10,17 +10,17 @@
 //   run.stored     // what memory holds of the thread afterwards (MastraDBMessage[])
 // Mastra's feature telemetry (PostHog) stays off: nothing leaves 127.0.0.1.
 process.env.MASTRA_TELEMETRY_DISABLED = '1';
-import { readFileSync } from 'node:fs';
 import { SIZED_CORE_FILES } from './core-files.mjs';
 import { z } from 'zod';
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { MockMemory } from '@mastra/core/memory';
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { readWorkloadFile } from './corpus.mjs';
 
 // The core's files as this workload was sized on them (core-files.mjs).
 export const FILES = SIZED_CORE_FILES;
-export const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+export const read = readWorkloadFile;
 /** Steps of each turn's tool loop (two parallel reads each), then the answer. */
 export const STEPS = 8;
 export const TURNS = [

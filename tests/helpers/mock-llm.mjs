@@ -24,6 +24,8 @@
 //   hang: true            never answer; the request stays open until the client disconnects or close()
 //   destroy: true         drop the connection without any response (a network error for the client)
 //   headers: object       extra response headers
+// With `startMockLLM({ strictChat: true })` a Chat Completions request is first checked by the rules the API
+// enforces on a tool history (chatProblem below; docs/provider-rules.md) and refused with 400 in its wording.
 // Without any spec the server answers 200 with a deterministic digest-like summary of the prompt (see
 // defaultSummary()).
 
@@ -104,6 +106,41 @@ function errorBody(api, status, message) {
  *   `{ method, path, headers (lower-case names), body (parsed JSON or null), rawBody, api, aborted }`;
  *   `aborted` turns true when the client disconnected before the response was complete.
  */
+/**
+ * The first rule of a Chat Completions tool history that `messages` break, in the API's wording, or null:
+ * a call's function.arguments is a string (of JSON), every role "tool" message answers a call of the
+ * assistant message before the run of tool messages it is in, and every call is answered there.
+ * @param {unknown} messages
+ */
+export function chatProblem(messages) {
+  if (!Array.isArray(messages)) return "Invalid type for 'messages': expected an array.";
+  let open = null; // ids of the last assistant message's calls not answered yet
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m && m.role === 'tool') {
+      if (!open || !open.has(m.tool_call_id))
+        return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages[${i}])`;
+      open.delete(m.tool_call_id);
+      continue;
+    }
+    if (open && open.size) return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`;
+    open = null;
+    if (m && m.role === 'assistant' && Array.isArray(m.tool_calls)) {
+      open = new Set();
+      for (let j = 0; j < m.tool_calls.length; j++) {
+        const c = m.tool_calls[j];
+        if (c && c.type === 'function') {
+          const args = c.function && c.function.arguments;
+          if (typeof args !== 'string')
+            return `Invalid type for 'messages[${i}].tool_calls[${j}].function.arguments': expected a string, but got ${args === null ? 'null' : typeof args} instead.`;
+        }
+        open.add(c && c.id);
+      }
+    }
+  }
+  return null;
+}
+
 export async function startMockLLM(options = {}) {
   let responder = options.respond ?? null;
   const queue = [...(options.queue ?? [])];
@@ -162,6 +199,10 @@ export async function startMockLLM(options = {}) {
     if (api === null) return send(404, { error: { message: `mock-llm: no route for ${path}`, type: 'not_found' } });
     if (req.method !== 'POST') return send(405, { error: { message: 'mock-llm: use POST', type: 'method_not_allowed' } });
     if (body === null) return send(400, errorBody(api, 400, 'mock-llm: the request body is not valid JSON'));
+    if (options.strictChat && api === 'openai') {
+      const problem = chatProblem(body.messages);
+      if (problem) { record.status = 400; return send(400, errorBody(api, 400, problem)); }
+    }
 
     let spec = queue.length ? queue.shift() : responder;
     if (typeof spec === 'function') spec = await spec(record);

@@ -52,13 +52,22 @@ export function checkInput(input) {
       }
     } else if (PAIRS[type]) {
       if (typeof item.call_id !== 'string') return `Missing required parameter: 'input[${i}].call_id'.`;
+      // (a function call's arguments are a string of JSON, a custom tool call's input a string)
+      const key = type === 'function_call' ? 'arguments' : type === 'custom_tool_call' ? 'input' : null;
+      if (key && typeof item[key] !== 'string')
+        return `Invalid type for 'input[${i}].${key}': expected a string, but got ${item[key] === null ? 'null' : typeof item[key]} instead.`;
+      if (type === 'function_call') {
+        try { JSON.parse(item.arguments); } catch { return `Invalid 'input[${i}].arguments': the function call's arguments are not valid JSON.`; }
+      }
       // An async call (async tool calling) may wait: its output comes in a later request.
-      calls.set(item.call_id, { type, answered: item.async === true });
+      calls.set(item.call_id, { type, answered: item.async === true, outputs: 0 });
     } else if (OUTPUTS[type]) {
       const id = idOf(item);
       const call = calls.get(id);
       if (!call || call.type !== OUTPUTS[type])
         return `No tool call found for ${OUTPUTS[type].replace(/_/g, ' ')} output with call_id ${id}.`;
+      // One output per call (the API's 400, as relayed in NousResearch/hermes-agent#102629).
+      if (call.outputs++) return `Duplicate ${type} for call_id '${id}'. Each ${call.type} must have exactly one matching ${type}.`;
       call.answered = true;
       if (type === 'function_call_output' || type === 'custom_tool_call_output') {
         const out = item.output;

@@ -28,13 +28,24 @@
 //   the end); encrypted reasoning and compaction items come back unmodified; no configuration_update item
 //   directly follows another, and an async call may wait for its output. /responses/compact answers the
 //   input's user messages (as output messages, with ids) followed by one compaction item of a real one's size;
-//   this server stores no responses, so a `previous_response_id` is refused as an unknown id.
+//   this server stores no responses, so a `previous_response_id` is refused as an unknown id. A tool output
+//   answers its call once ("Duplicate function_call_output for call_id …", the API's 400 as relayed in
+//   NousResearch/hermes-agent#102629). Server-side compaction (`context_management: [{type: 'compaction',
+//   compact_threshold}]` on create): once what the model reads crosses the threshold, a compaction item leads
+//   the output and replaces what the model read; the model reads each request from its last compaction item on.
+//   With `responsesBinding`, encrypted reasoning binds the items before it as the model read them: reasoning
+//   whose items before it changed is dropped from what the model reads, without an error (`droppedReasoning`).
+// - Amazon Bedrock InvokeModel for Claude (POST /model/{modelId}/invoke, the Messages API body): SigV4-signed
+//   or a 403; `anthropic_version: 'bedrock-2023-05-31'` in the body, the model in the path (not the body), the
+//   betas in the body's `anthropic_beta` (a list) instead of a header; compaction (compact-2026-01-12) only for
+//   the models Bedrock's compaction page lists (Claude Sonnet 4.6, Opus 4.6). The Messages API rules above,
+//   context management included, then apply; errors have Bedrock's shape (`x-amzn-ErrorType`, `{message}`).
 //
 //   const p = await startStrictProvider();
 //   p.url                         // 'http://127.0.0.1:PORT'
 //   p.reply = (req) => [{ type: 'text', text: 'ok' }]   // Anthropic content (or Responses output) to answer
 //   p.override = (r) => r.body.compaction ? { status: 529, body: {...} } : null   // script a failure
-//   p.requests                    // [{ api, path, headers, body, status, error?, read?, appliedEdits? }]
+//   p.requests                    // [{ api, path, headers, body, status, error?, read?, appliedEdits?, droppedReasoning? }]
 //   await p.close();
 
 import http from 'node:http';
@@ -93,6 +104,8 @@ export async function startStrictProvider(options = {}) {
   const state = {
     /** Anthropic: thinking signatures bind the conversation before them (newer models). */
     prefixBinding: options.prefixBinding !== false,
+    /** OpenAI Responses: encrypted reasoning binds the items before it, as the model read them (off unless asked). */
+    responsesBinding: options.responsesBinding === true,
     requests: [],
     /** (request) => Anthropic content blocks, or Responses output items, to answer with. */
     reply: options.reply || null,
@@ -142,6 +155,11 @@ export async function startStrictProvider(options = {}) {
     messages.forEach((m, i) => {
       const blocks = blocksOf(m);
       if (m.role === 'assistant') {
+        // (a tool_use's input is the object the tool was called with: "Input should be a valid dictionary")
+        blocks.forEach((b, j) => {
+          if (b && b.type === 'tool_use' && (b.input === null || typeof b.input !== 'object' || Array.isArray(b.input)))
+            throw invalid(`messages.${i}.content.${j}.tool_use.input: Input should be a valid dictionary`);
+        });
         const calls = blocks.filter((b) => b && b.type === 'tool_use').map((b) => b.id);
         if (calls.length && i + 1 < messages.length) {
           const next = messages[i + 1];
@@ -343,18 +361,23 @@ export async function startStrictProvider(options = {}) {
     const calls = new Map();
     input.forEach((item, i) => {
       const t = itemType(item);
-      if (CALLS.has(t)) calls.set(item.call_id, { i, answered: item.async === true, type: t }); // an async call may wait
+      if (CALLS.has(t)) calls.set(item.call_id, { i, answered: item.async === true, type: t, outputs: 0 }); // an async call may wait
       else if (OUTPUTS[t]) {
         const call = calls.get(item.call_id);
         if (!call || call.type !== OUTPUTS[t]) throw invalid(`input[${i}]: No tool call found for ${t.replace(/_/g, ' ')} with call_id ${item.call_id}.`);
+        if (call.outputs++) throw invalid(`input[${i}]: Duplicate ${t} for call_id '${item.call_id}'. Each ${call.type} must have exactly one matching ${t}.`);
         call.answered = true;
       } else if (t === 'reasoning') {
         const next = input[i + 1];
         const nt = itemType(next);
         if (!next || nt === 'reasoning' || (nt === 'message' && next.role !== 'assistant') || OUTPUTS[nt])
           throw invalid(`input[${i}]: Item '${item.id}' of type 'reasoning' was provided without its required following item.`);
-        if (item.encrypted_content != null && item.encrypted_content !== `rs.${sign('reasoning', item.id)}`)
-          throw invalid(`input[${i}]: the encrypted content of reasoning item '${item.id}' could not be verified.`);
+        if (item.encrypted_content != null && item.encrypted_content !== `rs.${sign('reasoning', item.id)}`) {
+          // (bound reasoning: rs.<prefix>.<mac>, the prefix checked against the items before it by responsesAnswer)
+          const [, prefix, mac] = String(item.encrypted_content).split('.');
+          if (!mac || mac !== sign('reasoning', item.id, prefix))
+            throw invalid(`input[${i}]: the encrypted content of reasoning item '${item.id}' could not be verified.`);
+        }
       } else if (t === 'configuration_update') {
         if (item.reasoning == null && item.text == null) throw invalid(`input[${i}]: a configuration_update needs reasoning, text, or both.`);
         if (i > 0 && itemType(input[i - 1]) === 'configuration_update')
@@ -369,15 +392,86 @@ export async function startStrictProvider(options = {}) {
     }
   }
 
-  function responsesAnswer(body) {
+  /**
+   * `context_management` of a Responses create request, checked: the compaction entry's threshold, or null.
+   * ("Currently only 'compaction' is supported", the SDK's ContextManagement type; compact_threshold a token count.)
+   */
+  function responsesContextManagement(body) {
+    const cm = body.context_management;
+    if (cm == null) return null;
+    if (!Array.isArray(cm)) throw invalid("Invalid type for 'context_management': expected an array.");
+    let threshold = null;
+    cm.forEach((entry, i) => {
+      if (!entry || entry.type !== 'compaction') throw invalid(`Invalid value for 'context_management[${i}].type': only 'compaction' is supported.`);
+      if (entry.compact_threshold != null && !(Number.isInteger(entry.compact_threshold) && entry.compact_threshold > 0))
+        throw invalid(`Invalid 'context_management[${i}].compact_threshold': expected a positive integer.`);
+      threshold = entry.compact_threshold ?? threshold;
+    });
+    return { threshold };
+  }
+
+  /** `input` from the last compaction item on (leading system and developer messages kept): what the model reads. */
+  const leadingInstructions = (input) => {
+    let head = 0;
+    while (head < input.length && itemType(input[head]) === 'message' && (input[head].role === 'system' || input[head].role === 'developer')) head++;
+    return head;
+  };
+  const fromLastCompactionItem = (input) => {
+    const head = leadingInstructions(input);
+    for (let i = input.length - 1; i >= head; i--) if (itemType(input[i]) === 'compaction') return [...input.slice(0, head), ...input.slice(i)];
+    return input;
+  };
+  /** What a reasoning item's binding covers of an item: what the model reads of it, however an SDK re-spells it. */
+  const readOfItem = (item) => {
+    const t = itemType(item);
+    const text = (c) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (p && (p.text ?? p.refusal)) || '').join('') : '');
+    return { t, role: item.role ?? null, call_id: item.call_id ?? null, name: item.name ?? null, arguments: item.arguments ?? null,
+      output: item.output == null ? null : typeof item.output === 'string' ? item.output : text(item.output),
+      text: t === 'message' ? text(item.content) : null, id: t === 'reasoning' || t === 'compaction' ? item.id : null };
+  };
+  const itemsHash = (items) => createHash('sha256').update(canonical(items.filter((x) => itemType(x) !== 'reasoning').map(readOfItem))).digest('base64url');
+  const boundReasoning = (id, items) => { const prefix = itemsHash(items); return `rs.${prefix}.${sign('reasoning', id, prefix)}`; };
+
+  function responsesAnswer(body, record = {}) {
     if (typeof body.model !== 'string') throw invalid('model: field required');
     if (body.previous_response_id != null) throw invalid(`Previous response with id '${body.previous_response_id}' not found.`);
-    checkResponsesInput(body.input);
-    let output = state.reply ? state.reply({ api: 'openai-responses', body })
+    const managed = responsesContextManagement(body);
+    const input = Array.isArray(body.input) ? body.input : [{ role: 'user', content: String(body.input ?? '') }];
+    // The model reads from the last compaction item on ("you can drop items that came before the most recent
+    // compaction item … The latest compaction item carries the necessary context"): the rules hold there.
+    const view = fromLastCompactionItem(input);
+    checkResponsesInput(view);
+    // Reasoning whose items before it changed since it was produced is dropped, without an error: "If you edit,
+    // shorten, or insert a message in that prefix, the API drops the affected reasoning. The request can continue
+    // with the conversation you provide" (OpenAI's "Preserved reasoning" guide). The model reads the rest; the
+    // record names what went (`droppedReasoning`), which the API's answer does not.
+    let seen = view;
+    if (state.responsesBinding) {
+      const dropped = view.filter((item, i) => itemType(item) === 'reasoning' && item.encrypted_content != null
+        && String(item.encrypted_content).split('.')[1] !== itemsHash(view.slice(0, i)));
+      record.droppedReasoning = dropped.map((item) => item.id);
+      if (dropped.length) seen = view.filter((item) => !dropped.includes(item));
+    }
+    const tokens = (items) => Math.ceil(JSON.stringify(items).length / 4);
+    let read = tokens(seen);
+    let modelView = seen;
+    let compaction = null;
+    // "When the rendered token count crosses the configured threshold, the server runs server-side compaction"
+    // and "the response stream includes the encrypted compaction item": it replaces what the model read.
+    if (managed && managed.threshold != null && read >= managed.threshold) {
+      const id = `cmp_${randomBytes(6).toString('hex')}`;
+      compaction = { type: 'compaction', id, encrypted_content: compactionContent(id) };
+      modelView = [...seen.slice(0, leadingInstructions(seen)), compaction];
+    }
+    let output = state.reply ? state.reply({ api: 'openai-responses', body, read: modelView })
       : [{ type: 'message', id: `msg_${randomBytes(4).toString('hex')}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }] }];
-    output = output.map((item) => item.type === 'reasoning' ? { ...item, encrypted_content: `rs.${sign('reasoning', item.id)}` } : item);
+    if (compaction) output = [compaction, ...output];
+    output = output.map((item, k) => (item.type !== 'reasoning' ? item
+      : { ...item, encrypted_content: state.responsesBinding ? boundReasoning(item.id, [...modelView, ...output.slice(compaction ? 1 : 0, k)]) : `rs.${sign('reasoning', item.id)}` }));
+    const inputTokens = tokens(modelView);
+    if (managed) Object.assign(record, { read: compaction ? Math.max(read, inputTokens) : inputTokens, compacted: !!compaction, threshold: managed.threshold });
     return { id: `resp_${randomBytes(6).toString('hex')}`, object: 'response', created_at: 1764547200, model: body.model,
-      status: 'completed', output, usage: { input_tokens: Math.ceil(JSON.stringify(body.input).length / 4), output_tokens: 10, total_tokens: 0 } };
+      status: 'completed', output, usage: { input_tokens: inputTokens, output_tokens: 10, total_tokens: 0 } };
   }
 
   function responsesCompact(body) {
@@ -425,6 +519,28 @@ export async function startStrictProvider(options = {}) {
     res.end();
   }
 
+  // ---- Amazon Bedrock InvokeModel (Claude) -----------------------------------------------------------------
+  const bedrockRefusal = (status, type, message) => Object.assign(new Reject(status, type, message), { bedrock: true });
+  const BEDROCK_COMPACTION = /^(?:[a-z]{2,6}\.)?anthropic\.claude-(?:sonnet-4-6|opus-4-6-v1)(?::\d+)?$/;
+  function bedrockInvoke(modelId, body, headers, record) {
+    if (!/^AWS4-HMAC-SHA256 Credential=/.test(headers.authorization || ''))
+      throw bedrockRefusal(403, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
+    const validation = (message) => bedrockRefusal(400, 'ValidationException', message);
+    if (body.anthropic_version !== 'bedrock-2023-05-31') throw validation('Malformed input request: anthropic_version: bedrock-2023-05-31 is required');
+    if ('model' in body) throw validation('Malformed input request: extraneous key [model] is not permitted');
+    const betas = body.anthropic_beta ?? [];
+    if (!Array.isArray(betas) || betas.some((b) => typeof b !== 'string')) throw validation('Malformed input request: anthropic_beta must be a list of strings');
+    if (betas.includes('compact-2026-01-12') && !BEDROCK_COMPACTION.test(modelId))
+      throw validation(`compaction (compact-2026-01-12) is not supported for the model ${modelId}`);
+    const { anthropic_version: _v, anthropic_beta: _b, ...messages } = body;
+    try {
+      return anthropicAnswer({ ...messages, model: modelId }, { 'anthropic-beta': betas.join(',') }, record);
+    } catch (e) {
+      if (e instanceof Reject && !e.bedrock) throw validation(e.message);
+      throw e;
+    }
+  }
+
   // ---- HTTP ----------------------------------------------------------------------------------------------
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -438,7 +554,8 @@ export async function startStrictProvider(options = {}) {
         res.end(JSON.stringify(json));
       };
       const path = String(req.url).split('?')[0];
-      const api = path === '/v1/messages' ? 'anthropic' : path.startsWith('/v1/responses') ? 'openai-responses' : null;
+      const invoke = /^\/model\/([^/]+)\/invoke$/.exec(path);
+      const api = path === '/v1/messages' ? 'anthropic' : path.startsWith('/v1/responses') ? 'openai-responses' : invoke ? 'bedrock' : null;
       record.api = api;
       try {
         if (req.method !== 'POST' || !api) throw new Reject(404, 'not_found_error', `no route ${req.method} ${path}`);
@@ -449,13 +566,18 @@ export async function startStrictProvider(options = {}) {
         if (forced) { send(forced.status, forced.body); return; }
         if (api === 'anthropic' && body.stream === true) stream(res, record, anthropicAnswer(body, req.headers, record));
         else if (api === 'anthropic') send(200, anthropicAnswer(body, req.headers, record));
+        else if (api === 'bedrock') send(200, bedrockInvoke(decodeURIComponent(invoke[1]), body, req.headers, record));
         else if (path === '/v1/responses/compact') send(200, responsesCompact(body));
-        else if (path === '/v1/responses') send(200, responsesAnswer(body));
+        else if (path === '/v1/responses') send(200, responsesAnswer(body, record));
         else throw new Reject(404, 'not_found_error', `no route ${path}`);
       } catch (e) {
         if (!(e instanceof Reject)) throw e;
         record.error = { message: e.message, errorCode: e.errorCode };
-        if (api === 'openai-responses') send(e.status, { error: { message: e.message, type: e.type, param: null, code: e.errorCode || null } });
+        if (api === 'bedrock') {
+          record.status = e.status;
+          res.writeHead(e.status, { 'content-type': 'application/json', 'x-amzn-errortype': `${e.type}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
+          res.end(JSON.stringify({ message: e.message }));
+        } else if (api === 'openai-responses') send(e.status, { error: { message: e.message, type: e.type, param: null, code: e.errorCode || null } });
         else send(e.status, { type: 'error', error: { type: e.type, message: e.message, ...(e.errorCode ? { details: { error_code: e.errorCode } } : {}) } });
       }
     });

@@ -134,7 +134,7 @@ export function workerConfig(id, mainFile, configDir, bindings = [], extraModule
  * Starts `workerd serve CONFIG` and resolves once every socket in `sockets` (default:
  * those named in the config's `sockets` list) is listening.
  * @param {{ config: string, env?: Record<string,string>, args?: string[], sockets?: string[], timeoutMs?: number }} options
- * @returns {Promise<{ ports: Record<string, number>, url(socket: string): string, stderr(): string, stdout(): string, stop(): Promise<void> }>}
+ * @returns {Promise<{ ports: Record<string, number>, pid: number, url(socket: string): string, stderr(): string, stdout(): string, stop(): Promise<void> }>}
  */
 export async function startWorkerd({ config, env = {}, args = [], sockets, timeoutMs = 30000 }) {
   const { bin } = workerdBinary();
@@ -182,6 +182,7 @@ export async function startWorkerd({ config, env = {}, args = [], sockets, timeo
 
   return {
     ports,
+    pid: child.pid,
     url: (socket) => `http://127.0.0.1:${ports[socket]}`,
     stderr: () => stderr,
     stdout: () => stdout,

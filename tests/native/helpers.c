@@ -2,6 +2,7 @@
  * the wrapper edits the caller's objects, independently of midfold's own tree. */
 #include "helpers.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,14 +126,39 @@ static int apply_server_edit(cJSON *block, const mf_micro_edit *e)
     return set_member(doc, "source", source);
 }
 
+/* A call's new input (clear_tool_inputs): JSON text, set as a value or as a string of JSON,
+ * the way js/core/apply.js sets it. */
+static int apply_input_edit(cJSON *msg, const mf_micro_edit *e)
+{
+    char *text = malloc(e->replacement_len + 1);
+    if (!text) return 0;
+    memcpy(text, e->replacement, e->replacement_len);
+    text[e->replacement_len] = '\0';
+    int as_text = e->target == MF_EDIT_CALL_ARGUMENTS || e->target == MF_EDIT_ITEM_ARGUMENTS;
+    cJSON *value = as_text ? cJSON_CreateString(text) : cJSON_Parse(text);
+    free(text);
+    if (!value) return 0;
+    if (e->target == MF_EDIT_ITEM_ARGUMENTS) return replace_member(msg, "arguments", value);
+    int listed = e->target == MF_EDIT_CALL_ARGUMENTS || e->target == MF_EDIT_MESSAGE_CALL_ARGS;
+    cJSON *entry = cJSON_GetArrayItem(json_member(msg, listed ? "tool_calls" : e->target == MF_EDIT_UI_INPUT ? "parts" : "content"), (int)e->part);
+    if (e->target == MF_EDIT_CALL_ARGUMENTS) entry = json_member(entry, "function");
+    if (!cJSON_IsObject(entry)) { cJSON_Delete(value); return 0; }
+    const char *key = e->target == MF_EDIT_CALL_ARGUMENTS ? "arguments"
+                    : e->target == MF_EDIT_CALL_ARGS || e->target == MF_EDIT_MESSAGE_CALL_ARGS ? "args" : "input";
+    return replace_member(entry, key, value);
+}
+
 static int apply_edit(cJSON *messages, const mf_micro_edit *e)
 {
     cJSON *msg = cJSON_GetArrayItem(messages, (int)e->message);
     if (!cJSON_IsObject(msg)) return 0;
+    if (e->target >= MF_EDIT_CALL_INPUT) return apply_input_edit(msg, e);
     if (e->target == MF_EDIT_MESSAGE_CONTENT) return replace_member(msg, "content", text_of(e));
     if (e->target == MF_EDIT_ITEM_OUTPUT) return replace_member(msg, "output", text_of(e));
-    cJSON *part = cJSON_GetArrayItem(json_member(msg, "content"), (int)e->part);
+    bool ui = e->target == MF_EDIT_UI_OUTPUT || e->target == MF_EDIT_UI_ERROR_TEXT; /* a UIMessage's parts */
+    cJSON *part = cJSON_GetArrayItem(json_member(msg, ui ? "parts" : "content"), (int)e->part);
     if (!cJSON_IsObject(part)) return 0;
+    if (ui) return set_member(part, e->target == MF_EDIT_UI_OUTPUT ? "output" : "errorText", text_of(e));
     if (e->target >= MF_EDIT_RESULT_STDOUT) return apply_server_edit(part, e);
     const char *key = e->target == MF_EDIT_BLOCK_CONTENT ? "content"
                     : e->target == MF_EDIT_PART_RESULT ? "result" : "output";

@@ -23,7 +23,7 @@ char *transcript_of(const char *json, mf_format format);
 uint64_t estimate_of(const char *json, mf_format format);
 
 /* The conversation `json` with every edit of `plan` applied as the JS wrapper applies it
- * (by message, part and target), printed back as JSON. NULL when an edit points at
+ * (by message, part and target, a UIMessage's parts included), printed back as JSON. NULL when an edit points at
  * nothing it could apply to. Free with free_json. */
 char *apply_plan(const char *json, const mf_micro_plan *plan);
 void free_json(char *json);

@@ -34,6 +34,9 @@ int main(void)
     test_langchain();
     test_compact_tail();
     test_result();
+    test_signed();
+    test_compact_edits();
+    test_search();
     test_recall();
     CHECK("every block midfold allocated during the run was freed", fa_live() == 0);
     return check_summary();

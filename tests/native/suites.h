@@ -25,7 +25,10 @@ void test_digest_calls(void);  /* test_digest_calls.c: the files and commands of
 void test_compact_tail(void);  /* test_compact_tail.c: the tail's floor in messages */
 void test_json_reprint(void);  /* test_json_reprint.c: arguments re-printed in one pass, against cJSON */
 void test_langchain(void);     /* test_langchain.c: LangChain dict-form messages through every operation */
+void test_compact_edits(void); /* test_compact_edits.c: the compaction plan read with micro-compaction's edits */
 void test_result(void);        /* test_result.c: one reader of tool results, three sinks that agree */
+void test_signed(void);        /* test_signed.c: signed thinking in every format, the plans' in_flight and drops */
+void test_search(void);        /* test_search.c: the archive's search: terms, BM25, snippets */
 void test_recall(void);        /* test_recall.c: recall ids, HMAC-SHA-256, markers that name them */
 
 #endif

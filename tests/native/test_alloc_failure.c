@@ -223,6 +223,21 @@ static void with_doc(op *o, const char *json, mf_format format)
     mf_micro_options_init(&o->options);
 }
 
+/* Calls whose inputs carry a file (clear_tool_inputs replaces it): as an object and as a string of JSON. */
+#define WRITTEN "The micro-compaction plan lists edits; the caller applies them to its own objects. 待处理的轮次永远不会被编辑。" \
+                "The micro-compaction plan lists edits; the caller applies them to its own objects. 待处理的轮次永远不会被编辑。"
+static const char FX_WRITES[] =
+    "[{\"role\":\"user\",\"content\":\"back up the notes\"},"
+    "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"write_file\",\"input\":{\"path\":\"a.md\",\"content\":\"" WRITTEN "\"}}]},"
+    "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"" WRITTEN "\"}]},"
+    "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"next\"}]";
+static const char FX_WRITES_OPENAI[] =
+    "[{\"role\":\"user\",\"content\":\"back up the notes\"},"
+    "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"write_file\","
+    "\"arguments\":\"{\\\"path\\\":\\\"a.md\\\",\\\"content\\\":\\\"" WRITTEN "\\\"}\"}}]},"
+    "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"" WRITTEN "\"},"
+    "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"next\"}]";
+
 void test_alloc_failure(void)
 {
     static const struct { const char *label, *json; } inputs[] = {
@@ -234,6 +249,8 @@ void test_alloc_failure(void)
         {"Anthropic server tools", FX_SERVER_TOOLS_ANTHROPIC},
         {"AI SDK approval flow", FX_APPROVAL_AISDK},
         {"AI SDK chat UI mid-stream", FX_STREAMING_AISDK_UI},
+        {"Anthropic file writes", FX_WRITES},
+        {"OpenAI file writes", FX_WRITES_OPENAI},
     };
     char name[120];
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
@@ -266,6 +283,11 @@ void test_alloc_failure(void)
         o.run = run_micro; o.fingerprint = fp_plan; o.release = release_plan;
         walk(&o);
 
+        snprintf(name, sizeof name, "planning micro-compaction of the %s (keep_recent 0, clear_tool_inputs)", inputs[i].label);
+        o.options.clear_tool_inputs = 1;
+        walk(&o);
+        o.options.clear_tool_inputs = 0;
+
         snprintf(name, sizeof name, "validating the %s", inputs[i].label);
         o.run = run_validate; o.fingerprint = fp_report; o.release = release_report;
         walk(&o);
@@ -279,6 +301,30 @@ void test_alloc_failure(void)
         snprintf(name, sizeof name, "planning compaction of the %s with a 120-token transcript cap", inputs[i].label);
         o.compact.max_transcript_tokens = 120;
         walk(&o);
+
+        /* A fold's plan: the document read with its micro-compaction edits and priced with the
+         * micro plan's figures (the plans themselves made with every allocation working). */
+        mf_micro_options mo;
+        mf_micro_options_init(&mo);
+        mo.keep_recent = 0;
+        mo.per_message = 1;
+        mf_micro_plan *mp = NULL;
+        uint64_t *milli = NULL;
+        if (mf_doc_micro_plan(o.doc, MF_FORMAT_AUTO, &mo, &mp, NULL) == MF_OK && mp->count &&
+            (milli = malloc(mp->figure_count * sizeof *milli)) != NULL) {
+            for (size_t m = 0; m < mp->figure_count; m++) milli[m] = mp->figures[m].milli;
+            snprintf(name, sizeof name, "planning compaction of the %s read with its clearing, with a 120-token transcript cap",
+                     inputs[i].label);
+            o.compact.edits = mp->edits;
+            o.compact.edit_count = mp->count;
+            o.compact.message_milli = milli;
+            o.compact.message_count = mp->figure_count;
+            o.compact.message_format = mp->format;
+            walk(&o);
+            mf_compact_options_init(&o.compact);
+        }
+        free(milli);
+        mf_micro_plan_free(mp);
 
         snprintf(name, sizeof name, "writing a digest of the %s", inputs[i].label);
         o.run = run_digest; o.fingerprint = fp_text; o.release = release_text;

@@ -4,7 +4,7 @@
  * is an opening square bracket gets a "\" before it, whatever the line break and the
  * invisible characters before it. The reader here splits on every line-break kind and
  * skips invisible characters by its own, shorter list; the JS suite
- * (tests/transcript-forgery.test.mjs) reads with Unicode's own property tables. */
+ * (tests/core/transcript-forgery.test.mjs) reads with Unicode's own property tables. */
 #include <stdio.h>
 #include <string.h>
 

@@ -458,6 +458,85 @@ static void thinking_after_the_edits(void)
     mf_micro_plan_free(p);
 }
 
+/* The plan of `json` with clear_tool_inputs and keep_recent 0, or NULL. */
+static mf_micro_plan *inputs_plan(const char *json)
+{
+    mf_doc *doc = parse(json);
+    mf_micro_options o;
+    mf_micro_options_init(&o);
+    o.keep_recent = 0;
+    o.clear_tool_inputs = 1;
+    mf_micro_plan *plan = NULL;
+    if (doc && mf_doc_micro_plan(doc, MF_FORMAT_AUTO, &o, &plan, NULL) != MF_OK) plan = NULL;
+    mf_doc_free(doc);
+    return plan;
+}
+
+static int replacement_is(const mf_micro_edit *e, const char *json)
+{
+    return e->replacement_len == strlen(json) && memcmp(e->replacement, json, e->replacement_len) == 0;
+}
+
+static void clear_tool_inputs(void)
+{
+    /* 200 CJK characters and 400 letters: each costlier than its marker; "a.txt" is not */
+    char big[1024] = "";
+    for (int i = 0; i < 200; i++) strcat(big, "\xe6\x96\x87");
+    for (int i = 0; i < 400; i++) strcat(big, "x");
+    char json[8192];
+    snprintf(json, sizeof json,
+             "[{\"role\":\"user\",\"content\":\"go\"},"
+             "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"write_file\",\"input\":{\"path\":\"a.txt\",\"content\":\"%s\",\"mode\":420}},"
+             "{\"type\":\"tool_use\",\"id\":\"t2\",\"name\":\"write_file\",\"input\":{\"path\":\"b.txt\",\"content\":\"%s\"}}]},"
+             "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"%s\"},"
+             "{\"type\":\"tool_result\",\"tool_use_id\":\"t2\",\"content\":\"ok\"}]},"
+             "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"next\"}]",
+             big, big, big);
+    mf_micro_plan *p = inputs_plan(json);
+    CHECK("the cleared result's call gets an input edit before it, in message order",
+          p && p->count == 2 && p->edits[0].message == 1 && p->edits[0].part == 0 && p->edits[0].target == MF_EDIT_CALL_INPUT &&
+              p->edits[1].message == 2 && p->edits[1].target == MF_EDIT_BLOCK_CONTENT);
+    CHECK("the new input keeps path and mode, its content a marker that counts code points",
+          p && replacement_is(&p->edits[0], "{\"path\":\"a.txt\",\"content\":\"[truncated: write_file input, 600 chars]\",\"mode\":420}"));
+    CHECK("a call whose result is kept (no cheaper than its marker) keeps its input", p && p->count == 2);
+    CHECK("chars_cleared counts the input's strings too", p && p->chars_cleared == 600 + 600);
+    char *after = p ? apply_plan(json, p) : NULL;
+    CHECK("milli_after is the estimate of the conversation with both edits applied",
+          after && p->milli_after == estimate_of(after, MF_FORMAT_AUTO));
+    mf_micro_plan *again = after ? inputs_plan(after) : NULL;
+    CHECK("a second plan has nothing left to clear (markers are left alone)", again && again->count == 0);
+    mf_micro_plan_free(again);
+    free_json(after);
+    mf_micro_plan_free(p);
+
+    /* OpenAI Chat: arguments are a string of JSON, and stay one */
+    snprintf(json, sizeof json,
+             "[{\"role\":\"user\",\"content\":\"go\"},"
+             "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"write_file\",\"arguments\":\"{\\\"path\\\":\\\"a.txt\\\",\\\"content\\\":\\\"%s\\\"}\"}}]},"
+             "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"%s\"},"
+             "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"next\"}]",
+             big, big);
+    p = inputs_plan(json);
+    CHECK("OpenAI Chat: the call's function.arguments get a string edit",
+          p && p->count == 2 && p->edits[0].target == MF_EDIT_CALL_ARGUMENTS && p->edits[0].part == 0 &&
+              replacement_is(&p->edits[0], "{\"path\":\"a.txt\",\"content\":\"[truncated: write_file input, 600 chars]\"}"));
+    after = p ? apply_plan(json, p) : NULL;
+    CHECK("OpenAI Chat: milli_after is the estimate with both edits applied", after && p->milli_after == estimate_of(after, MF_FORMAT_AUTO));
+    free_json(after);
+    mf_micro_plan_free(p);
+
+    /* arguments that are not JSON holding an object are left as they are */
+    snprintf(json, sizeof json,
+             "[{\"role\":\"user\",\"content\":\"go\"},"
+             "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"run\",\"arguments\":\"%s\"}}]},"
+             "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"%s\"},"
+             "{\"role\":\"assistant\",\"content\":\"done\"},{\"role\":\"user\",\"content\":\"next\"}]",
+             big, big);
+    p = inputs_plan(json);
+    CHECK("arguments that are no JSON object get no edit (the result still goes)", p && p->count == 1 && p->edits[0].target == MF_EDIT_MESSAGE_CONTENT);
+    mf_micro_plan_free(p);
+}
+
 void test_micro(void)
 {
     seed_semantics();
@@ -467,4 +546,5 @@ void test_micro(void)
     invariants();
     figures_from_the_plan();
     thinking_after_the_edits();
+    clear_tool_inputs();
 }

@@ -166,6 +166,11 @@ static void pairing(void)
         CHECK("an output before its call", problems_are("[" FCO("c1") ", " FC("c1") "]", 2, c, m));
     }
     {
+        const mf_problem_code c[] = {MF_PROBLEM_DUPLICATE_ID};
+        const size_t m[] = {3};
+        CHECK("a second output for one call", problems_are("[" USER ", " FC("c1") ", " FCO("c1") ", " FCO("c1") "]", 1, c, m));
+    }
+    {
         const mf_problem_code c[] = {MF_PROBLEM_BAD_CONTENT, MF_PROBLEM_RESULT_WITHOUT_CALL};
         const size_t m[] = {1, 2};
         CHECK("a reasoning item whose call is missing",

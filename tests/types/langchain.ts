@@ -22,3 +22,7 @@ const model = fakeModel();
 const agent = createAgent({ model, tools: [], middleware: [compactionMiddleware({ threshold: 40000, state: new SessionState() })] });
 const summarize = langchainSummarizer(model);
 void [format, tokens, ok, agent, summarize];
+
+// The micro-compaction knobs pass through the LangChain middleware's options.
+compactionMiddleware({ threshold: 40000, clearToolInputs: true, thinking: { keep: 2, binding: 'unbound' },
+  dropToolCalls: { tools: ['search'], beforeLast: 6 }, reasoning: 'before-last-message' });

@@ -14,3 +14,7 @@ export async function forward(args: ProcessLLMRequestArgs) {
   const out = await processor.processLLMRequest(args);
   return out ? out.prompt : args.prompt;
 }
+
+// The micro-compaction knobs pass through the processor's options.
+void compactionProcessor({ summarize: languageModelSummarizer(model), clearToolInputs: true, reasoning: 'before-last-message',
+  thinking: { keep: 1 }, dropToolCalls: { tools: ['search'], beforeLast: 4 } });

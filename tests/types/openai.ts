@@ -87,3 +87,7 @@ export async function sessionRun(): Promise<AgentInputItem[]> {
   void asSession;
   return agentSession.getItems();
 }
+
+// The micro-compaction knobs pass through the Agents session's options.
+void midfoldSession({ underlyingSession: new MemorySession(), summarize: async () => 'summary', clearToolInputs: true,
+  dropToolCalls: { tools: ['web_search'], beforeLast: 6 }, thinking: { keep: 0 } });

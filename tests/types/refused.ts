@@ -77,3 +77,16 @@ new Compactor({ summarize: digestSummarizer(), keepTail: { tokens: 4000, message
 new Compactor({ summarize: digestSummarizer(), keepTail: { token: 500 } });
 // @ts-expect-error: a fraction is a number
 new Compactor({ summarize: digestSummarizer(), threshold: { fraction: '0.8' }, contextWindow: 200_000 });
+
+// The micro-compaction knobs: each takes only its own shape.
+microCompact(messages, { clearToolInputs: true, thinking: { keep: 1 }, dropToolCalls: { tools: ['grep'], beforeLast: 4 }, reasoning: 'before-last-message' });
+// @ts-expect-error: clearToolInputs is a boolean
+microCompact(messages, { clearToolInputs: 'yes' });
+// @ts-expect-error: thinking {keep} needs its count
+microCompact(messages, { thinking: { binding: 'unbound' } });
+// @ts-expect-error: dropToolCalls names its tools
+microCompact(messages, { dropToolCalls: { beforeLast: 4 } });
+// @ts-expect-error: reasoning knows one rule, before-last-message
+microCompact(messages, { reasoning: 'all' });
+// @ts-expect-error: the Compactor's knobs are checked the same way
+new Compactor({ summarize: digestSummarizer(), dropToolCalls: { tools: 'grep', beforeLast: 4 } });

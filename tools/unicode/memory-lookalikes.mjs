@@ -7,7 +7,7 @@
 //   node tools/unicode/memory-lookalikes.mjs > src/memory_lookalike_table.c
 //
 // Run it with the pinned Node (build/node-*/…/bin/node) after a Node upgrade brings a new
-// Unicode version; tests/memory-paths.test.mjs checks that the committed file is this output.
+// Unicode version; tests/memory/paths.test.mjs checks that the committed file is this output.
 import { fileURLToPath } from 'node:url';
 
 /** The ASCII characters a lookalike folds to. */
