@@ -1,10 +1,10 @@
 /**
  * tool.js — the recall tool's work, apart from any stack's wire shape (definitions.js): given
  * `{id}` or `{id, page}` it answers with a page of what the archive holds under that id;
- * given `{query}` it asks the archive's search (the `search` seam, a function over
+ * given `{query}` it asks the archive's search (by default the core's BM25 ranking, search.js; a function over
  * `{id, text}` entries) and answers with snippets and their ids. Every answer is fenced as
  * data (fence.js). Whatever is wrong with a call (no such id in this conversation, a text that
- * is no recall id, a page past the end, a search nobody provided) is an error answer that
+ * is no recall id, a page past the end, a query with search turned off) is an error answer that
  * says so, never content.
  */
 import { MidfoldError } from '../core/errors.js';

@@ -108,7 +108,7 @@ test.describe('invalid options', () => {
       assert.match(error.message, new RegExp(`^${fn}: unknown option "${name}"; known: `), fn);
     }
     assert.match(expectError(() => microCompact(msgs, { keepRecnt: 10 }), 'invalid-option').message,
-      /known: keepRecent, excludeTools, clearAtLeast, trigger, profile, format, thinking, clearToolInputs, dropToolCalls, reasoning$/);
+      /known: keepRecent, excludeTools, clearAtLeast, trigger, profile, format, thinking, clearToolInputs, dropToolCalls, reasoning, recallKey$/);
   });
 
   test('one shared {profile, format} object is taken by every function, those that do not count included', () => {

@@ -75,11 +75,11 @@ test('the tarball holds what users need and nothing else', () => {
   }
   // Every page of the repository's docs/ ships.
   for (const f of readdirSync(path.join(ROOT, 'docs')).filter((n) => n.endsWith('.md'))) assert.ok(files.includes(`docs/${f}`), `docs/${f} is in the tarball`);
-  // 502 KiB with recall's search (the full module 157 KiB with the digest and the search), the integrations
-  // (LangChain's adapter and views among them), the state, the simulator with its recall model, the CLI, the
-  // agent-log readers, recall (its archive, tool and definitions) and docs/. The bound catches a stray file,
-  // not a few more pages.
-  assert.ok(packed.size < 560 * 1024, `tarball ${packed.size} bytes`);
+  // 585 KiB packed (1.6 MB unpacked): the four modules (362 KiB; the full one with the digest and recall's
+  // search), the integrations, the state, the simulator with its recall model, the CLI, the agent-log readers,
+  // recall (its archive, tool and definitions) and docs/ (435 KiB). The bound catches a stray file, not a few
+  // more pages.
+  assert.ok(packed.size < 640 * 1024, `tarball ${packed.size} bytes`);
 });
 
 test('LICENSE is the MIT license package.json declares, for midfold contributors', () => {

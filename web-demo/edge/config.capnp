@@ -114,6 +114,7 @@ const edgeWorker :Workerd.Worker = (
     (name = "midfold/js/recall/fold.js", esModule = embed "../../js/recall/fold.js"),
     (name = "midfold/js/recall/recall-tool.js", esModule = embed "../../js/recall/recall-tool.js"),
     (name = "midfold/js/recall/definitions.js", esModule = embed "../../js/recall/definitions.js"),
+    (name = "midfold/js/recall/search.js", esModule = embed "../../js/recall/search.js"),
     (name = "midfold/wasm/midfold.wasm", wasm = embed "../../wasm/midfold.wasm"),
     (name = "midfold/wasm/midfold-memory.wasm", wasm = embed "../../wasm/midfold-memory.wasm"),
   ],
