@@ -204,3 +204,15 @@ test('{query}: an error with search off; with a search, its hits as ids and snip
   assert.equal((await recallExecutor({ archive, search })({ query: 'no such words' })).isError, false);
   assert.equal((await recallExecutor({ archive, search })({ query: '' })).isError, true);
 });
+
+test('{query} without a search of the host\'s: the core\'s BM25 ranking finds the cleared result that holds the words', async () => {
+  const { archive, report } = await cleared('anthropic');
+  const readme = report.edits.find((e) => e.tool === 'read_file').recall;
+  const run = report.edits.find((e) => e.tool === 'bash').recall;
+  const zh = await recallExecutor({ archive, random: seeded(2) })({ query: '微压缩' });
+  assert.equal(zh.isError, false);
+  assert.match(inside(zh), new RegExp(`^${readme} \\(score \\d+\\.\\d\\d\\): `), 'the Chinese README, by its characters');
+  assert.ok(!inside(zh).includes(run), 'the test run holds none of them');
+  const en = await recallExecutor({ archive, random: seeded(3) })({ query: 'paired with its result' });
+  assert.match(inside(en), new RegExp(`^${run} \\(score `), 'the test run, by its words');
+});
