@@ -81,6 +81,22 @@ static inline size_t mf_utf8_decode(const unsigned char *s, size_t len, uint32_t
     return need;
 }
 
+/* Writes code point `cp` (at most U+10FFFF, no surrogate) as UTF-8 at out[0..4); returns the
+ * bytes written (1 to 4). The encoder beside mf_utf8_decode, for the readers that decode
+ * escapes (json_scan.c) and lower-case terms (search_tokens.c). */
+static inline size_t mf_utf8_encode(uint32_t cp, char *out)
+{
+    if (cp < 0x80) { out[0] = (char)cp; return 1; }
+    if (cp < 0x800) { out[0] = (char)(0xC0 | cp >> 6); out[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | cp >> 12); out[1] = (char)(0x80 | (cp >> 6 & 0x3F)); out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | cp >> 18); out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (char)(0x80 | (cp >> 6 & 0x3F)); out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
 typedef enum mf_char_class {
     MF_CLASS_CJK = 0, MF_CLASS_ALNUM = 1, MF_CLASS_SPACE = 2, MF_CLASS_OTHER = 3
 } mf_char_class;

@@ -56,19 +56,6 @@ static long hex4(const scan *sc, size_t i)
     return v;
 }
 
-static size_t put_utf8(char *out, uint32_t cp)
-{
-    if (cp < 0x80) { out[0] = (char)cp; return 1; }
-    if (cp < 0x800) { out[0] = (char)(0xC0 | cp >> 6); out[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | cp >> 12); out[1] = (char)(0x80 | (cp >> 6 & 0x3F)); out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | cp >> 18); out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (char)(0x80 | (cp >> 6 & 0x3F)); out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* A string starting at the opening quote. With `arena`, *out and *out_len receive its decoded
  * bytes: borrowed from the text when it has no escape, else decoded into the arena (an escape
  * never decodes longer than it is written, so the raw length bounds the copy). Returns
@@ -135,7 +122,7 @@ static mf_status read_string(scan *sc, mf_arena *arena, const char **out, size_t
         }
         /* A lone surrogate is no character, and a NUL would cut the text for C readers. */
         if ((cp >= 0xD800 && cp <= 0xDFFF) || cp == 0) cp = 0xFFFD;
-        k += put_utf8(dst + k, cp);
+        k += mf_utf8_encode(cp, dst + k);
     }
     dst[k] = 0;
     *out = dst;

@@ -52,19 +52,6 @@ typedef struct walk {
 
 static size_t decode_at(const walk *w, size_t i, uint32_t *cp) { return mf_utf8_decode(w->text + i, w->len - i, cp); }
 
-static size_t utf8_put(char *out, uint32_t cp)
-{
-    if (cp < 0x80) { out[0] = (char)cp; return 1; }
-    if (cp < 0x800) { out[0] = (char)(0xC0 | cp >> 6); out[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | cp >> 12); out[1] = (char)(0x80 | (cp >> 6 & 0x3F)); out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | cp >> 18); out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (char)(0x80 | (cp >> 6 & 0x3F)); out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Hands [start, end) (cp_start.. its code points) to the callback, lower-cased, cut to
  * MF_SEARCH_TERM_MAX bytes at a code point boundary. */
 static int emit(const walk *w, size_t start, size_t end, size_t cp_start, size_t cp_end)
@@ -75,7 +62,7 @@ static int emit(const walk *w, size_t start, size_t end, size_t cp_start, size_t
         uint32_t cp;
         i += decode_at(w, i, &cp);
         char bytes[4];
-        size_t k = utf8_put(bytes, to_lower(cp));
+        size_t k = mf_utf8_encode(to_lower(cp), bytes);
         if (n + k > sizeof term) break;
         memcpy(term + n, bytes, k);
         n += k;
