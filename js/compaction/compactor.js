@@ -516,7 +516,7 @@ export class Compactor {
       applyEditsCopyingReadOnly(messages, micro.edits);
       if (micro.edits.length) this.usage = null;
       const removed = dropThinkingAfterEdits(messages, micro, this.thinking);
-      rules = applyMicroRules(messages, this.knobs);
+      rules = applyMicroRules(messages, this.knobs, signedThinking);
       if (rules.changed) this.usage = null;
       return removed + (rules.thinkingRemoved || 0);
     };

@@ -529,7 +529,7 @@ export function applyMicroPlan(messages, plan, options) {
   const report = microReport(plan);
   if (thinkingRemoved) report.thinkingRemoved = thinkingRemoved;
   // dropToolCalls, reasoning and thinking {keep}: after the clearing, and waiting as it waits
-  const rules = plan.deferred ? { changed: false, deferred: plan.deferred } : applyMicroRules(messages, knobs);
+  const rules = plan.deferred ? { changed: false, deferred: plan.deferred } : applyMicroRules(messages, knobs, signedThinking);
   return withRules(report, rules, messages, options);
 }
 

@@ -46,18 +46,19 @@ export function checkRulesCanLand(messages, k) {
  * (deferred: 'in-flight-thinking'): the loop's thinking is bound to everything before it.
  * @param {unknown[]} messages
  * @param {ReturnType<typeof microKnobs>} k
+ * @param {typeof import('./api.js').signedThinking} signedThinking the core's answers (api.js; passed in, not imported: api.js imports this module)
  */
-export function applyMicroRules(messages, k) {
+export function applyMicroRules(messages, k, signedThinking) {
   const out = { changed: false };
   if (!hasRules(k)) return out;
   const views = viewList(messages);
   let list = views === messages ? messages : views.slice();
   if (k.dropToolCalls || k.reasoning) {
     const pruned = pruneRules(list, k);
-    if (pruned && k.policy === 'prefix-bound' && inFlightThinking(list) >= 0) out.deferred = 'in-flight-thinking';
+    if (pruned && k.policy === 'prefix-bound' && inFlightThinking(list, signedThinking) >= 0) out.deferred = 'in-flight-thinking';
     else if (pruned) {
       // The messages after the first change follow a changed prefix: their signed thinking goes.
-      const removed = k.policy === 'prefix-bound' && pruned.first < pruned.list.length ? dropSignedFrom(pruned.list, pruned.first) : 0;
+      const removed = k.policy === 'prefix-bound' && pruned.first < pruned.list.length ? dropSignedFrom(pruned.list, pruned.first, signedThinking) : 0;
       list = pruned.list;
       out.changed = true;
       out.pruned = { calls: pruned.callsDropped, messages: pruned.messagesRemoved, reasoning: pruned.reasoningRemoved };
@@ -65,7 +66,7 @@ export function applyMicroRules(messages, k) {
     }
   }
   if (k.keep !== undefined) {
-    const kept = keepThinking(list, k.keep, k.policy, true);
+    const kept = keepThinking(list, k.keep, k.policy, true, signedThinking);
     if (kept) {
       out.thinkingKeep = { turns: kept.turns, by: kept.by };
       if (kept.removed) { out.thinkingRemoved = (out.thinkingRemoved || 0) + kept.removed; out.changed = true; }

@@ -32,8 +32,9 @@ function startsTurn(m) {
  * messages of each turn), oldest first; `inFlight`: whether the last turn is in flight.
  * @param {unknown[]} messages
  * @param {number} keep
+ * @param {typeof import('./api.js').signedThinking} signedThinking the core's answers (api.js; passed in, not imported: api.js imports this module)
  */
-export function thinkingTurnsToDrop(messages, keep) {
+export function thinkingTurnsToDrop(messages, keep, signedThinking) {
   const turns = [];
   let from = 0;
   for (let i = 0; i < messages.length; i++) {
@@ -42,7 +43,7 @@ export function thinkingTurnsToDrop(messages, keep) {
   if (from < messages.length) turns.push({ from, to: messages.length });
   const pending = pendingStart(messages);
   const inFlight = messages.length > 0 && !startsTurn(messages[messages.length - 1]);
-  const signed = [...signedMessages(messages)];
+  const signed = [...signedMessages(messages, signedThinking)];
   const withThinking = turns.filter((t) => signed.some((i) => i >= t.from && i < t.to));
   const kept = withThinking.slice(Math.max(0, withThinking.length - keep));
   // (the pending turn's messages are never touched, whatever keep says)
@@ -60,32 +61,38 @@ export function thinkingTurnsToDrop(messages, keep) {
  * @param {number} keep
  * @param {'prefix-bound' | 'unbound'} policy
  * @param {boolean} apply
+ * @param {typeof import('./api.js').signedThinking} signedThinking the core's answers (api.js; passed in, not imported: api.js imports this module)
  */
-export function keepThinking(messages, keep, policy, apply) {
-  const { drop, kept } = thinkingTurnsToDrop(messages, keep);
+export function keepThinking(messages, keep, policy, apply, signedThinking) {
+  const { drop, kept } = thinkingTurnsToDrop(messages, keep, signedThinking);
   if (!drop.length) return null;
-  const signedInFlight = inFlightThinking(messages) >= 0;
+  const signedInFlight = inFlightThinking(messages, signedThinking) >= 0;
   const client = policy === 'unbound' || (kept === 0 && !signedInFlight);
   if (!client) return { turns: drop.length, by: 'server' };
   let removed = 0;
   if (apply) {
     for (const t of drop) {
       const part = messages.slice(0, t.to);
-      removed += dropSignedFrom(part, t.from);
+      removed += dropSignedFrom(part, t.from, signedThinking);
       for (let i = t.from; i < t.to; i++) if (part[i] !== messages[i]) messages[i] = part[i];
     }
   }
   return { turns: drop.length, by: 'client', removed };
 }
 
-/** The copy of `messages` the provider reads after its clear_thinking edit keeps the last `keep` thinking turns (simulate). */
-export function serverKeptThinking(messages, keep) {
-  const { drop } = thinkingTurnsToDrop(messages, keep);
+/**
+ * The copy of `messages` the provider reads after its clear_thinking edit keeps the last `keep` thinking turns (simulate).
+ * @param {unknown[]} messages
+ * @param {number} keep
+ * @param {typeof import('./api.js').signedThinking} signedThinking the core's answers (api.js; passed in, not imported: api.js imports this module)
+ */
+export function serverKeptThinking(messages, keep, signedThinking) {
+  const { drop } = thinkingTurnsToDrop(messages, keep, signedThinking);
   if (!drop.length) return messages;
   const copy = messages.slice();
   for (const t of drop) {
     const part = copy.slice(0, t.to);
-    dropSignedFrom(part, t.from, true);
+    dropSignedFrom(part, t.from, signedThinking, true);
     for (let i = t.from; i < t.to; i++) copy[i] = part[i];
   }
   return copy;

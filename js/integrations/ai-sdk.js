@@ -17,6 +17,7 @@ import { integrationStates } from '../state/conversation-states.js';
 import { pricingOfURL } from '../pricing/hosts.js';
 import { COMPACT_MIN_TRIGGER, bedrockCompacts, contextEdits, editsApplied, fromLastCompaction, holdsCompaction, keepsThinkingOnServer, thinkingEdits } from '../compaction/server-context.js';
 import { signedMessages } from '../core/signed-parts.js';
+import { signedThinking } from '../core/api.js';
 import { fractionWindows } from './model-window.js';
 import { recallSetup } from '../recall/options.js';
 import { withRecall } from './ai-sdk-recall.js';
@@ -175,7 +176,7 @@ function askServer(model, compactor, report, providerOptions, warned, state, mes
   const compacting = compactor.threshold >= COMPACT_MIN_TRIGGER && holdsCompaction(messages);
   // thinking {keep: N} under prefix binding is the provider's clear_thinking edit, on every request
   // that carries signed thinking (js/core/thinking-keep.js)
-  const keepThinking = keepsThinkingOnServer(compactor) && Array.isArray(messages) && signedMessages(messages).size > 0;
+  const keepThinking = keepsThinkingOnServer(compactor) && Array.isArray(messages) && signedMessages(messages, signedThinking).size > 0;
   if (report.reason !== 'deferred-thinking' && !compacting && !keepThinking) return providerOptions;
   const thinkingOnly = report.reason !== 'deferred-thinking' && !compacting;
   const server = serverOptionsFor(model, compactor, thinkingOnly);

@@ -10,7 +10,7 @@
  */
 import { MidfoldError } from '../core/errors.js';
 import { applyEditsToCopy } from '../core/apply.js';
-import { COMPACT, detectFormat, ensureTier, estimateTokens } from '../core/api.js';
+import { COMPACT, detectFormat, ensureTier, estimateTokens, signedThinking } from '../core/api.js';
 import { checkMessageCount, optionsObject } from '../core/options.js';
 import { checkDepth } from '../core/depth.js';
 import { SEED_POLICY, deprecated } from '../core/deprecation.js';
@@ -506,7 +506,7 @@ function runner(spec, profile, prices, summaries, provider, format, build, windo
       const sent = server ? server.request(compacted) : compacted;
       // thinking {keep} left to the provider (prefix-bound): it reads the request with its clear_thinking edit
       // applied, and its cache holds from the first thinking it cleared (thinking-keep.js)
-      return serverKeep !== undefined ? serverKeptThinking(sent, serverKeep) : sent;
+      return serverKeep !== undefined ? serverKeptThinking(sent, serverKeep, signedThinking) : sent;
     },
   };
 }
