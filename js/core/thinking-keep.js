@@ -15,7 +15,7 @@
  * the model reads: the integrations send clear_thinking_20251015 (server-context.js), and
  * simulate prices the request the provider then reads.
  */
-import { dropSignedFrom, inFlightThinking, signedMessages } from './signed-parts.js';
+import { dropSignedFrom } from './signed-parts.js';
 import { pendingStart } from './prune.js';
 
 const isObject = (v) => v !== null && typeof v === 'object';
@@ -29,12 +29,15 @@ function startsTurn(m) {
 
 /**
  * The finished turns whose signed thinking the rule removes: [{from, to}] index ranges (the
- * messages of each turn), oldest first; `inFlight`: whether the last turn is in flight.
+ * messages of each turn), oldest first; `inFlight`: whether the last turn is in flight;
+ * `signedInFlight`: whether a signed tool loop is in flight (the core's answer).
  * @param {unknown[]} messages
  * @param {number} keep
  * @param {typeof import('./api.js').signedThinking} signedThinking the core's answers (api.js; passed in, not imported: api.js imports this module)
  */
 export function thinkingTurnsToDrop(messages, keep, signedThinking) {
+  // (one reading of the core's answers serves both: which messages hold signed thinking, and the loop in flight)
+  const answer = signedThinking(messages);
   const turns = [];
   let from = 0;
   for (let i = 0; i < messages.length; i++) {
@@ -43,12 +46,12 @@ export function thinkingTurnsToDrop(messages, keep, signedThinking) {
   if (from < messages.length) turns.push({ from, to: messages.length });
   const pending = pendingStart(messages);
   const inFlight = messages.length > 0 && !startsTurn(messages[messages.length - 1]);
-  const signed = [...signedMessages(messages, signedThinking)];
+  const signed = [...new Set(answer.drops.map((d) => d.message))];
   const withThinking = turns.filter((t) => signed.some((i) => i >= t.from && i < t.to));
   const kept = withThinking.slice(Math.max(0, withThinking.length - keep));
   // (the pending turn's messages are never touched, whatever keep says)
   const drop = withThinking.filter((t) => !kept.includes(t) && t.from < pending).map((t) => ({ from: t.from, to: Math.min(t.to, pending) }));
-  return { drop, kept: kept.length, inFlight };
+  return { drop, kept: kept.length, inFlight, signedInFlight: answer.inFlight >= 0 };
 }
 
 /**
@@ -64,9 +67,8 @@ export function thinkingTurnsToDrop(messages, keep, signedThinking) {
  * @param {typeof import('./api.js').signedThinking} signedThinking the core's answers (api.js; passed in, not imported: api.js imports this module)
  */
 export function keepThinking(messages, keep, policy, apply, signedThinking) {
-  const { drop, kept } = thinkingTurnsToDrop(messages, keep, signedThinking);
+  const { drop, kept, signedInFlight } = thinkingTurnsToDrop(messages, keep, signedThinking);
   if (!drop.length) return null;
-  const signedInFlight = inFlightThinking(messages, signedThinking) >= 0;
   const client = policy === 'unbound' || (kept === 0 && !signedInFlight);
   if (!client) return { turns: drop.length, by: 'server' };
   let removed = 0;
